@@ -1,0 +1,35 @@
+"""Wrap pure `explore_…` functions in ipywidgets without ever showing a traceback."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from IPython.display import display
+
+
+def show_safely(explore: Callable[..., Any], **params: Any) -> None:
+    """Display `explore(**params)`; a ValueError (bad parameters) is shown as a one-line message."""
+    try:
+        result = explore(**params)
+    except ValueError as err:
+        display(_message(f"⚠ {err}"))
+        return
+    display(result)
+
+
+def interact_safely(explore: Callable[..., Any], **widgets: Any):
+    """`ipywidgets.interact` for an `explore_…` function: bad parameters give a message, not a traceback."""
+    import ipywidgets
+
+    def _run(**params: Any) -> None:
+        show_safely(explore, **params)
+
+    _run.__name__ = explore.__name__
+    return ipywidgets.interact(_run, **widgets)
+
+
+def _message(text: str):
+    from IPython.display import Markdown
+
+    return Markdown(f"**{text}**")

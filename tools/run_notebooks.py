@@ -1,0 +1,77 @@
+"""Execute notebooks top to bottom in place and save them with deterministic, stripped metadata.
+
+Used by `make reproduce` (all notebooks, caches recomputed) and `make notebook NB=...`.
+Cells tagged `nbval-ignore-output` (widgets, live timings) are executed but saved without
+outputs, so that re-running leaves every committed file unchanged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+IGNORE_TAG = "nbval-ignore-output"
+KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
+VOLATILE_MIME = "application/vnd.jupyter.widget-view+json"
+
+
+def clean(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Strip widget state, timing and version metadata, and the outputs of ignore-output cells."""
+    nb.metadata = nbformat.NotebookNode(
+        kernelspec=KERNELSPEC, language_info={"name": "python"}
+    )
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+        cell.metadata.pop("collapsed", None)
+        cell.metadata.pop("scrolled", None)
+        if cell.cell_type != "code":
+            continue
+        if IGNORE_TAG in cell.metadata.get("tags", []):
+            cell.outputs = []
+            continue
+        for out in cell.outputs:
+            out.get("data", {}).pop(VOLATILE_MIME, None)
+    return nb
+
+
+def run(path: Path, timeout: int) -> float:
+    """Execute one notebook in its own folder and write it back; return the seconds it took."""
+    nb = nbformat.read(path, as_version=4)
+    start = time.perf_counter()
+    NotebookClient(
+        nb,
+        timeout=timeout,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+        record_timing=False,
+    ).execute()
+    seconds = time.perf_counter() - start
+    nbformat.write(clean(nb), path)
+    return seconds
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("notebooks", nargs="*", type=Path)
+    parser.add_argument("--timeout", type=int, default=3600, help="seconds per cell")
+    args = parser.parse_args(argv)
+    paths = args.notebooks or sorted(Path("notebooks").glob("*.ipynb"))
+    os.environ.setdefault("TQDM_DISABLE", "1")  # no progress bars in committed outputs
+    total = 0.0
+    for path in paths:
+        print(f"running {path} ...", flush=True)
+        seconds = run(path, args.timeout)
+        total += seconds
+        print(f"  done in {seconds:7.1f} s", flush=True)
+    print(f"{len(paths)} notebook(s) in {total:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
