@@ -1,0 +1,98 @@
+"""The notebook frame: caching, deterministic figures, and clean committed notebooks."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import pandas as pd
+import pytest
+
+from puzzlelab import cache, figures, progress
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+@pytest.fixture
+def tmp_root(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache, "DATA", tmp_path / "data")
+    monkeypatch.setattr(figures, "FIGURES", tmp_path / "figures")
+    return tmp_path
+
+
+def test_cached_table_computes_once_then_reads(tmp_root, monkeypatch):
+    monkeypatch.delenv(cache.RECOMPUTE_ENV, raising=False)
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return pd.DataFrame({"n": [1, 2], "x": [0.1, 1 / 3]})
+
+    first = cache.cached_table("t", compute)
+    second = cache.cached_table("t", compute)
+    assert len(calls) == 1
+    pd.testing.assert_frame_equal(first, second)
+    monkeypatch.setenv(cache.RECOMPUTE_ENV, "1")
+    cache.cached_table("t", compute)
+    assert len(calls) == 2
+
+
+def test_cache_rejects_bad_names_and_non_frames(tmp_root):
+    with pytest.raises(ValueError, match="plain file stem"):
+        cache.data_path("../escape")
+    with pytest.raises(ValueError, match="must return a DataFrame"):
+        cache.cached_table("bad", lambda: [1, 2], recompute=True)
+
+
+def test_saved_figures_are_byte_identical_across_runs(tmp_root):
+    def draw():
+        fig, ax = plt.subplots()
+        ax.plot([0, 1, 2], [2, 0, 1], label="line")
+        ax.legend()
+        return fig
+
+    first = [p.read_bytes() for p in figures.save_figure(draw(), "f")]
+    second = [p.read_bytes() for p in figures.save_figure(draw(), "f")]
+    assert first == second
+    assert b"<dc:date>" not in first[1]
+
+
+def test_progress_bar_honours_tqdm_disable(monkeypatch):
+    monkeypatch.setenv("TQDM_DISABLE", "1")
+    assert progress.tqdm(range(3)).disable
+    monkeypatch.setenv("TQDM_DISABLE", "")
+    assert not progress.tqdm(range(3), file=open("/dev/null", "w")).disable
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_committed_notebook_is_executed_in_order_and_clean(path):
+    nb = json.loads(path.read_text())
+    assert "widgets" not in nb["metadata"], "widget state must be stripped"
+    counts = []
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code" or not "".join(cell["source"]).strip():
+            continue
+        assert "execution" not in cell["metadata"], "timing metadata must be stripped"
+        counts.append(cell["execution_count"])
+        for out in cell.get("outputs", []):
+            assert out["output_type"] != "error", f"error output in {path.name}"
+            text = json.dumps(out)
+            assert not re.search(r"/(?:work|tmp|root|home)/", text), f"machine path in {path.name}"
+            assert not re.search(r"\d+%\|", text), f"progress bar in an output of {path.name}"
+    assert counts and None not in counts and counts == sorted(counts)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_ends_with_where_we_differ_section(path):
+    nb = json.loads(path.read_text())
+    headings = [
+        line for cell in nb["cells"] if cell["cell_type"] == "markdown"
+        for line in "".join(cell["source"]).splitlines() if line.startswith("## ")
+    ]
+    assert headings and headings[-1].startswith("## Where we differ from the source")
