@@ -12,8 +12,11 @@ def show_safely(explore: Callable[..., Any], **params: Any) -> None:
     """Display `explore(**params)`; a ValueError (bad parameters) is shown as a one-line message."""
     try:
         result = explore(**params)
-    except ValueError as err:
+    except ValueError as err:  # bad parameters: the message names the problem
         display(_message(f"⚠ {err}"))
+        return
+    except Exception as err:  # a bug, but still no traceback on screen
+        display(_message(f"⚠ {type(err).__name__}: {err}"))
         return
     display(result)
 
