@@ -1,0 +1,202 @@
+"""The report's simplified three-player Kemps (Section 1 and 2.2) as a seeded, lean engine.
+
+State is plain lists of small ints (see cards.py). Knowledge bases (knowledge.py) are
+updated only for the seats that need them; the public announcements PICKED, DISCARDED,
+KEMPS, DEALT and NEW TABLE change every knowledge base in the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .cards import HAND_SIZE, PLAYERS, TABLE_SIZE, Deck
+from . import knowledge as K
+
+NO_PICK_TURNS = 3  # report Section 1: new table after three turns without a pick
+MAX_TURNS = 600  # our safety valve against endless picking back and forth (see notebook)
+
+
+def stall_limit(n: int, scored: int) -> int:
+    """Table changes without a pick after which every card outside the hands has been shown: the game is stuck."""
+    outside = n - 4 * scored - PLAYERS * HAND_SIZE
+    return -(-outside // TABLE_SIZE) + 1
+
+
+@dataclass
+class Turn:
+    """One row of a game trace: what the player saw, what they did and why (report Tables 1-3)."""
+
+    turn: int
+    round: int
+    player: int
+    table: tuple[int, ...]
+    hand: tuple[int, ...]
+    picked: tuple[int, ...]
+    discarded: tuple[int, ...]
+    why: tuple
+    kemps: int | None = None  # value index of a Kemps called at the end of this turn
+    new_table: bool = False  # the table was replaced after this turn
+
+
+class Game:
+    """Mutable game state: hands, table, deck (drawn from the end), discard pile, scores, knowledge."""
+
+    __slots__ = (
+        "deck", "m", "n", "rng", "hands", "table", "pile", "discard", "out", "scores",
+        "no_pick", "round", "turn", "current", "kb", "public", "kbs", "listeners", "over",
+        "end", "reshuffles", "stall",
+    )
+
+    def __init__(self, deck: Deck, seed: int, track: tuple[bool, bool, bool] = (False,) * 3,
+                 public: bool = False) -> None:
+        self.deck, self.m, self.n = deck, deck.m, deck.n
+        self.rng = np.random.default_rng(seed)
+        order = self.rng.permutation(self.n).tolist()
+        self.hands = [order[HAND_SIZE * p: HAND_SIZE * (p + 1)] for p in range(PLAYERS)]
+        start = HAND_SIZE * PLAYERS
+        self.table = order[start: start + TABLE_SIZE]
+        self.pile = order[start + TABLE_SIZE:][::-1]  # the leftover deck; its top is the end
+        self.discard: list[int] = []
+        self.out: list[int] = []  # value indices already scored as a Kemps
+        self.scores = [0] * PLAYERS
+        self.no_pick, self.round, self.turn, self.current = 0, 1, 0, 0
+        self.over, self.end, self.reshuffles, self.stall = False, "", 0, 0
+        self.kb = [K.initial(self.n, p, self.hands[p], self.table) if track[p] else None
+                   for p in range(PLAYERS)]
+        self.public = K.initial(self.n, None, (), self.table) if public else None
+        self.kbs = [kb for kb in (*self.kb, self.public) if kb is not None]
+        self.listeners: list = []
+
+    # ----- dealing ---------------------------------------------------------------------
+    def _draw(self, k: int) -> list[int] | None:
+        """Take k cards from the leftover deck, reshuffling the discard pile beneath it if short."""
+        if len(self.pile) < k:
+            if len(self.pile) + len(self.discard) < k:
+                return None
+            perm = self.rng.permutation(len(self.discard)).tolist()
+            self.pile = [self.discard[i] for i in perm] + self.pile
+            self.discard = []
+            self.reshuffles += 1
+        cards = self.pile[-k:][::-1]
+        del self.pile[-k:]
+        return cards
+
+    def _replace_table(self) -> None:
+        """NEW TABLE: the old table goes to the discard pile, six new cards are laid out."""
+        self.discard.extend(self.table)
+        self.table = self._draw(TABLE_SIZE)  # never None: the old table alone refills it
+        self.round += 1
+        for kb in self.kbs:
+            K.seen(kb, self.table)
+        self.stall += 1
+        if self.stall >= stall_limit(self.n, len(self.out)):
+            self.over, self.end = True, "stalemate"
+
+    def _kemps(self, p: int, v: int) -> None:
+        """KEMPS: player p scores value v, the four cards leave the game, p is dealt a new hand."""
+        self.scores[p] += 1
+        self.out.append(v)
+        for kb in self.kbs:
+            K.kemps(kb, p, v)
+        cards = self._draw(HAND_SIZE)
+        if cards is None:
+            self.hands[p] = []
+            self.over, self.end = True, "deck exhausted"
+            return
+        self.hands[p] = cards
+        for q, kb in enumerate(self.kb):
+            if kb is not None:
+                K.own(kb, p, cards) if q == p else K.dealt(kb, p, self.table, self.discard, self.out)
+        if self.public is not None:
+            K.dealt(self.public, p, self.table, self.discard, self.out)
+        if len(self.out) == self.m:
+            self.over, self.end = True, "no groups left"
+
+    # ----- a turn ----------------------------------------------------------------------
+    def check_move(self, p: int, picks, discards) -> None:
+        """ValueError unless (picks, discards) is a legal exchange for player p (see notebook)."""
+        if p != self.current or self.over:
+            raise ValueError(f"it is not player {p + 1}'s turn" if not self.over else "the game is over")
+        picks, discards = list(picks), list(discards)
+        if len(picks) != len(discards):
+            raise ValueError(f"an exchange picks as many cards as it discards, got {len(picks)} and {len(discards)}")
+        if len(set(picks)) != len(picks) or any(not 0 <= i < len(self.table) for i in picks):
+            raise ValueError(f"picks must be distinct table positions 0..{len(self.table) - 1}, got {picks}")
+        hand = self.hands[p]
+        if len(set(discards)) != len(discards) or any(c not in hand for c in discards):
+            raise ValueError(f"discards must be distinct cards of player {p + 1}'s hand, got {discards}")
+
+    def step(self, p: int, picks, discards, trace: list | None = None, why: tuple = ()) -> None:
+        """Play player p's exchange: table[picks] go to the hand, `discards` take their places."""
+        hand, table = self.hands[p], self.table
+        if len(picks) > 1:  # canonical exchange: i-th lowest discard goes to the i-th picked position
+            picks, discards = sorted(picks), sorted(discards)
+        if trace is not None:
+            row = Turn(self.turn, self.round, p, tuple(table), tuple(hand),
+                       tuple(table[i] for i in picks), tuple(discards), why)
+            trace.append(row)
+        for i, d in zip(picks, discards):
+            c = table[i]
+            for ls in self.listeners:
+                ls.observe(self, p, c)
+            hand.remove(d)
+            hand.append(c)
+            table[i] = d
+            for kb in self.kbs:
+                kb[c] = 2 << p  # PICKED(p, c)
+                kb[d] = 1  # DISCARDED(p, d)
+        # Kemps: four of a kind in hand at the end of the player's own turn
+        if len(hand) == HAND_SIZE:
+            v = hand[0] >> 2
+            if hand[1] >> 2 == v and hand[2] >> 2 == v and hand[3] >> 2 == v:
+                if trace is not None:
+                    trace[-1].kemps = v
+                self._kemps(p, v)
+        if picks:
+            self.no_pick = self.stall = 0
+        else:
+            self.no_pick += 1
+        if not self.over and self.no_pick == NO_PICK_TURNS:
+            self.no_pick = 0
+            self._replace_table()
+            if trace is not None:
+                trace[-1].new_table = True
+        self.turn += 1
+        self.current = (p + 1) % PLAYERS
+
+    def locations(self) -> list[int]:
+        """The true holder mask of every card: 2 << p in player p's hand, 1 with nobody."""
+        loc = [1] * self.n
+        for p, hand in enumerate(self.hands):
+            for c in hand:
+                loc[c] = 2 << p
+        return loc
+
+    def cards_accounted(self) -> list[int]:
+        """Every card exactly once: hands, table, deck, discard pile and scored Kemps."""
+        scored = [4 * v + s for v in self.out for s in range(4)]
+        return sorted([*self.hands[0], *self.hands[1], *self.hands[2], *self.table, *self.pile,
+                       *self.discard, *scored])
+
+
+@dataclass
+class GameRecord:
+    """The result of play(): who played, the seed, the deck, the final scores and the trace."""
+
+    strategies: tuple[str, ...]
+    seed: int
+    deck: Deck
+    scores: tuple[int, ...]
+    turns: int
+    rounds: int
+    end: str
+    trace: list[Turn] = field(default_factory=list)
+    snapshots: list[dict] = field(default_factory=list)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Seats with the top score (none if nobody scored a Kemps)."""
+        top = max(self.scores)
+        return tuple(p for p, s in enumerate(self.scores) if s == top) if top > 0 else ()

@@ -1,0 +1,178 @@
+"""A PettingZoo-AEC-style environment for the report's Kemps (no pettingzoo dependency).
+
+    env = KempsEnv(deck=range(2, 9))
+    env.reset(seed=3)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        if terminated or truncated:
+            break
+        env.step(my_policy(obs))
+
+Agents are "player_1".."player_3"; actions are ints 0..209, one per exchange (a set of table
+positions to pick and an equal-size set of positions in the sorted hand to discard);
+observations are what that player may see: hand, table, scores, pile sizes and its own
+knowledge base. Rewards: +1 to a player in the step where it calls Kemps.
+Differences from PettingZoo: a finished game ends the loop (no dead-agent steps with None).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from .cards import FULL, HAND_SIZE, PLAYERS, TABLE_SIZE, make_deck
+from .engine import MAX_TURNS, Game
+from .play import check_seed
+
+ACTIONS: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
+    (picks, discards)
+    for k in range(HAND_SIZE + 1)
+    for picks in itertools.combinations(range(TABLE_SIZE), k)
+    for discards in itertools.combinations(range(HAND_SIZE), k)
+)
+ACTION_INDEX = {a: i for i, a in enumerate(ACTIONS)}
+PASS = 0
+
+
+def encode(picks, discard_slots) -> int:
+    """The action number of picking table positions `picks` and discarding sorted-hand slots."""
+    key = (tuple(sorted(picks)), tuple(sorted(discard_slots)))
+    if key not in ACTION_INDEX:
+        raise ValueError(f"not an exchange: picks {picks}, discard slots {discard_slots}")
+    return ACTION_INDEX[key]
+
+
+class KempsEnv:
+    """Turn-based Kemps for three agents in the agent-environment-cycle (AEC) convention."""
+
+    metadata = {"name": "kemps_v0", "is_parallelizable": False}
+    possible_agents = [f"player_{p + 1}" for p in range(PLAYERS)]
+
+    def __init__(self, deck=FULL, max_turns: int = MAX_TURNS) -> None:
+        self.deck = make_deck(deck)
+        self.max_turns = max_turns
+        self.game: Game | None = None
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Deal a new game from `seed` (0 if None)."""
+        self.game = Game(self.deck, check_seed(0 if seed is None else seed), (True,) * 3, True)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0 for a in self.agents}
+        self._cumulative_rewards = {a: 0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+
+    @property
+    def agent_selection(self) -> str:
+        return self.possible_agents[self._game.current]
+
+    @property
+    def _game(self) -> Game:
+        if self.game is None:
+            raise ValueError("call reset(seed) first")
+        return self.game
+
+    def num_actions(self) -> int:
+        return len(ACTIONS)
+
+    def legal_actions(self, agent: str | None = None) -> list[int]:
+        """Every exchange is legal while the hand holds four cards (the report's rule)."""
+        g = self._game
+        if g.over:
+            return []
+        return list(range(len(ACTIONS)))
+
+    def action_mask(self, agent: str | None = None) -> np.ndarray:
+        mask = np.zeros(len(ACTIONS), dtype=np.int8)
+        mask[self.legal_actions(agent)] = 1
+        return mask
+
+    def observe(self, agent: str) -> dict:
+        """What `agent` sees: its sorted hand, the table, scores, pile sizes, its knowledge, the mask."""
+        g, p = self._game, self._seat(agent)
+        return {
+            "hand": tuple(sorted(g.hands[p])), "table": tuple(g.table), "scores": tuple(g.scores),
+            "deck_size": len(g.pile), "discard_size": len(g.discard), "turn": g.turn,
+            "knowledge": tuple(g.kb[p]), "action_mask": self.action_mask(agent),
+        }
+
+    def last(self):
+        """(observation, reward, termination, truncation, info) for the agent to move."""
+        a = self.agent_selection
+        return self.observe(a), self._cumulative_rewards[a], self.terminations[a], self.truncations[a], self.infos[a]
+
+    def agent_iter(self, max_iter: int = 10**6):
+        """Yield the agent to move until the game is over."""
+        for _ in range(max_iter):
+            if self._game.over:
+                return
+            yield self.agent_selection
+
+    def step(self, action: int) -> None:
+        """Play `action` (an int in 0..209) for the agent to move."""
+        g = self._game
+        if g.over:
+            raise ValueError("the game is over; call reset(seed)")
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < len(ACTIONS):
+            raise ValueError(f"action must be an int in 0..{len(ACTIONS) - 1}, got {action!r}")
+        p = g.current
+        picks, slots = ACTIONS[int(action)]
+        hand = sorted(g.hands[p])
+        before = list(g.scores)
+        g.step(p, picks, [hand[i] for i in slots])
+        for q, a in enumerate(self.possible_agents):
+            self.rewards[a] = g.scores[q] - before[q]
+            self._cumulative_rewards[a] = self.rewards[a]
+        if not g.over and g.turn >= self.max_turns:
+            g.over, g.end = True, "turn limit"
+            self.truncations = {a: True for a in self.agents}
+        elif g.over:
+            self.terminations = {a: True for a in self.agents}
+
+    def action_of(self, strategy_agent, agent: str | None = None) -> int:
+        """The action a built-in strategy (e.g. Greedy()) would take now: plug the report's agents in."""
+        g = self._game
+        p = g.current if agent is None else self._seat(agent)
+        picks, discards, _ = strategy_agent.choose(g, p)
+        hand = sorted(g.hands[p])
+        return encode(picks, [hand.index(c) for c in discards])
+
+    def _seat(self, agent: str) -> int:
+        if agent not in self.possible_agents:
+            raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
+        return self.possible_agents.index(agent)
+
+
+def random_policy(seed: int):
+    """A seeded policy that plays a uniformly random legal action (the simplest plug-in agent)."""
+    rng = np.random.default_rng(seed)
+
+    def policy(obs: dict) -> int:
+        return int(rng.choice(np.flatnonzero(obs["action_mask"])))
+
+    return policy
+
+
+def run_episode(env: KempsEnv, policies: dict, seed: int) -> tuple[int, ...]:
+    """Play one game in `env`: policies maps agent name -> a policy(obs) or a built-in strategy name."""
+    from .strategies import make_agent
+
+    env.reset(seed=seed)
+    seats = {}
+    for p, name in enumerate(env.possible_agents):
+        pol = policies[name]
+        if isinstance(pol, str):
+            agent = make_agent(pol)
+            agent.reset(env.game, p)
+            seats[name] = lambda obs, a=agent, n=name: env.action_of(a, n)
+        else:
+            seats[name] = pol
+    total = {a: 0 for a in env.possible_agents}
+    for name in env.agent_iter():
+        obs, *_ = env.last()
+        env.step(seats[name](obs))
+        for a, r in env.rewards.items():
+            total[a] += r
+    return tuple(total[a] for a in env.possible_agents)
