@@ -14,5 +14,6 @@ from tqdm.auto import tqdm as _tqdm
 
 def tqdm(iterable: Any = None, **kwargs: Any) -> _tqdm:
     """`tqdm.auto.tqdm`, disabled when TQDM_DISABLE is set (as by `make reproduce` and `make test`)."""
-    kwargs.setdefault("disable", os.environ.get("TQDM_DISABLE", "") not in ("", "0", "false"))
+    env_disabled = os.environ.get("TQDM_DISABLE", "") not in ("", "0", "false")
+    kwargs["disable"] = bool(kwargs.get("disable", False)) or env_disabled
     return _tqdm(iterable, **kwargs)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ..progress import tqdm
 from .cards import FULL
 from .engine import MAX_TURNS
 from .fast import greedy_game
@@ -66,8 +67,6 @@ def tournament(strategies: Sequence[str] = tuple(STRATEGIES), games: int = 1000,
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive int, got {workers!r}")
     ups = lineups(strategies, all_orders=all_orders)
-    from tqdm.auto import tqdm
-
     bar = tqdm(total=len(ups) * games, disable=not progress, desc="Kemps tournament")
     jobs = [(lineup, games, deck, seed, max_turns) for lineup in ups]
     rows: list[dict] = []
