@@ -1,0 +1,286 @@
+"""A code-breaking game as explicit tables (Klimoš, *Algorithmic Analysis of Code Breaking Games*, §3.2).
+
+The thesis describes a game by variables X, a restriction φ0, experiment types with
+parametrizations and parametrized outcome formulas (Definition 4). We keep that view but
+run it fast: the secret codes are the valuations of X that satisfy φ0, enumerated once as
+rows of a boolean matrix, and every experiment's outcome on every code is computed once
+into an integer table. Knowledge is then just the set of codes still possible.
+
+    Game(name, variables, codes, experiments, outcome_table, outcome_labels,
+         *, final_outcomes=(), code_names=None, symmetry=None)
+
+- `codes`: bool array (n_codes × n_vars); row k is the valuation of code k.
+- `experiments[j] = (type name, parametrization)`; the parametrization is a tuple of ints
+  (the symbols of the alphabet). Their order is the strategies' tie-break order.
+- `outcome_table[j, k]`: index into `outcome_labels` of the outcome of experiment j on code k.
+- `final_outcomes`: labels (or indices) of the outcomes that mean "the code was hit", e.g.
+  "4B0W" in Mastermind. Empty (the default) means the thesis's rule (Definition 12): a
+  game ends as soon as the code is *determined* (one code left), as in the coin game.
+  Non-empty means a game ends only when a final outcome is *observed*: the last guess counts.
+  A final outcome must single out one code (checked).
+- `symmetry`: optional `Symmetry` (permutations of codes and experiments that map the
+  game to itself, §3.4), or a function building it on first use; it only shrinks the
+  optimal search.
+
+Well-formedness (Definition 7: exactly one outcome formula holds per code and experiment)
+is built into the table form; `well_formed_table` turns truth values of outcome formulas
+into such a table and reports any violation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+Experiment = tuple[str, tuple[int, ...]]
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """Permutations π of the game (§3.4): code k ↦ code_perms[g, k], experiment j ↦ experiment_perms[g, j].
+
+    Each row g must map every experiment's partition of the codes onto the partition of the
+    image experiment (outcome labels may be renamed, final outcomes must stay final).
+    `complete=True` says the rows form a whole group (so the stabilizer of a set of codes
+    can be read off directly); `complete=False` says they are only generators.
+    """
+
+    code_perms: np.ndarray
+    experiment_perms: np.ndarray
+    complete: bool
+    description: str = ""
+
+    @property
+    def size(self) -> int:
+        return int(self.code_perms.shape[0])
+
+
+class Game:
+    """A well-formed code-breaking game with codes, experiments and outcome table (thesis Definition 4, 7)."""
+
+    def __init__(
+        self,
+        name: str,
+        variables: list[str],
+        codes: np.ndarray,
+        experiments: list[Experiment],
+        outcome_table: np.ndarray,
+        outcome_labels: list[str],
+        *,
+        final_outcomes: Iterable[str | int] = (),
+        code_names: Sequence[str] | None = None,
+        symmetry: Symmetry | Callable[[], Symmetry | None] | None = None,
+    ) -> None:
+        if not isinstance(name, str) or not name:
+            raise ValueError("game name must be a non-empty string")
+        self.name = name
+        self.variables = [str(v) for v in variables]
+        if len(set(self.variables)) != len(self.variables):
+            raise ValueError(f"{name}: variable names are not distinct")
+        self.codes = _bool_matrix(codes, name)
+        if self.codes.shape[0] == 0:
+            raise ValueError(f"{name}: no codes (the restriction is unsatisfiable)")
+        if self.codes.shape[1] != len(self.variables):
+            raise ValueError(
+                f"{name}: codes have {self.codes.shape[1]} columns but there are "
+                f"{len(self.variables)} variables"
+            )
+        if len(np.unique(self.codes, axis=0)) != len(self.codes):
+            raise ValueError(f"{name}: two codes are the same valuation")
+        self.experiments = [(str(t), tuple(map(int, p))) for t, p in experiments]
+        if not self.experiments:
+            raise ValueError(f"{name}: no experiments")
+        if len(set(self.experiments)) != len(self.experiments):
+            raise ValueError(f"{name}: an experiment is listed twice")
+        self.outcome_labels = [str(o) for o in outcome_labels]
+        if not self.outcome_labels or len(set(self.outcome_labels)) != len(self.outcome_labels):
+            raise ValueError(f"{name}: outcome labels must be non-empty and distinct")
+        self.outcome_table = _outcome_table(
+            outcome_table, len(self.experiments), len(self.codes), len(self.outcome_labels), name
+        )
+        self.final_outcomes = frozenset(self._outcome_index(o) for o in final_outcomes)
+        self.is_final = np.zeros(len(self.outcome_labels), dtype=bool)
+        self.is_final[list(self.final_outcomes)] = True
+        self._check_finals()
+        if code_names is None:
+            code_names = [self._default_code_name(row) for row in self.codes]
+        self.code_names = [str(c) for c in code_names]
+        if len(self.code_names) != len(self.codes):
+            raise ValueError(f"{name}: {len(self.code_names)} code names for {len(self.codes)} codes")
+        self._symmetry = symmetry
+        if isinstance(symmetry, Symmetry):
+            _check_symmetry_shapes(symmetry, len(self.codes), len(self.experiments), name)
+        self._index = {e: j for j, e in enumerate(self.experiments)}
+
+    @property
+    def symmetry(self) -> Symmetry | None:
+        """The symmetry group (built on first use when given as a function)."""
+        if callable(self._symmetry) and not isinstance(self._symmetry, Symmetry):
+            sym = self._symmetry()
+            if sym is not None:
+                _check_symmetry_shapes(sym, self.n_codes, self.n_experiments, self.name)
+            self._symmetry = sym
+        return self._symmetry
+
+    # --- sizes and names -------------------------------------------------------------
+    @property
+    def n_codes(self) -> int:
+        return int(self.codes.shape[0])
+
+    @property
+    def n_experiments(self) -> int:
+        return len(self.experiments)
+
+    @property
+    def n_outcomes(self) -> int:
+        """b of Lemma 14: the number of outcome formulas an experiment has."""
+        return len(self.outcome_labels)
+
+    @property
+    def ends_on_final(self) -> bool:
+        """True when a game ends only once a final outcome is observed (Mastermind), else when determined."""
+        return bool(self.final_outcomes)
+
+    def experiment_name(self, j: int) -> str:
+        """Readable name of experiment j, e.g. `g(1,1,2,2)`."""
+        t, p = self.experiments[j]
+        return f"{t}({','.join(map(str, p))})"
+
+    def experiment_index(self, experiment: Experiment) -> int:
+        """Index of the experiment (type, parametrization); ValueError if there is none."""
+        key = (str(experiment[0]), tuple(int(s) for s in experiment[1]))
+        if key not in self._index:
+            raise ValueError(f"{self.name}: no experiment {key}")
+        return self._index[key]
+
+    def code_index(self, code_name: str) -> int:
+        """Index of the code with this name; ValueError if there is none."""
+        try:
+            return self.code_names.index(str(code_name))
+        except ValueError:
+            raise ValueError(f"{self.name}: no code named {code_name!r}") from None
+
+    def __repr__(self) -> str:
+        return (
+            f"Game({self.name!r}: {self.n_codes} codes, {self.n_experiments} experiments, "
+            f"{self.n_outcomes} outcomes)"
+        )
+
+    # --- the computation everything else rests on ---------------------------------------
+    def partition_sizes(self, live: np.ndarray, experiments: np.ndarray | None = None) -> np.ndarray:
+        """Part sizes: counts[j, o] = #live codes on which experiment j has outcome o (one bincount)."""
+        live = np.asarray(live, dtype=np.intp)
+        table = self.outcome_table if experiments is None else self.outcome_table[experiments]
+        sub = table[:, live].astype(np.intp)
+        b = self.n_outcomes
+        flat = sub + (np.arange(sub.shape[0], dtype=np.intp) * b)[:, None]
+        return np.bincount(flat.ravel(), minlength=sub.shape[0] * b).reshape(sub.shape[0], b)
+
+    def parts(self, live: np.ndarray, j: int) -> dict[int, np.ndarray]:
+        """The live codes split by the outcome of experiment j: {outcome index: codes}."""
+        live = np.asarray(live, dtype=np.intp)
+        out = self.outcome_table[j, live]
+        order = np.argsort(out, kind="stable")
+        keys, starts = np.unique(out[order], return_index=True)
+        chunks = np.split(live[order], starts[1:])
+        return {int(k): c for k, c in zip(keys, chunks)}
+
+    def with_final_outcomes(self, final_outcomes: Iterable[str | int]) -> Game:
+        """A copy of the game that ends when one of these outcomes is observed."""
+        return Game(
+            self.name, self.variables, self.codes, self.experiments, self.outcome_table,
+            self.outcome_labels, final_outcomes=final_outcomes, code_names=self.code_names,
+            symmetry=self._symmetry,
+        )
+
+    # --- helpers ---------------------------------------------------------------------------
+    def _outcome_index(self, o: str | int) -> int:
+        if isinstance(o, (int, np.integer)) and not isinstance(o, bool):
+            if not 0 <= int(o) < self.n_outcomes:
+                raise ValueError(f"{self.name}: final outcome index {o} out of range")
+            return int(o)
+        if str(o) not in self.outcome_labels:
+            raise ValueError(f"{self.name}: unknown final outcome {o!r}")
+        return self.outcome_labels.index(str(o))
+
+    def _check_finals(self) -> None:
+        if not self.final_outcomes:
+            return
+        hits = self.is_final[self.outcome_table].sum(axis=1)
+        bad = np.flatnonzero(hits > 1)
+        if len(bad):
+            raise ValueError(
+                f"{self.name}: final outcome of {self.experiment_name(int(bad[0]))} "
+                f"holds for {int(hits[bad[0]])} codes (a final outcome must single out the code)"
+            )
+        reachable = self.is_final[self.outcome_table].any(axis=0)
+        if not reachable.all():
+            k = int(np.flatnonzero(~reachable)[0])
+            raise ValueError(f"{self.name}: no experiment gives a final outcome on code {k}")
+
+    def _default_code_name(self, row: np.ndarray) -> str:
+        true = [v for v, b in zip(self.variables, row) if b]
+        return "{" + ",".join(true) + "}"
+
+
+def well_formed_table(satisfied: np.ndarray, experiment_names: Sequence[str] | None = None,
+                      code_names: Sequence[str] | None = None) -> np.ndarray:
+    """Outcome table from truth values satisfied[j, o, k] of outcome o of experiment j on code k.
+
+    Checks Definition 7 (well-formed: exactly one outcome holds per code and experiment)
+    and raises ValueError naming the first experiment and code that violate it.
+    """
+    sat = np.asarray(satisfied, dtype=bool)
+    if sat.ndim != 3:
+        raise ValueError("satisfied must be a 3-d array (experiments × outcomes × codes)")
+    count = sat.sum(axis=1)
+    bad = np.argwhere(count != 1)
+    if len(bad):
+        j, k = map(int, bad[0])
+        e = experiment_names[j] if experiment_names is not None else f"experiment {j}"
+        c = code_names[k] if code_names is not None else f"code {k}"
+        raise ValueError(
+            f"game is not well-formed: {int(count[j, k])} outcomes of {e} hold for {c} "
+            f"(exactly one must)"
+        )
+    return sat.argmax(axis=1).astype(np.int16)
+
+
+def _bool_matrix(codes: np.ndarray, name: str) -> np.ndarray:
+    arr = np.asarray(codes)
+    if arr.ndim != 2:
+        raise ValueError(f"{name}: codes must be a 2-d array (codes × variables)")
+    if arr.dtype != bool:
+        if not np.isin(arr, (0, 1)).all():
+            raise ValueError(f"{name}: codes must be boolean valuations")
+        arr = arr.astype(bool)
+    return arr
+
+
+def _outcome_table(table: np.ndarray, n_exp: int, n_codes: int, n_out: int, name: str) -> np.ndarray:
+    arr = np.asarray(table)
+    if arr.shape != (n_exp, n_codes):
+        raise ValueError(
+            f"{name}: outcome table has shape {arr.shape}, expected ({n_exp}, {n_codes})"
+        )
+    if not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"{name}: outcome table must hold integers")
+    if arr.size and (arr.min() < 0 or arr.max() >= n_out):
+        raise ValueError(f"{name}: outcome table refers to an outcome outside 0..{n_out - 1}")
+    dtype = np.int8 if n_out <= 127 else np.int16
+    return np.ascontiguousarray(arr, dtype=dtype)
+
+
+def _check_symmetry_shapes(sym: Symmetry, n_codes: int, n_exp: int, name: str) -> None:
+    if sym.code_perms.ndim != 2 or sym.code_perms.shape[1] != n_codes:
+        raise ValueError(f"{name}: symmetry code permutations must have {n_codes} columns")
+    if sym.experiment_perms.shape != (sym.code_perms.shape[0], n_exp):
+        raise ValueError(f"{name}: symmetry experiment permutations have the wrong shape")
+    for perms, what in ((sym.code_perms, "code"), (sym.experiment_perms, "experiment")):
+        g, n = perms.shape
+        if perms.min() < 0 or perms.max() >= n or not (
+            np.bincount((perms.astype(np.int64) + n * np.arange(g)[:, None]).ravel(), minlength=g * n) == 1
+        ).all():
+            raise ValueError(f"{name}: a symmetry {what} map is not a permutation")

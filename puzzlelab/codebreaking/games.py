@@ -1,0 +1,307 @@
+"""The games of Chapter 2 of Klimoš's thesis, built as `Game` tables (Examples 8–11 and §2.3).
+
+- `counterfeit_coin(n, extra_genuine, formalization)`: Example 8 (x_i = coin i is fake, y = it
+  is heavier) or Example 9 (x_i = coin i is lighter, y_i = coin i is heavier); both evaluate
+  the thesis's outcome formulas on every valuation.
+- `mastermind(pegs, colors)`: Example 10 (x_{i,j} = peg i has colour j); the outcome is the
+  (black, white) count; `mastermind_by_formulas` evaluates Example 11's formulas instead.
+- `black_peg_mastermind`, `bulls_and_cows`, `bags_of_gold`: three more games of §2.3.
+
+Experiment order (the strategies' tie-break "lowest first"): types in the order listed,
+parametrizations in lexicographic order. A weighing's mirror image (pans swapped) splits
+the codes the same way, so we keep only the one whose left pan holds the lowest coin (with
+an extra genuine coin, the genuine coin 0 is always on the left) — the first of each pair in
+lexicographic order, so the tie-break picks the same weighing either way.
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import combinations, permutations, product
+
+import numpy as np
+
+from .game import Game, Symmetry, well_formed_table
+
+MAX_CODES = 6000  # the outcome table is codes × experiments
+
+
+def _positive(name: str, value: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be an integer ≥ 1, got {value!r}")
+    return int(value)
+
+
+# --- counterfeit coin ---------------------------------------------------------------------
+def weighings(n: int, extra_genuine: bool = False) -> tuple[list[tuple[str, tuple[int, ...]]], np.ndarray]:
+    """All weighings of coins 1..n (plus genuine coin 0): experiments (w_{2m}, left+right) and roles.
+
+    roles[j, s] = 0 if coin s is off the scales, 1 on the left pan, 2 on the right pan.
+    """
+    symbols = list(range(0 if extra_genuine else 1, n + 1))
+    exps, blocks = [], []
+    for m in range(1, len(symbols) // 2 + 1):
+        params = [
+            left + right
+            for left in combinations(symbols, m)
+            for right in combinations([s for s in symbols if s not in left and s > left[0]], m)
+        ]  # right[0] > left[0]: the mirror image is kept with pans swapped
+        exps += [(f"w{2 * m}", p) for p in params]
+        block = np.zeros((len(params), n + 1), dtype=np.int8)
+        p = np.array(params, dtype=np.intp).reshape(len(params), 2 * m)
+        rows = np.arange(len(params))[:, None]
+        block[rows, p[:, :m]], block[rows, p[:, m:]] = 1, 2
+        blocks.append(block)
+    roles = np.concatenate(blocks) if blocks else np.zeros((0, n + 1), dtype=np.int8)
+    return exps, roles
+
+
+COIN_OUTCOMES = ["right heavier", "left heavier", "balance"]  # the order of Φ(w_m) in Example 8
+
+
+def counterfeit_coin(coins: int, extra_genuine: bool = False, formalization: int = 8) -> Game:
+    """The fake-coin game F_n (Example 8) or F'_n (Example 9), optionally with one extra genuine coin 0."""
+    n = _positive("coins", coins)
+    if n < 2 and not extra_genuine:
+        raise ValueError("the coin game needs at least 2 coins (or 1 coin and a genuine one)")
+    if formalization not in (8, 9):
+        raise ValueError(f"formalization must be 8 or 9 (the thesis's Examples), got {formalization!r}")
+    exps, roles = weighings(n, extra_genuine)
+    left, right = (roles == 1).astype(np.int32), (roles == 2).astype(np.int32)
+    names = [f"{c}{w}" for c in range(1, n + 1) for w in "LH"]
+    if formalization == 8:
+        variables = [f"x{i}" for i in range(n + 1)] + ["y"]
+        codes = np.zeros((2 * n, n + 2), dtype=bool)  # x0 (genuine coin) is never fake
+        for k in range(2 * n):
+            codes[k, 1 + k // 2] = True
+            codes[k, -1] = k % 2 == 1  # y: the fake coin is heavier
+        x, y = codes[:, : n + 1].T.astype(np.int32), codes[:, -1]
+        on_left, on_right = (left @ x) > 0, (right @ x) > 0  # f_x($1) ∨ … ∨ f_x($m), and the right half
+        satisfied = np.stack([
+            (on_left & ~y) | (on_right & y),
+            (on_left & y) | (on_right & ~y),
+            ~(on_left | on_right),
+        ], axis=1)
+    else:
+        variables = [f"x{i}" for i in range(n + 1)] + [f"y{i}" for i in range(n + 1)]
+        codes = np.zeros((2 * n, 2 * n + 2), dtype=bool)
+        for k in range(2 * n):
+            coin = 1 + k // 2
+            codes[k, coin if k % 2 == 0 else n + 1 + coin] = True
+        x, y = codes[:, : n + 1].T.astype(np.int32), codes[:, n + 1 :].T.astype(np.int32)
+        xl, xr, yl, yr = (left @ x) > 0, (right @ x) > 0, (left @ y) > 0, (right @ y) > 0
+        satisfied = np.stack([xl | yr, yl | xr, ~(xl | xr | yl | yr)], axis=1)
+    table = well_formed_table(satisfied)
+    suffix = " + genuine" if extra_genuine else ""
+    return Game(
+        f"coin {n}{suffix} (Ex. {formalization})", variables, codes, exps, table, COIN_OUTCOMES,
+        code_names=names, symmetry=(lambda: _coin_symmetry(n, extra_genuine, roles)) if n <= 13 else None,
+    )
+
+
+def _coin_symmetry(n: int, extra_genuine: bool, roles: np.ndarray) -> Symmetry | None:
+    """Generators: the transpositions of two real coins (interchangeable symbols, §3.5 Phase 1)."""
+    lookup = np.full(3 ** (n + 1), -1, dtype=np.int32)
+    lookup[_role_keys(roles)] = np.arange(len(roles), dtype=np.int32)
+    code_perms, exp_perms = [], []
+    for a, b in combinations(range(1, n + 1), 2):
+        swapped = roles.copy()
+        swapped[:, [a, b]] = swapped[:, [b, a]]
+        exp_perms.append(lookup[_role_keys(_mirror_normal(swapped))])
+        cp = np.arange(2 * n)
+        cp[[2 * (a - 1), 2 * (a - 1) + 1, 2 * (b - 1), 2 * (b - 1) + 1]] = [
+            2 * (b - 1), 2 * (b - 1) + 1, 2 * (a - 1), 2 * (a - 1) + 1]
+        code_perms.append(cp)
+    if not code_perms:
+        return None
+    return Symmetry(np.array(code_perms), np.array(exp_perms), complete=False,
+                    description="transpositions of two coins")
+
+
+def _role_keys(roles: np.ndarray) -> np.ndarray:
+    return roles.astype(np.int64) @ (3 ** np.arange(roles.shape[1], dtype=np.int64))
+
+
+def _mirror_normal(roles: np.ndarray) -> np.ndarray:
+    """Swap the pans where the lowest coin on the scales is on the right pan."""
+    on = roles > 0
+    first = np.argmax(on, axis=1)
+    flip = roles[np.arange(len(roles)), first] == 2
+    out = roles.copy()
+    out[flip] = np.where(roles[flip] == 0, 0, 3 - roles[flip])
+    return out
+
+
+# --- Mastermind ----------------------------------------------------------------------------
+def colour_strings(pegs: int, colors: int, distinct: bool = False) -> np.ndarray:
+    """All strings of colours 1..colors of length pegs in lexicographic order (optionally without repeats)."""
+    rows = [p for p in product(range(1, colors + 1), repeat=pegs) if not distinct or len(set(p)) == pegs]
+    return np.array(rows, dtype=np.int8).reshape(len(rows), pegs)
+
+
+def black_white(guesses: np.ndarray, codes: np.ndarray, colors: int) -> tuple[np.ndarray, np.ndarray]:
+    """Black and white marker counts of every guess against every code (Mastermind rules, §2.2)."""
+    black = np.zeros((len(guesses), len(codes)), dtype=np.int8)
+    total = np.zeros_like(black)
+    gc = np.stack([(guesses == c).sum(1) for c in range(1, colors + 1)], axis=1).astype(np.int8)
+    cc = np.stack([(codes == c).sum(1) for c in range(1, colors + 1)], axis=1).astype(np.int8)
+    for start in range(0, len(guesses), 256):
+        g = guesses[start : start + 256]
+        black[start : start + 256] = (g[:, None, :] == codes[None, :, :]).sum(-1)
+        total[start : start + 256] = np.minimum(gc[start : start + 256, None, :], cc[None, :, :]).sum(-1)
+    return black, total - black
+
+
+def _one_hot(strings: np.ndarray, colors: int) -> tuple[list[str], np.ndarray]:
+    pegs = strings.shape[1]
+    variables = [f"x{i}_{j}" for i in range(1, pegs + 1) for j in range(1, colors + 1)]
+    codes = np.zeros((len(strings), pegs * colors), dtype=bool)
+    for i in range(pegs):
+        codes[np.arange(len(strings)), i * colors + strings[:, i] - 1] = True
+    return variables, codes
+
+
+def _check_size(pegs: int, colors: int, distinct: bool = False) -> tuple[int, int]:
+    pegs, colors = _positive("pegs", pegs), _positive("colors", colors)
+    if distinct and colors < pegs:
+        raise ValueError(f"{pegs} distinct symbols need at least {pegs} symbols, got {colors}")
+    n = math.perm(colors, pegs) if distinct else colors**pegs
+    if n > MAX_CODES:
+        raise ValueError(f"{n} codes is too many for an explicit table (at most {MAX_CODES})")
+    return pegs, colors
+
+
+def mastermind(pegs: int, colors: int) -> Game:
+    """Mastermind M_{n,m} (Example 10): outcome Outcome(b, w); the game ends on all-black."""
+    pegs, colors = _check_size(pegs, colors)
+    strings = colour_strings(pegs, colors)
+    black, white = black_white(strings, strings, colors)
+    labels = [f"{b}B{w}W" for b in range(pegs + 1) for w in range(pegs + 1 - b)]
+    index = {(b, w): i for i, (b, w) in enumerate((b, w) for b in range(pegs + 1) for w in range(pegs + 1 - b))}
+    lut = np.full((pegs + 1, pegs + 1), -1, dtype=np.int16)
+    for (b, w), i in index.items():
+        lut[b, w] = i
+    variables, codes = _one_hot(strings, colors)
+    return Game(
+        f"Mastermind {pegs}×{colors}", variables, codes, [("g", tuple(map(int, s))) for s in strings],
+        lut[black, white], labels, final_outcomes=[f"{pegs}B0W"],
+        code_names=["".join(map(str, s)) for s in strings], symmetry=lambda: mastermind_symmetry(strings, colors),
+    )
+
+
+def black_peg_mastermind(pegs: int, colors: int) -> Game:
+    """Mastermind with black markers only (§2.3, 'Generalized Mastermind'): ends on all-black."""
+    pegs, colors = _check_size(pegs, colors)
+    strings = colour_strings(pegs, colors)
+    black, _ = black_white(strings, strings, colors)
+    variables, codes = _one_hot(strings, colors)
+    return Game(
+        f"black-peg Mastermind {pegs}×{colors}", variables, codes,
+        [("g", tuple(map(int, s))) for s in strings], black, [f"{b}B" for b in range(pegs + 1)],
+        final_outcomes=[f"{pegs}B"], code_names=["".join(map(str, s)) for s in strings],
+        symmetry=lambda: mastermind_symmetry(strings, colors),
+    )
+
+
+def bulls_and_cows(positions: int = 4, symbols: int = 10) -> Game:
+    """Bulls and Cows (§2.2): a string of distinct symbols; bulls = right place, cows = wrong place."""
+    positions, symbols = _check_size(positions, symbols, distinct=True)
+    strings = colour_strings(positions, symbols, distinct=True)
+    bulls, cows = black_white(strings, strings, symbols)
+    pairs = [(b, c) for b in range(positions + 1) for c in range(positions + 1 - b)]
+    lut = np.zeros((positions + 1, positions + 1), dtype=np.int16)
+    for i, (b, c) in enumerate(pairs):
+        lut[b, c] = i
+    variables, codes = _one_hot(strings, symbols)
+    group = math.factorial(positions) * math.factorial(symbols)
+    return Game(
+        f"Bulls and Cows {positions}×{symbols}", variables, codes,
+        [("g", tuple(map(int, s))) for s in strings], lut[bulls, cows], [f"{b}B{c}C" for b, c in pairs],
+        final_outcomes=[f"{positions}B0C"], code_names=["".join(map(str, s)) for s in strings],
+        symmetry=(lambda: mastermind_symmetry(strings, symbols)) if group <= 20000 else None,
+    )
+
+
+def mastermind_symmetry(strings: np.ndarray, colors: int) -> Symmetry | None:
+    """The whole group of peg permutations × colour permutations acting on codes (= guesses), §3.4."""
+    pegs = strings.shape[1]
+    group = math.factorial(pegs) * math.factorial(colors)
+    if group * len(strings) > 30_000_000:
+        return None
+    lookup = np.full((colors + 1) ** pegs, -1, dtype=np.int32)
+    lookup[_string_keys(strings, colors)] = np.arange(len(strings), dtype=np.int32)
+    taus = np.array([(0,) + tau for tau in permutations(range(1, colors + 1))], dtype=np.int8)
+    perms = []
+    for sigma in permutations(range(pegs)):
+        moved = strings[:, list(sigma)]
+        images = taus[:, moved]  # (colour perms, codes, pegs)
+        perms.append(lookup[_string_keys(images.reshape(-1, pegs), colors)].reshape(len(taus), -1))
+    perms = np.concatenate(perms)
+    perms = perms.astype(np.int16 if len(strings) < 32000 else np.int32)
+    return Symmetry(perms, perms, complete=True, description="peg permutations × colour permutations")
+
+
+def _string_keys(strings: np.ndarray, colors: int) -> np.ndarray:
+    return strings.astype(np.int64) @ ((colors + 1) ** np.arange(strings.shape[1], dtype=np.int64))
+
+
+def mastermind_by_formulas(pegs: int, colors: int) -> np.ndarray:
+    """Outcome table of Mastermind from Example 11's formulas, evaluated on every valuation x_{i,j}.
+
+    Outcome (b, t): Exactly_b{f_i($i)} ∧ Exactly_t of {AtLeast_l(x_{1,j},…,x_{n,j}) | l ≤ k_j},
+    where k_j is the number of pegs of colour j in the guess. Returns table[guess, code] = index
+    of (b, w = t − b) in the order of `mastermind(pegs, colors).outcome_labels`.
+    """
+    pegs, colors = _check_size(pegs, colors)
+    strings = colour_strings(pegs, colors)
+    _, x = _one_hot(strings, colors)
+    x = x.reshape(len(strings), pegs, colors)  # x[code, i, j]
+    pairs = [(b, w) for b in range(pegs + 1) for w in range(pegs + 1 - b)]
+    table = np.zeros((len(strings), len(strings)), dtype=np.int16)
+    for g, guess in enumerate(strings):
+        f_ii = x[:, np.arange(pegs), guess - 1]  # f_i($i) = x_{i, p[i]}, per code
+        blacks = f_ii.sum(1)
+        k = np.bincount(guess - 1, minlength=colors)
+        per_colour = x.sum(1)  # pegs of colour j in the code
+        atleast = [per_colour[:, j] >= l for j in range(colors) for l in range(1, k[j] + 1)]
+        totals = np.sum(atleast, axis=0) if atleast else np.zeros(len(strings), int)
+        satisfied = np.stack([(blacks == b) & (totals == b + w) for b, w in pairs])
+        table[g] = well_formed_table(satisfied[None])[0]
+    return table
+
+
+# --- Bags of Gold ---------------------------------------------------------------------------
+def bags_of_gold(bags: int, max_take: int) -> Game:
+    """Bags of Gold (§2.3): one bag holds coins 1 g light; take 0..max_take coins per bag, weigh, read the deficit."""
+    bags, max_take = _positive("bags", bags), _positive("max_take", max_take)
+    if (max_take + 1) ** bags > 200_000:
+        raise ValueError(f"{(max_take + 1) ** bags} weighings is too many for an explicit table")
+    takes = np.array(list(product(range(max_take + 1), repeat=bags)), dtype=np.int16)
+    codes = np.eye(bags, dtype=bool)  # x_i: bag i is the light one (Exactly_1)
+    table = takes  # the deficit of weighing j when bag k is light is takes[j, k]
+    return Game(
+        f"bags of gold {bags}×{max_take}", [f"x{i}" for i in range(1, bags + 1)], codes,
+        [("weigh", tuple(map(int, t))) for t in takes], table,
+        [f"{d} g light" for d in range(max_take + 1)], code_names=[f"bag {i}" for i in range(1, bags + 1)],
+    )
+
+
+def outcome_clauses(pegs: int, b: int, w: int, *, drop_contradictions: bool = True) -> int:
+    """How many conjunctions Example 10's algorithm puts into Outcome(b, w) (the thesis left it as '??').
+
+    One per choice of black positions B (|B| = b) and white pairs W ⊆ P × P (|W| = w, a
+    partial matching avoiding B). A pair (i, i) gives the clause ¬f_i($i) ∧ f_i($i), which is
+    unsatisfiable; `drop_contradictions` leaves those out.
+    """
+    pegs = _positive("pegs", pegs)
+    if b < 0 or w < 0 or b + w > pegs:
+        raise ValueError(f"Outcome({b}, {w}) needs 0 ≤ b, w and b + w ≤ {pegs}")
+    count = 0
+    for black in combinations(range(pegs), b):
+        rest = [p for p in range(pegs) if p not in black]
+        for guess_side in combinations(rest, w):
+            for code_side in permutations(rest, w):
+                if drop_contradictions and any(i == j for i, j in zip(guess_side, code_side)):
+                    continue
+                count += 1
+    return count
