@@ -1,0 +1,122 @@
+"""The thesis's Brute Force Method (Section 2.1.9, 5.1.3), vectorised with numpy, and the naive loop.
+
+Every strategy of player i is turned once into two bitmasks over the rounds: where it answers
+right and where it answers wrong. A deal wins round r iff some player is right at r and none is
+wrong, so the won set of every deal is (R_1 | ... | R_N) & ~(W_1 | ... | W_N), computed for all
+(M+1)**(N * M**(N-1)) deals at once by broadcasting.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .model import check_world, naive_evaluate, rounds, view_table
+from .sets import to_mask
+
+MAX_DEALS = 5_000_000
+
+
+def n_strategies(n_players: int, n_colors: int = 2) -> int:
+    """(M + 1) ** (M ** (N - 1)) strategies per player (Section 2.1.9)."""
+    n, m = check_world(n_players, n_colors)
+    return (m + 1) ** (m ** (n - 1))
+
+
+def n_deals(n_players: int, n_colors: int = 2) -> int:
+    """Strategies ** N deals (Section 2.1.9, Theorem 2)."""
+    return n_strategies(n_players, n_colors) ** n_players
+
+
+def all_strategies(n_players: int, n_colors: int = 2) -> np.ndarray:
+    """Array [strategy, view] of guesses (-1 = pass), lexicographic with pass first."""
+    n, m = check_world(n_players, n_colors)
+    if n_strategies(n, m) > 1_000_000:
+        raise ValueError(f"too many strategies per player for N = {n}, M = {m}")
+    return np.array(list(itertools.product(range(-1, m), repeat=m ** (n - 1))), dtype=np.int8)
+
+
+def strategy_masks(n_players: int, n_colors: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """uint64 arrays [player, strategy]: bitmask of rounds answered right, and answered wrong."""
+    n, m = check_world(n_players, n_colors)
+    if m**n > 64:
+        raise ValueError(f"brute force needs at most 64 rounds, N = {n}, M = {m} has {m**n}")
+    strat = all_strategies(n, m).astype(np.int64)  # [s, view]
+    own = np.array(rounds(n, m), dtype=np.int64).reshape(-1, n)  # [round, player]
+    weight = np.left_shift(np.uint64(1), np.arange(m**n, dtype=np.uint64))
+    right = np.zeros((n, len(strat)), dtype=np.uint64)
+    wrong = np.zeros((n, len(strat)), dtype=np.uint64)
+    vt = view_table(n, m)
+    for i in range(n):
+        g = strat[:, vt[i]]  # [s, round]
+        right[i] = ((g == own[:, i]) * weight).sum(axis=1, dtype=np.uint64)
+        wrong[i] = (((g >= 0) & (g != own[:, i])) * weight).sum(axis=1, dtype=np.uint64)
+    return right, wrong
+
+
+@dataclass(frozen=True)
+class BruteForce:
+    """Won-set bitmask of every deal, deals in lexicographic order of (strategy of player 1, 2, ...)."""
+
+    n_players: int
+    n_colors: int
+    won: np.ndarray  # uint64 [deal]
+
+    @property
+    def wins(self) -> np.ndarray:
+        """Number of won rounds of every deal."""
+        return np.bitwise_count(self.won)
+
+    def win_distribution(self) -> pd.DataFrame:
+        """How many deals win k rounds, for every k."""
+        k, count = np.unique(self.wins, return_counts=True)
+        return pd.DataFrame({"won_rounds": k.astype(int), "deals": count.astype(int)})
+
+    def distinct_won_sets(self) -> np.ndarray:
+        """The distinct won sets (bitmasks), ascending."""
+        return np.unique(self.won)
+
+    def maximal_won_sets(self) -> list[int]:
+        """Inclusion-maximal won sets among all deals (Theorem 1), as bitmasks."""
+        sets = [int(x) for x in self.distinct_won_sets()]
+        return sorted(a for a in sets if not any(a != b and a & b == a for b in sets))
+
+    def deals_winning(self, mask: int) -> np.ndarray:
+        """Indices of the deals whose won set is exactly `mask`."""
+        return np.flatnonzero(self.won == np.uint64(mask))
+
+    def deal(self, index: int) -> np.ndarray:
+        """The deal (array) with this index."""
+        s = n_strategies(self.n_players, self.n_colors)
+        strat = all_strategies(self.n_players, self.n_colors)
+        digits = np.unravel_index(int(index), (s,) * self.n_players)
+        return np.vstack([strat[d] for d in digits])
+
+
+def brute_force(n_players: int = 3, n_colors: int = 2) -> BruteForce:
+    """Evaluate every deal at once (the thesis's 531,441 deals for N = 3, M = 2)."""
+    n, m = check_world(n_players, n_colors)
+    if n_deals(n, m) > MAX_DEALS:
+        raise ValueError(f"{n_deals(n, m)} deals for N = {n}, M = {m}: more than {MAX_DEALS}")
+    right, wrong = strategy_masks(n, m)
+    any_right = np.zeros(1, dtype=np.uint64)
+    any_wrong = np.zeros(1, dtype=np.uint64)
+    for i in range(n):
+        any_right = (any_right[:, None] | right[i][None, :]).ravel()
+        any_wrong = (any_wrong[:, None] | wrong[i][None, :]).ravel()
+    return BruteForce(n, m, any_right & ~any_wrong)
+
+
+def naive_brute_force(n_players: int = 3, n_colors: int = 2, limit: int | None = None) -> np.ndarray:
+    """Baseline: evaluate deal after deal, round by round, in plain Python (optionally the first `limit`)."""
+    n, m = check_world(n_players, n_colors)
+    strat = all_strategies(n, m)
+    out = []
+    for k, combo in enumerate(itertools.product(range(len(strat)), repeat=n)):
+        if limit is not None and k >= limit:
+            break
+        out.append(to_mask(naive_evaluate(strat[list(combo)], m), n, m))
+    return np.array(out, dtype=np.uint64)

@@ -1,0 +1,156 @@
+"""Chains, chain crossing and the Chain-Method (thesis Chapter 4 and Section 5.1.2), for M = 2.
+
+A *chain* is named by one round x (its incorrect round): every player i, seeing x without hat i,
+guesses the other colour than x_i. It makes x wrong and the N neighbours of x right (Section
+4.2.1). Two chains *cross* (Section 4.2.2) when one's incorrect round is a correct round of the
+other, i.e. when their rounds differ in exactly one hat: the crossing graph is the hypercube Q_N.
+
+The Chain-Method as the thesis's program runs it (Section 5.1.2): breadth first over
+combinations of chains, kept as increasing sequences; a combination is *complete* when its
+chains treat (make right or wrong) every round; an incomplete combination is extended by each
+higher-numbered chain whose addition changes the set of correct rounds (*viability*); a complete
+combination is accepted as maximal unless a combination found earlier (with fewer chains) is a
+subset of it. A combination becomes a deal by Table 5.1: each chain's guesses, and a pass where
+two chains cross.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .model import Round, check_world, rounds
+from .sets import canonical_deal, closed_neighbourhoods, full_mask
+
+
+@dataclass(frozen=True)
+class Chain:
+    """One chain: its number (1-based, rounds in lexicographic order), incorrect and correct rounds."""
+
+    number: int
+    incorrect: Round
+    correct: tuple[Round, ...]
+
+
+def chains(n_players: int) -> list[Chain]:
+    """The 2**N chains of the N-player, two-colour world (Table 4.1 for N = 3)."""
+    n, _ = check_world(n_players, 2)
+    allr = rounds(n, 2)
+    out = []
+    for k, x in enumerate(allr):
+        correct = tuple(x[:i] + (1 - x[i],) + x[i + 1 :] for i in range(n))
+        out.append(Chain(k + 1, x, correct))
+    return out
+
+
+def chain_crossings(n_players: int) -> list[tuple[int, int, int]]:
+    """Pairs of crossing chains (a, b, agent) with a < b: rounds differing only in the agent's hat."""
+    n, _ = check_world(n_players, 2)
+    out = []
+    for a in range(2**n):
+        for j in range(n):
+            b = a ^ (1 << (n - 1 - j))
+            if a < b:
+                out.append((a + 1, b + 1, j + 1))
+    return out
+
+
+def _won(combo_mask: int, treated: int) -> int:
+    """Rounds made correct and not wrong by a chain combination: treated minus the chains' rounds."""
+    return treated & ~combo_mask
+
+
+@dataclass(frozen=True)
+class ChainMethodResult:
+    """What the Chain-Method returns: the maximal combinations and how much it explored."""
+
+    n_players: int
+    combinations: tuple[tuple[int, ...], ...]  # chain numbers, 1-based
+    explored: int  # combinations generated (all levels)
+    levels: int
+
+    def lost_masks(self) -> list[int]:
+        """Each combination as the bitmask of its chains' incorrect rounds."""
+        return [sum(1 << (c - 1) for c in combo) for combo in self.combinations]
+
+    def won_masks(self) -> list[int]:
+        """The won set of each combination's deal."""
+        full = full_mask(self.n_players)
+        return [full & ~lost for lost in self.lost_masks()]
+
+    def deals(self) -> list[np.ndarray]:
+        """Each combination converted to a deal (Table 5.1: crossings pass)."""
+        return [canonical_deal(w, self.n_players) for w in self.won_masks()]
+
+
+VIABILITY = ("changes-correct", "each-chain-correct")
+
+
+def chain_method(
+    n_players: int, *, viability: str = "changes-correct", max_combinations: int = 2_000_000
+) -> ChainMethodResult:
+    """The thesis's Chain-Method, breadth first, implemented as described (Section 5.1.2).
+
+    `viability="changes-correct"` is the rule as written: "the last added Chain changes the set
+    of correct rounds". `"each-chain-correct"` is the purpose the thesis gives for it: no chain
+    of the combination ends up making no round correct (every chain keeps a neighbour outside).
+    """
+    n, _ = check_world(n_players, 2)
+    if viability not in VIABILITY:
+        raise ValueError(f"viability must be one of {VIABILITY}, got {viability!r}")
+    closed = closed_neighbourhoods(n)
+    full = full_mask(n)
+    k = 2**n
+    found: list[int] = []
+    found_combos: list[tuple[int, ...]] = []
+    level = [((c,), 1 << c, closed[c]) for c in range(k)]
+    explored, depth = len(level), 0
+    while level:
+        depth += 1
+        nxt = []
+        for combo, mask, treated in level:
+            if treated == full:  # complete
+                if not any(f & mask == f for f in found):
+                    found.append(mask)
+                    found_combos.append(tuple(c + 1 for c in combo))
+                continue
+            won = _won(mask, treated)
+            for c in range(combo[-1] + 1, k):
+                m2, t2 = mask | 1 << c, treated | closed[c]
+                if viability == "changes-correct":
+                    ok = _won(m2, t2) != won
+                else:
+                    ok = all(closed[v] & ~m2 for v in (*combo, c))
+                if ok:
+                    nxt.append((combo + (c,), m2, t2))
+        explored += len(nxt)
+        if explored > max_combinations:
+            raise ValueError(f"Chain-Method for N = {n} exceeds {max_combinations} combinations")
+        level = nxt
+    return ChainMethodResult(n, tuple(found_combos), explored, depth)
+
+
+def max_disjoint_chains(n_players: int, time_limit: float = 60.0) -> int:
+    """Most chains with pairwise disjoint rounds (Theorem 6's 'non crossing' chains), by CP-SAT.
+
+    Two chains touch no common round iff their rounds differ in at least 3 hats, so this is the
+    largest binary code of length N and minimum distance 3, A(N, 3).
+    """
+    from ortools.sat.python import cp_model
+
+    from ..solvers import solve
+
+    n, _ = check_world(n_players, 2)
+    model = cp_model.CpModel()
+    x = [model.NewBoolVar(f"c{k}") for k in range(2**n)]
+    for a in range(2**n):
+        for b in range(a + 1, 2**n):
+            if (a ^ b).bit_count() <= 2:
+                model.AddBoolOr([x[a].Not(), x[b].Not()])
+    model.Add(x[0] == 1)  # vertex-transitivity
+    model.Maximize(sum(x))
+    res = solve(model, time_limit=time_limit)
+    if not res.optimal:
+        raise ValueError(f"max_disjoint_chains({n}) not proven within {time_limit} s")
+    return int(round(res.objective))

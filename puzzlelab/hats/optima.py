@@ -1,0 +1,356 @@
+"""Exact optima (most rounds a deal can win) with a proof method, and bounds where unproven.
+
+Proof methods, tried in this order:
+- exhaustive over all deals (the thesis's brute force), when there are at most a few million;
+- exhaustive over all lost sets with the characterization of `sets.achievable` (M**N <= 16);
+- combinatorial: an upper bound that a construction reaches. Upper bounds: every won round needs
+  a line whose M - 1 other rounds are lost and every lost round lies on N lines, so
+  (M - 1)|W| <= N |L| (for M = 2 the sphere-covering bound, Lenstra & Seroussi 2002); for M = 2
+  and N even, van Wee's excess bound |L| >= 2**N (N + 2) / ((N + 1)**2 + 1) (G. J. M. van Wee,
+  "Improved sphere bounds on the covering radius of codes", IEEE Trans. IT 34, 1988; derivation
+  in `van_wee_lost_bound`). Constructions: Hamming codes for N = 2**k - 1 and doubling
+  L x {0, 1} (Cohen, Honkala, Litsyn & Lobstein, *Covering Codes*, 1997, Ch. 3);
+- CP-SAT (puzzlelab.solvers.solve, one worker, fixed seed) with a proven objective bound.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from ..solvers import solve
+from .brute import MAX_DEALS, brute_force, n_deals
+from .model import check_world
+from .sets import achievable_mask, bits, closed_neighbourhoods, full_mask, stubs
+
+
+class NotProvenError(ValueError):
+    """Raised by `optimum` when optimality cannot be proven within its limits."""
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Best deal found (lower) and proven upper bound on won rounds, with how each was obtained."""
+
+    n_players: int
+    n_colors: int
+    lower: int
+    upper: int
+    method: str
+    witness: int  # bitmask of the won set of a deal reaching `lower`
+
+    @property
+    def proven(self) -> bool:
+        return self.lower == self.upper
+
+
+# --- upper bounds ------------------------------------------------------------------------------
+
+
+def counting_upper_bound(n_players: int, n_colors: int = 2) -> int:
+    """(M - 1)|W| <= N |L| with |W| + |L| = M**N, so |W| <= N M**N / (N + M - 1)."""
+    n, m = check_world(n_players, n_colors)
+    return (n * m**n) // (n + m - 1)
+
+
+def direction_upper_bound(n_players: int, n_colors: int = 2) -> int:
+    """Per direction, the lines serving a won round are disjoint and hold M - 1 lost rounds each.
+
+    So at most floor(|L| / (M - 1)) serve per direction and |W| <= N floor(|L| / (M - 1)); the best
+    case over |L| = M**N - |W| bounds |W|. It is the counting bound with the rounding done per
+    direction (sharper for M >= 3 only).
+    """
+    n, m = check_world(n_players, n_colors)
+    total = m**n
+    return max(min(total - lost, n * (lost // (m - 1))) for lost in range(total + 1))
+
+
+def van_wee_lost_bound(n_players: int) -> int:
+    """For M = 2, N even: |L| >= 2**N (N + 2) / ((N + 1)**2 + 1) (van Wee 1988).
+
+    Derivation: for a ball N[x], the codewords (lost rounds) counted with multiplicity over the
+    balls N[y], y in N[x], sum to (N + 1) a0 + 2 a1 + 2 a2 (a_d = codewords at distance d from x).
+    With N + 1 odd, a ball in which every round is covered exactly once (sum N + 1) needs a0 = 1:
+    so every x outside L sees excess >= 1 in its ball. Summing, (N + 1) E >= 2**N - |L| where the
+    total excess is E = (N + 1)|L| - 2**N.
+    """
+    n, _ = check_world(n_players, 2)
+    if n % 2:
+        raise ValueError("van Wee's parity bound needs an even number of players")
+    return math.ceil(2**n * (n + 2) / ((n + 1) ** 2 + 1))
+
+
+def upper_bound(n_players: int, n_colors: int = 2) -> tuple[int, str]:
+    """The best combinatorial upper bound on won rounds we have, and its name."""
+    n, m = check_world(n_players, n_colors)
+    best, name = counting_upper_bound(n, m), "counting (sphere) bound"
+    per_direction = direction_upper_bound(n, m)
+    if per_direction < best:
+        best, name = per_direction, "per-direction counting bound"
+    if m == 2 and n % 2 == 0:
+        vw = 2**n - van_wee_lost_bound(n)
+        if vw < best:
+            best, name = vw, "van Wee bound"
+    return best, name
+
+
+# --- constructions -----------------------------------------------------------------------------
+
+
+def hamming_lost_set(n_players: int) -> int:
+    """For N = 2**k - 1: the Hamming code (rounds whose set hat positions XOR to 0), a perfect cover."""
+    n, _ = check_world(n_players, 2)
+    if (n + 1) & n:
+        raise ValueError(f"Hamming codes need N = 2**k - 1 players, got {n}")
+    mask = 0
+    for x in range(2**n):
+        syndrome = 0
+        for j in range(n):
+            if x >> j & 1:
+                syndrome ^= j + 1
+        if syndrome == 0:
+            mask |= 1 << x
+    return mask
+
+
+def constructed_lost_set(n_players: int) -> int:
+    """A covering code from Hamming codes and doubling (L x {0, 1}): the lost set of a good deal."""
+    n, _ = check_world(n_players, 2) if n_players >= 2 else (1, 2)
+    if n == 1:
+        return 1  # the single round 0 covers the 1-cube
+    if not (n + 1) & n:
+        return hamming_lost_set(n)
+    half = constructed_lost_set(n - 1)  # rounds of N - 1 players; append a last hat of either colour
+    return sum(1 << (2 * x + b) for x in bits(half) for b in (0, 1))
+
+
+def single_player_won_set(n_players: int, n_colors: int = 2) -> int:
+    """Player 1 always guesses colour 0: wins the M**(N-1) rounds where his hat is colour 0."""
+    n, m = check_world(n_players, n_colors)
+    return (1 << m ** (n - 1)) - 1
+
+
+def construction(n_players: int, n_colors: int = 2) -> tuple[int, str]:
+    """The best won set our constructions give, and its name."""
+    n, m = check_world(n_players, n_colors)
+    if m == 2:
+        return full_mask(n) & ~constructed_lost_set(n), "Hamming code / doubling"
+    return single_player_won_set(n, m), "one player always guesses"
+
+
+# --- exhaustive and CP-SAT ---------------------------------------------------------------------
+
+
+def exhaustive_over_lost_sets(n_players: int, n_colors: int = 2) -> int:
+    """Most won rounds over all 2**(M**N) won sets that pass `achievable` (M**N <= 16): a bitmask."""
+    n, m = check_world(n_players, n_colors)
+    if m**n > 16:
+        raise ValueError(f"exhaustive search over lost sets needs M**N <= 16, got {m**n}")
+    order = sorted(range(1 << m**n), key=lambda w: -w.bit_count())
+    return next(w for w in order if achievable_mask(w, n, m))
+
+
+def find_lost_set(n_players: int, size: int) -> int | None:
+    """For M = 2: a dominating set of Q_N with at most `size` rounds containing round 0, or None.
+
+    Exhaustive branch and bound: round 0 is lost without loss of generality (the hypercube is
+    vertex-transitive); then branch on the lowest round not yet covered, over the rounds of its
+    closed neighbourhood (excluding those tried in earlier branches), and cut when the rounds
+    still uncovered exceed what the remaining budget can cover at the best available gain.
+    """
+    n, _ = check_world(n_players, 2)
+    closed = closed_neighbourhoods(n)
+    full = full_mask(n)
+    if size < 1:
+        return None
+
+    def rec(chosen: int, dom: int, excl: int, left: int) -> int | None:
+        if dom == full:
+            return chosen
+        und = full & ~dom
+        if left == 0:
+            return None
+        cnt = und.bit_count()
+        gain = max((closed[c] & und).bit_count() for c in bits(full & ~excl))
+        if gain * left < cnt:
+            return None
+        u = (und & -und).bit_length() - 1
+        for w in bits(closed[u] & ~excl):
+            found = rec(chosen | 1 << w, dom | closed[w], excl, left - 1)
+            if found is not None:
+                return found
+            excl |= 1 << w
+        return None
+
+    return rec(1, closed[0], 1, size - 1)
+
+
+def minimum_covers(n_players: int, size: int, through_zero: bool = False) -> list[int]:
+    """For M = 2: every dominating set of Q_N with exactly `size` rounds, `size` being the minimum K(N).
+
+    Same branch and bound as `find_lost_set`, but collecting every leaf. With `through_zero` only
+    the covers containing round 0 are listed (by vertex-transitivity each round lies in the same
+    number of them, so the total is 2**N * len(result) / size).
+    """
+    n, _ = check_world(n_players, 2)
+    closed = closed_neighbourhoods(n)
+    full = full_mask(n)
+    out: list[int] = []
+
+    def rec(chosen: int, dom: int, excl: int, left: int) -> None:
+        if dom == full:
+            if chosen.bit_count() != size:
+                raise ValueError(f"{size} is not the minimum cover size of Q{n}")
+            out.append(chosen)
+            return
+        if left == 0:
+            return
+        und = full & ~dom
+        gain = max((closed[c] & und).bit_count() for c in bits(full & ~excl))
+        if gain * left < und.bit_count():
+            return
+        u = (und & -und).bit_length() - 1
+        for w in bits(closed[u] & ~excl):
+            rec(chosen | 1 << w, dom | closed[w], excl, left - 1)
+            excl |= 1 << w
+
+    if through_zero:
+        rec(1, closed[0], 1, size - 1)
+    else:
+        rec(0, 0, 0, size)
+    return sorted(out)
+
+
+def count_optimal_won_sets(n_players: int, size: int) -> int:
+    """Number of optimal won sets (complements of minimum covers) by double counting covers through 0."""
+    n, _ = check_world(n_players, 2)
+    through = len(minimum_covers(n, size, through_zero=True))
+    total, rest = divmod(2**n * through, size)
+    if rest:
+        raise AssertionError("double counting must give an integer")
+    return total
+
+
+def branch_and_bound_optimum(n_players: int, start_lost: int) -> int:
+    """For M = 2: the won set of an optimal deal, trying lost-set sizes upward from `start_lost`."""
+    n, _ = check_world(n_players, 2)
+    for size in range(max(start_lost, 1), 2**n + 1):
+        lost = find_lost_set(n, size)
+        if lost is not None:
+            return full_mask(n) & ~lost
+    raise AssertionError("unreachable: all rounds lost is a dominating set")
+
+
+def won_given_lost(lost: int, n_players: int, n_colors: int) -> int:
+    """The largest won set compatible with a lost set: rounds outside it with a fully lost line."""
+    st = stubs(n_players, n_colors)
+    full = full_mask(n_players, n_colors)
+    return sum(1 << x for x in bits(full & ~lost) if any(s & ~lost == 0 for s in st[x]))
+
+
+def local_search(n_players: int, n_colors: int = 2, start: int | None = None, steps: int = 20000, seed: int = 0) -> int:
+    """A seeded, fixed-length simulated annealing over lost sets (deterministic): a good won set."""
+    n, m = check_world(n_players, n_colors)
+    rng = np.random.default_rng(seed)
+    total = m**n
+    lost = full_mask(n, m) & ~start if start is not None else full_mask(n, m) & ~single_player_won_set(n, m)
+    score = won_given_lost(lost, n, m).bit_count()
+    best_lost, best = lost, score
+    flips = rng.integers(0, total, size=steps)
+    coins = rng.random(steps)
+    for k in range(steps):
+        cand = lost ^ (1 << int(flips[k]))
+        cand_score = won_given_lost(cand, n, m).bit_count()
+        temperature = 1.0 * (1 - k / steps) + 1e-3
+        if cand_score >= score or coins[k] < math.exp((cand_score - score) / temperature):
+            lost, score = cand, cand_score
+            if score > best:
+                best_lost, best = lost, score
+    return won_given_lost(best_lost, n, m)
+
+
+def cpsat_model(n_players: int, n_colors: int = 2):
+    """Maximise won rounds: won[x] needs a line through x whose other rounds are all lost."""
+    n, m = check_world(n_players, n_colors)
+    model = cp_model.CpModel()
+    won = [model.NewBoolVar(f"won{x}") for x in range(m**n)]
+    st = stubs(n, m)
+    for x in range(m**n):
+        lines = []
+        for i, stub in enumerate(st[x]):
+            others = list(bits(stub))
+            if len(others) == 1:
+                lines.append(won[others[0]].Not())
+            else:
+                y = model.NewBoolVar(f"line{x}_{i}")
+                for z in others:
+                    model.AddImplication(y, won[z].Not())
+                lines.append(y)
+        model.AddBoolOr(lines).OnlyEnforceIf(won[x])
+    model.Add(won[0] == 0)  # symmetry: the colour-permutation group is transitive, and some round is lost
+    model.Maximize(sum(won))
+    return model, won
+
+
+def cpsat_bounds(n_players: int, n_colors: int = 2, time_limit: float = 60.0, hint: int | None = None):
+    """(status, best won mask, proven upper bound) from CP-SAT."""
+    n, m = check_world(n_players, n_colors)
+    model, won = cpsat_model(n, m)
+    if hint is not None:
+        for x, v in enumerate(won):
+            model.AddHint(v, bool(hint >> x & 1))
+    res = solve(model, time_limit=time_limit)
+    if not res.feasible:
+        return res.status, None, None
+    mask = sum(1 << x for x, v in enumerate(won) if res.value(v))
+    return res.status, mask, int(math.floor(res.bound + 1e-9))
+
+
+def optimum_bounds(n_players: int, n_colors: int = 2, time_limit: float = 60.0, search_steps: int = 20000) -> Bounds:
+    """Lower and upper bounds on the most rounds a deal wins, with the method; equal when proven."""
+    n, m = check_world(n_players, n_colors)
+    if n_deals(n, m) <= MAX_DEALS and m**n <= 64:
+        bf = brute_force(n, m)
+        k = int(np.argmax(bf.wins))
+        best = int(bf.won[k])
+        return Bounds(n, m, best.bit_count(), best.bit_count(), "exhaustive over all deals", best)
+    if m**n <= 16:
+        best = exhaustive_over_lost_sets(n, m)
+        return Bounds(n, m, best.bit_count(), best.bit_count(), "exhaustive over all won sets", best)
+    upper, upper_name = upper_bound(n, m)
+    witness, cons_name = construction(n, m)
+    if witness.bit_count() == upper:
+        return Bounds(n, m, upper, upper, f"combinatorial: {cons_name} meets the {upper_name}", witness)
+    if m == 2 and n <= 6:
+        best = branch_and_bound_optimum(n, 2**n - upper)
+        method = "exhaustive branch and bound over lost sets"
+        return Bounds(n, m, best.bit_count(), best.bit_count(), method, best)
+    small = m**n <= 100  # small worlds get four longer restarts
+    seeds, steps = (range(4), 3 * search_steps) if small else (range(1), search_steps)
+    searched = max((local_search(n, m, start=witness, steps=steps, seed=k) for k in seeds), key=int.bit_count)
+    if searched.bit_count() > witness.bit_count():
+        witness, cons_name = searched, "seeded local search"
+    if witness.bit_count() == upper:
+        return Bounds(n, m, upper, upper, f"combinatorial: {cons_name} meets the {upper_name}", witness)
+    # CP-SAT is trusted only when it proves optimality: a time-limited incumbent or bound would
+    # make the cached tables depend on the machine's speed.
+    status, mask, bound = cpsat_bounds(n, m, time_limit, hint=witness)
+    if status == "OPTIMAL":
+        if mask.bit_count() > witness.bit_count():
+            witness = mask
+        return Bounds(n, m, witness.bit_count(), witness.bit_count(), "CP-SAT OPTIMAL", witness)
+    return Bounds(n, m, witness.bit_count(), upper, f"open: {cons_name} vs {upper_name}", witness)
+
+
+def optimum(n_players: int, n_colors: int = 2, time_limit: float = 60.0, search_steps: int = 20000) -> int:
+    """The exact number of rounds an optimal deal wins; NotProvenError when not proven in time."""
+    b = optimum_bounds(n_players, n_colors, time_limit, search_steps)
+    if not b.proven:
+        raise NotProvenError(
+            f"optimum for N = {n_players}, M = {n_colors} not proven within {time_limit} s: "
+            f"{b.lower} <= optimum <= {b.upper}"
+        )
+    return b.lower

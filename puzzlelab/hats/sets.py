@@ -1,0 +1,213 @@
+"""Which sets of rounds can be won: the structure behind the thesis's brute force.
+
+A guess by player i at one view is right in exactly one round of that view's *line* (the M rounds
+that differ only in hat i) and wrong in the other M - 1. Hence a set W of rounds is the won set
+of some deal iff every round w in W has a line through it whose other rounds are all lost
+(`achievable`). For M = 2 a line is an edge of the hypercube, so W is achievable iff the lost set
+L = V \\ W is a *dominating set* of the hypercube Q_N, i.e. a binary covering code of radius 1
+(Lenstra & Seroussi, "On hats and other covers", ISIT 2002, arXiv:cs/0509045). The thesis's
+maximal deals (Theorem 1) are the complements of the *minimal* dominating sets.
+
+Sets of rounds are bitmasks internally: bit k is round number k of `model.rounds`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+
+import numpy as np
+
+from .model import Round, check_world, rounds, view_table
+
+# --- geometry: lines and neighbourhoods ---------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def stubs(n_players: int, n_colors: int = 2) -> tuple[tuple[int, ...], ...]:
+    """stubs[x][i]: bitmask of the other M - 1 rounds on the line through round x in direction i."""
+    n, m = check_world(n_players, n_colors)
+    out = []
+    for x in range(m**n):
+        row = []
+        for i in range(n):
+            w = m ** (n - 1 - i)
+            digit = (x // w) % m
+            base = x - digit * w
+            row.append(sum(1 << (base + c * w) for c in range(m) if c != digit))
+        out.append(tuple(row))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def closed_neighbourhoods(n_players: int) -> tuple[int, ...]:
+    """For M = 2: bitmask of N[x] (x and its N hypercube neighbours) for every round x."""
+    n, _ = check_world(n_players, 2)
+    return tuple((1 << x) | sum(1 << (x ^ (1 << j)) for j in range(n)) for x in range(2**n))
+
+
+def full_mask(n_players: int, n_colors: int = 2) -> int:
+    """Bitmask of all M**N rounds."""
+    return (1 << (n_colors**n_players)) - 1
+
+
+def to_mask(won: Iterable[Round], n_players: int, n_colors: int = 2) -> int:
+    """A set of rounds (tuples of colour indices) -> bitmask, validating every round."""
+    n, m = check_world(n_players, n_colors)
+    mask = 0
+    for r in won:
+        r = tuple(int(c) for c in r)
+        if len(r) != n or any(not 0 <= c < m for c in r):
+            raise ValueError(f"{r!r} is not a round of {n} hats in {m} colours")
+        k = 0
+        for c in r:
+            k = k * m + c
+        mask |= 1 << k
+    return mask
+
+
+def to_rounds(mask: int, n_players: int, n_colors: int = 2) -> frozenset[Round]:
+    """Bitmask -> frozenset of rounds."""
+    allr = rounds(n_players, n_colors)
+    return frozenset(allr[k] for k in range(len(allr)) if mask >> k & 1)
+
+
+def bits(mask: int) -> Iterator[int]:
+    """Indices of the set bits of `mask`, ascending."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+# --- achievable won sets ----------------------------------------------------------------------
+
+
+def achievable_mask(won: int, n_players: int, n_colors: int = 2) -> bool:
+    """True iff every won round has a line whose other rounds are all lost."""
+    lost = full_mask(n_players, n_colors) & ~won
+    st = stubs(n_players, n_colors)
+    return all(any(s & ~lost == 0 for s in st[w]) for w in bits(won))
+
+
+def achievable(won: Iterable[Round], n_players: int, n_colors: int = 2) -> bool:
+    """Can some deal win exactly these rounds? (the characterization in the module docstring)"""
+    return achievable_mask(to_mask(won, n_players, n_colors), n_players, n_colors)
+
+
+def canonical_deal(won: Iterable[Round] | int, n_players: int, n_colors: int = 2) -> np.ndarray:
+    """The deal that guesses on every line holding exactly one round of `won` (that round's colour).
+
+    For M = 2 this is the thesis's conversion of a chain combination (Table 5.1) with the chains
+    of the lost rounds: crossing chains pass. It wins exactly `won` when `won` is achievable.
+    """
+    n, m = check_world(n_players, n_colors)
+    mask = won if isinstance(won, int) else to_mask(won, n, m)
+    allr = rounds(n, m)
+    deal = np.full((n, m ** (n - 1)), -1, dtype=np.int8)
+    vt = view_table(n, m)
+    count = np.zeros((n, m ** (n - 1)), dtype=np.int64)
+    last = np.zeros((n, m ** (n - 1)), dtype=np.int64)
+    for k in bits(mask):
+        for i in range(n):
+            count[i, vt[i, k]] += 1
+            last[i, vt[i, k]] = allr[k][i]
+    deal[count == 1] = last[count == 1]
+    return deal
+
+
+# --- maximal won sets = complements of minimal lost sets ----------------------------------------
+
+
+def minimal_dominating_sets(n_players: int, *, progress: bool = False) -> Iterator[int]:
+    """Every minimal dominating set of the hypercube Q_N, each once (bitmasks).
+
+    Branch on the lowest undominated vertex u: add the first, second, ... vertex of N[u],
+    excluding the earlier ones in later branches (so no set is produced twice), and prune as
+    soon as a chosen vertex has lost its last private neighbour (a dominating set is minimal iff
+    each of its vertices has one).
+    """
+    n, _ = check_world(n_players, 2)
+    closed = closed_neighbourhoods(n)
+    full = full_mask(n)
+    bar = None
+    if progress:
+        from ..progress import tqdm
+
+        bar = tqdm(total=n + 1, desc=f"Q{n} top-level branches")
+
+    def rec(chosen: list[int], dom: int, once: int, excl: int) -> Iterator[int]:
+        if dom == full:
+            yield sum(1 << v for v in chosen)
+            return
+        undominated = full & ~dom
+        u = (undominated & -undominated).bit_length() - 1
+        for w in bits(closed[u] & ~excl):
+            cw = closed[w]
+            new_once = (once & ~cw) | (cw & ~dom)
+            if all(closed[v] & new_once for v in chosen):
+                chosen.append(w)
+                yield from rec(chosen, dom | cw, new_once, excl)
+                chosen.pop()
+            excl |= 1 << w
+            if bar is not None and not chosen:
+                bar.update(1)
+
+    yield from rec([], 0, 0, 0)
+    if bar is not None:
+        bar.close()
+
+
+def valid_lost_mask(lost: int, n_players: int, n_colors: int = 2) -> bool:
+    """Is `lost` the lost set of some deal, i.e. is its complement achievable?"""
+    full = full_mask(n_players, n_colors)
+    return achievable_mask(full & ~lost, n_players, n_colors)
+
+
+def minimal_lost_sets(n_players: int, n_colors: int = 2) -> list[int]:
+    """Every inclusion-minimal lost set (general M; small worlds): complements of maximal won sets."""
+    n, m = check_world(n_players, n_colors)
+    if m == 2:
+        return sorted(minimal_dominating_sets(n))
+    if m**n > 16:
+        raise ValueError(f"maximal won sets for M = {m} colours are enumerated only up to 16 rounds, not {m**n}")
+    st = stubs(n, m)
+    full = full_mask(n, m)
+    found: set[int] = set()
+
+    def satisfied(x: int, lost: int) -> bool:
+        return bool(lost >> x & 1) or any(s & ~lost == 0 for s in st[x])
+
+    def is_minimal(lost: int) -> bool:
+        return all(not valid_lost_mask(lost & ~(1 << v), n, m) for v in bits(lost))
+
+    def rec(lost: int, banned: int) -> None:
+        todo = [x for x in range(m**n) if not satisfied(x, lost)]
+        if not todo:
+            if is_minimal(lost):
+                found.add(lost)
+            return
+        u = todo[0]
+        options = [1 << u] + list(st[u])
+        for opt in options:
+            if opt & banned:
+                continue
+            rec(lost | opt, banned)
+            if opt == 1 << u:
+                banned |= opt  # later branches keep u won
+
+    rec(0, 0)
+    return sorted(found)
+
+
+def maximal_won_masks(n_players: int, n_colors: int = 2) -> list[int]:
+    """Bitmasks of all inclusion-maximal achievable won sets (thesis Theorem 1)."""
+    full = full_mask(n_players, n_colors)
+    return [full & ~lost for lost in minimal_lost_sets(n_players, n_colors)]
+
+
+def maximal_won_sets(n_players: int, n_colors: int = 2) -> list[frozenset[Round]]:
+    """Every inclusion-maximal achievable set of won rounds, largest first."""
+    masks = maximal_won_masks(n_players, n_colors)
+    masks.sort(key=lambda w: (-w.bit_count(), w))
+    return [to_rounds(w, n_players, n_colors) for w in masks]

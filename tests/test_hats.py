@@ -1,0 +1,273 @@
+"""Tests for puzzlelab.hats: fast methods against brute force and naive evaluation on small worlds."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from puzzlelab import hats
+from puzzlelab.hats import brute, chains, optima, plots, sets, thesis
+
+
+# --- validation ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: hats.check_world(1, 2), "n_players"),
+        (lambda: hats.check_world(3, 1), "n_colors"),
+        (lambda: hats.check_world(2.5, 2), "integer"),
+        (lambda: hats.evaluate(["BPP", "BPPR", "BPPR"]), "letters"),
+        (lambda: hats.evaluate(["BPPX", "BPPR", "BPPR"]), "unknown letter"),
+        (lambda: hats.evaluate(["BPPG", "BPPR", "BPPR"]), "unknown letter"),  # G is a third colour
+        (lambda: hats.evaluate({0: "BP", 1: "PB"}), "players 1..N"),
+        (lambda: hats.evaluate("BPPR"), "not a single string"),
+        (lambda: hats.evaluate(["BP"]), "n_players"),
+        (lambda: hats.maximal_won_sets(1), "n_players"),
+        (lambda: hats.optimum(3, 1), "n_colors"),
+        (lambda: hats.to_mask([(0, 2)], 2, 2), "not a round"),
+        (lambda: plots.explore_deal(3, 2, "custom", "BPPR BPPR"), "3 strategies"),
+        (lambda: plots.explore_deal(3, 2, "no such preset"), "unknown preset"),
+        (lambda: chains.chain_method(3, viability="maybe"), "viability"),
+    ],
+)
+def test_bad_input_raises_value_error(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()
+
+
+def test_widget_never_raises(capsys):
+    from puzzlelab.widgets import show_safely
+
+    show_safely(plots.explore_deal, n_players=1, n_colors=2, preset="always pass", custom="")
+
+
+# --- evaluation ------------------------------------------------------------------------------------
+
+
+def random_deal(rng, n, m):
+    return rng.integers(-1, m, size=(n, m ** (n - 1))).astype(np.int8)
+
+
+@pytest.mark.parametrize("n, m", [(2, 2), (3, 2), (4, 2), (5, 2), (2, 3), (3, 3), (2, 4)])
+def test_vectorised_evaluate_matches_naive_loop(n, m):
+    rng = np.random.default_rng(n * 10 + m)
+    for _ in range(40):
+        d = random_deal(rng, n, m)
+        assert hats.evaluate(d, m) == hats.naive_evaluate(d, m)
+
+
+def test_input_forms_agree():
+    """Strings, a {player: string} mapping and per-view mappings describe the same deal."""
+    strings = ["BPPR", "RPPB", "PRBP"]
+    as_views = [{"RR": "B", "BB": "R"}, {(0, 0): 0, (1, 1): 1}, {"RB": 0, "BR": 1, "BB": None}]
+    assert hats.evaluate(strings) == hats.evaluate({1: strings[0], 2: strings[1], 3: strings[2]})
+    assert hats.evaluate(strings) == hats.evaluate(as_views)
+    assert hats.deal_to_strings(as_views) == tuple(strings)
+
+
+def test_fitness_functions_on_derivable_deals():
+    # all pass: no round is won and no answer is given
+    assert hats.rounds_correct(["PPPP"] * 3) == 0
+    assert hats.strong_answering(["PPPP"] * 3) == 0
+    # one player always says Red: right in exactly half of the rounds, wrong in the other half
+    assert hats.rounds_correct(["RRRR", "PPPP", "PPPP"]) == Fraction(1, 2)
+    assert hats.strong_answering(["RRRR", "PPPP", "PPPP"]) == 0
+    # passes may be valued: 2 of 3 players pass in all 8 rounds
+    assert hats.strong_answering(["RRRR", "PPPP", "PPPP"], pass_value=1) == Fraction(16, 24)
+    a, b = hats.evaluate(["BPPR"] * 3), hats.evaluate(["RRRR", "PPPP", "PPPP"])
+    assert hats.set_correct_order(a, b) == "incomparable"
+    assert hats.set_correct_order(a, a) == "equal"
+
+
+# --- brute force -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n, m", [(2, 2), (2, 3)])
+def test_brute_force_matches_naive_per_deal_loop(n, m):
+    assert np.array_equal(brute.brute_force(n, m).won, brute.naive_brute_force(n, m))
+
+
+def test_brute_force_n3_matches_per_deal_evaluation_on_a_sample():
+    bf = brute.brute_force(3, 2)
+    assert len(bf.won) == brute.n_deals(3, 2) == 3 ** (4 * 3)  # (M+1)**(M**(N-1) * N)
+    rng = np.random.default_rng(3)
+    for k in rng.integers(0, len(bf.won), size=300):
+        assert int(bf.won[k]) == sets.to_mask(hats.naive_evaluate(bf.deal(int(k))), 3)
+
+
+@pytest.mark.parametrize("n, m", [(2, 2), (3, 2), (2, 3)])
+def test_characterization_is_exactly_the_brute_force_won_sets(n, m):
+    reached = {int(w) for w in brute.brute_force(n, m).distinct_won_sets()}
+    predicted = {w for w in range(1 << m**n) if sets.achievable_mask(w, n, m)}
+    assert reached == predicted
+
+
+@pytest.mark.parametrize("n, m", [(2, 2), (3, 2), (2, 3)])
+def test_maximal_won_sets_match_brute_force(n, m):
+    assert sorted(sets.maximal_won_masks(n, m)) == brute.brute_force(n, m).maximal_won_sets()
+    listed = hats.maximal_won_sets(n, m)
+    assert all(isinstance(s, frozenset) and all(isinstance(r, tuple) for r in s) for s in listed)
+
+
+def test_maximal_won_sets_n4_match_numpy_enumeration_of_dominating_sets():
+    """Independent: all 2**16 lost sets, domination by array ops, minimal = no single removal dominates."""
+    n = 4
+    v = np.arange(2**n)
+    subsets = np.arange(1 << 2**n, dtype=np.int64)
+    member = (subsets[:, None] >> v[None, :]) & 1  # [subset, round]
+    nbr = np.array([[x] + [x ^ (1 << j) for j in range(n)] for x in v])
+    dominated = member[:, nbr].max(axis=2).min(axis=1).astype(bool)
+    dom = set(subsets[dominated].tolist())
+    minimal = {s for s in dom if not any((s & ~(1 << x)) in dom for x in v if s >> x & 1)}
+    assert sorted(minimal) == sorted(sets.minimal_dominating_sets(n))
+
+
+def test_canonical_deal_wins_exactly_each_maximal_set():
+    for n in (3, 4):
+        for w in sets.maximal_won_masks(n):
+            assert sets.to_mask(hats.evaluate(sets.canonical_deal(w, n)), n) == w
+
+
+# --- chains and the Chain-Method -----------------------------------------------------------------
+
+
+def test_chains_and_crossings_form_the_hypercube():
+    import networkx as nx
+
+    for n in (3, 4):
+        g = nx.Graph((a, b) for a, b, _ in chains.chain_crossings(n))
+        assert nx.is_isomorphic(g, nx.hypercube_graph(n))
+        for ch in chains.chains(n):  # a chain is wrong at its round, right at the N neighbours
+            d = sets.canonical_deal(sets.full_mask(n) & ~(1 << (ch.number - 1)), n)
+            assert hats.evaluate(d) >= set(ch.correct)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_chain_method_variants(n):
+    want = set(sets.minimal_dominating_sets(n))
+    purpose = chains.chain_method(n, viability="each-chain-correct")
+    assert set(purpose.lost_masks()) == want and len(purpose.combinations) == len(want)
+    literal = chains.chain_method(n, viability="changes-correct")
+    assert set(literal.lost_masks()) <= want
+    for deal, w in zip(literal.deals(), literal.won_masks()):
+        assert sets.to_mask(hats.evaluate(deal), n) == w
+
+
+def test_literal_chain_method_misses_the_parity_deals_for_n3():
+    """Chains of the even rounds: the third one adds no new correct round (its 3 neighbours are
+    already correct), so the literal viability rule cuts the path to the parity deal."""
+    missed = set(sets.minimal_dominating_sets(3)) - set(chains.chain_method(3).lost_masks())
+    even = sum(1 << x for x in range(8) if bin(x).count("1") % 2 == 0)
+    assert missed == {even, 0xFF & ~even}
+
+
+# --- optima and bounds -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_optimum_equals_best_maximal_set(n):
+    best = max(w.bit_count() for w in sets.maximal_won_masks(n))
+    assert hats.optimum(n) == best
+
+
+def test_optimum_n5_cpsat_agrees_with_branch_and_bound():
+    status, mask, bound = optima.cpsat_bounds(5, 2, time_limit=30)
+    assert status == "OPTIMAL" and mask.bit_count() == bound == hats.optimum(5)
+    assert sets.achievable_mask(mask, 5, 2)
+
+
+def test_optimum_m3_n2_two_exhaustive_methods_agree():
+    by_deals = optima.optimum_bounds(2, 3)
+    assert by_deals.method.startswith("exhaustive over all deals")
+    assert by_deals.lower == optima.exhaustive_over_lost_sets(2, 3).bit_count()
+
+
+def test_witnesses_are_achievable_and_bounds_hold():
+    for n, m in [(2, 2), (3, 2), (4, 2), (5, 2), (7, 2), (8, 2), (2, 3), (2, 4)]:
+        b = optima.optimum_bounds(n, m)
+        assert b.proven and sets.achievable_mask(b.witness, n, m)
+        assert b.lower == b.witness.bit_count() <= optima.counting_upper_bound(n, m)
+
+
+def test_upper_bounds_hold_where_exhaustion_decides():
+    for n, m in [(2, 3), (2, 4), (3, 2), (4, 2)]:
+        best = optima.optimum_bounds(n, m).lower
+        assert best <= optima.direction_upper_bound(n, m) <= optima.counting_upper_bound(n, m)
+    # M = 3, N = 2: the per-direction bound is reached (4 of 9 rounds, found by exhausting all deals)
+    assert optima.optimum_bounds(2, 3).lower == optima.direction_upper_bound(2, 3)
+
+
+def test_branch_and_bound_finds_only_dominating_sets():
+    for n, size in [(4, 4), (5, 7)]:
+        lost = optima.find_lost_set(n, size)
+        assert lost is not None and sets.valid_lost_mask(lost, n, 2)
+    assert optima.find_lost_set(4, 3) is None  # 3 balls of 5 rounds cannot cover 16
+    assert optima.find_lost_set(5, 6) is None
+
+
+def test_hamming_code_is_a_perfect_cover():
+    for n in (3, 7):
+        lost = optima.hamming_lost_set(n)
+        assert lost.bit_count() * (n + 1) == 2**n  # perfect: balls of size N+1 tile the cube
+        assert sets.valid_lost_mask(lost, n, 2)
+
+
+def test_van_wee_bound_holds_for_every_minimal_cover_of_q4():
+    bound = optima.van_wee_lost_bound(4)
+    assert all(lost.bit_count() >= bound for lost in sets.minimal_dominating_sets(4))
+    with pytest.raises(optima.NotProvenError):
+        hats.optimum(3, 4, time_limit=0.5, search_steps=100)
+
+
+# --- thesis tables -----------------------------------------------------------------------------------
+
+
+def test_read_cell_statuses():
+    assert thesis.read_cell("{BPPR}", 4) == ("BPPR", "clean")
+    assert thesis.read_cell("$\\{PPPP\\}$", 4) == ("PPPP", "clean")
+    assert thesis.read_cell("{RPPPPRRP1", 8) == ("RPPPPRRP", "repaired")
+    assert thesis.read_cell("{PPPPPPP}", 8) == ("PPPPPPPP", "repaired")
+    assert thesis.read_cell("{RBBBBBBBBJ", 8)[1] == "garbled"
+
+
+def test_view_orders_are_permutations():
+    for order in thesis.VIEW_ORDERS:
+        assert sorted(thesis.view_order(4, order)) == list(itertools.product(range(2), repeat=3))
+    assert thesis.to_our_order("BRPPPPRB", 4, "R<B, lower agent first") == "BRPPPPRB"
+
+
+# --- property: any deal's won set is achievable and its canonical deal wins it ------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 4), st.integers(0, 2**32 - 1))
+def test_any_deal_is_dominated_by_its_canonical_deal(n, seed):
+    d = random_deal(np.random.default_rng(seed), n, 2)
+    w = sets.to_mask(hats.evaluate(d), n)
+    assert sets.achievable_mask(w, n, 2)
+    assert sets.to_mask(hats.evaluate(sets.canonical_deal(w, n)), n) == w
+
+
+def test_minimum_covers_double_counting_matches_full_listing_and_maximal_sets():
+    for n in (3, 4, 5):
+        k = 2**n - hats.optimum(n)
+        full = optima.minimum_covers(n, k)
+        assert len(full) == optima.count_optimal_won_sets(n, k)
+        assert set(full) == {lost for lost in sets.minimal_dominating_sets(n) if lost.bit_count() == k}
+
+
+def test_max_disjoint_chains_matches_exhaustive_search():
+    for n in (3, 4, 5):
+        best = 0
+        for k in range(1, 6):
+            if any(all((a ^ b).bit_count() >= 3 for a, b in itertools.combinations(c, 2))
+                   for c in itertools.combinations(range(2**n), k)):
+                best = k
+        assert chains.max_disjoint_chains(n) == best
