@@ -1,0 +1,152 @@
+"""An independent check of Rules 1 and 2 by explicit epistemic model checking.
+
+The model of report §2.1-2.2: one world per deal (Anne's, Bill's, Cath's hands), each player
+distinguishing deals by her own hand. Anne's announcement "my hand is one of L" is the public
+announcement of K_A φ with φ = "Anne's hand is in L" (Anne sees her hand, so K_A φ = φ);
+Bill's reply "Cath holds X" is the announcement of K_B(Cath holds X). We evaluate the report's
+formulas (1)-(3) with :mod:`puzzlelab.epistemic`, never with the combinatorial rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+
+from ..epistemic import KripkeModel
+from .model import Hand, check_announcement, check_hand, check_sizes
+
+Deal = tuple[Hand, Hand, Hand]
+AGENTS = ("A", "B", "C")
+
+
+def deals(a: int, b: int, c: int) -> list[Deal]:
+    """Every deal of cards 0..n-1 into hands of sizes a, b, c (n! / (a! b! c!) of them)."""
+    n = check_sizes(a, b, c)
+    out = []
+    for h_a in combinations(range(n), a):
+        rest = [q for q in range(n) if q not in h_a]
+        for h_b in combinations(rest, b):
+            out.append((h_a, h_b, tuple(q for q in rest if q not in h_b)))
+    return out
+
+
+@lru_cache(maxsize=8)
+def deal_model(a: int, b: int, c: int) -> KripkeModel:
+    """The initial Kripke model: worlds are deals, player i sees only hand i."""
+    return KripkeModel.from_observations(
+        deals(a, b, c), {p: (lambda w, i=i: w[i]) for i, p in enumerate(AGENTS)}
+    )
+
+
+def knows_hand(m: KripkeModel, agent: str, owner: int) -> frozenset:
+    """Worlds where `agent` knows the hand of player number `owner` (formulas (1), (2))."""
+    return m.knows_value(agent, lambda w: w[owner])
+
+
+def cath_ignorant(m: KripkeModel, n: int) -> frozenset:
+    """Formula (3): for every card q, Cath knows neither 'Anne holds q' nor 'Bill holds q'."""
+    good = m.worlds
+    for q in range(n):
+        holds_a = m.prop(lambda w: q in w[0])
+        holds_b = m.prop(lambda w: q in w[1])
+        good = good - m.knows("C", holds_a) - m.knows("C", holds_b)
+    return good
+
+
+@dataclass(frozen=True)
+class ModelCheck:
+    """Truth of the report's conditions in the model after the announcements."""
+
+    b_knows_a: bool           # BknowsA in every world after Anne's announcement
+    c_ignorant: bool          # Cignorant in every world after Anne's announcement
+    common_c_ignorant: bool   # C_ABC Cignorant in every world after Anne's announcement
+    anne_hand_safe: bool      # K_A C_ABC Cignorant at the worlds where Anne holds `hand`
+    after_reply: bool         # after Bill's reply: AknowsB, BknowsA and Cignorant everywhere
+
+    @property
+    def informative(self) -> bool:
+        return self.b_knows_a
+
+    @property
+    def safe(self) -> bool:
+        return self.common_c_ignorant
+
+
+def model_check(
+    announcement: Iterable[Iterable[int]], a: int, b: int, c: int, hand: Iterable[int] | None = None
+) -> ModelCheck:
+    """Announce `announcement` in the deal model and evaluate formulas (1)-(3) and their CK."""
+    n = check_sizes(a, b, c)
+    L = set(check_announcement(announcement, a, b, c))
+    h = check_hand(hand, a, b, c) if hand is not None else min(L)
+    if h not in L:
+        raise ValueError(f"the announcement does not contain Anne's hand {h}")
+    m0 = deal_model(a, b, c)
+    m1 = m0.announce(m0.knows("A", m0.prop(lambda w: w[0] in L)))
+    b_knows = knows_hand(m1, "B", 0)
+    ignorant = cath_ignorant(m1, n)
+    common = m1.common_knowledge(AGENTS, ignorant)
+    anne_worlds = m1.prop(lambda w: w[0] == h)
+    anne_safe = anne_worlds <= m1.knows("A", common)
+    return ModelCheck(
+        b_knows_a=m1.everywhere(b_knows),
+        c_ignorant=m1.everywhere(ignorant),
+        common_c_ignorant=m1.everywhere(common),
+        anne_hand_safe=anne_safe,
+        after_reply=_after_reply(m1, n),
+    )
+
+
+def _after_reply(m1: KripkeModel, n: int) -> bool:
+    """Bill announces K_B(Cath holds X) for each X he can know; check the final conditions."""
+    covered: frozenset = frozenset()
+    for x in sorted({w[2] for w in m1.worlds}):
+        told = m1.knows("B", m1.prop(lambda w: w[2] == x))
+        if not told:
+            return False  # in no world can Bill truthfully tell Cath's hand X
+        covered |= told
+        m2 = m1.announce(told)
+        if not (
+            m2.everywhere(knows_hand(m2, "A", 1))
+            and m2.everywhere(knows_hand(m2, "B", 0))
+            and m2.everywhere(cath_ignorant(m2, n))
+        ):
+            return False
+    return covered == m1.worlds  # in every deal Bill can make his reply
+
+
+def agreement(announcements: Iterable[Iterable[Iterable[int]]], a: int, b: int, c: int) -> dict[str, int]:
+    """Model check each announcement and compare with Rules 1 and 2: counts of (dis)agreement."""
+    from .model import is_informative, is_safe
+
+    counts = dict(announcements=0, informative=0, safe=0, solutions=0, disagreements=0, safe_for_anne_only=0)
+    for ann in announcements:
+        ann = [tuple(h) for h in ann]
+        mc = model_check(ann, a, b, c)
+        rule1, rule2 = is_informative(ann, a, b, c), is_safe(ann, a, b, c)
+        counts["announcements"] += 1
+        counts["informative"] += rule1
+        counts["safe"] += rule2
+        counts["solutions"] += rule1 and rule2
+        agree = (mc.informative == rule1 and mc.safe == rule2 == mc.c_ignorant
+                 and mc.after_reply == (rule1 and rule2))
+        counts["disagreements"] += not agree
+        # K_A C_ABC Cignorant where Anne holds the first hand, although Cignorant fails elsewhere
+        counts["safe_for_anne_only"] += mc.anne_hand_safe and not mc.safe
+    return counts
+
+
+def random_announcements(a: int, b: int, c: int, count: int, seed: int = 0, max_hands: int = 12) -> list[list[Hand]]:
+    """`count` random announcements (1..max_hands distinct hands), seeded."""
+    import numpy as np
+
+    n = check_sizes(a, b, c)
+    hands = list(combinations(range(n), a))
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        k = int(rng.integers(1, min(max_hands, len(hands)) + 1))
+        out.append([hands[i] for i in sorted(rng.choice(len(hands), size=k, replace=False))])
+    return out

@@ -1,0 +1,317 @@
+"""Tests for puzzlelab.russian_cards: rules vs epistemic model, solvers vs exhaustive search."""
+
+from itertools import combinations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import puzzlelab.russian_cards as rc
+from puzzlelab.russian_cards.model import all_hands, informative_masks, mask, safe_masks
+from puzzlelab.russian_cards.search import brute_force_masks, cpsat_model, enumerate_masks, random_greedy
+from puzzlelab.solvers import solve as cp_solve
+
+
+# -- validation ----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ((0, 3, 1), "at least 1"),
+        ((3, -1, 1), "at least 1"),
+        ((3, 3, 1.5), "integer"),
+        ((3, 3, True), "integer"),
+    ],
+)
+def test_bad_sizes(args, message):
+    with pytest.raises(ValueError, match=message):
+        rc.solve(*args)
+    with pytest.raises(ValueError, match=message):
+        rc.safe_announcements(*args)
+
+
+@pytest.mark.parametrize(
+    "hand, message",
+    [((0, 1), "3 cards"), ((0, 1, 7), "outside the deck"), ((0, 0, 1), "twice"), ("0x1", "card numbers")],
+)
+def test_bad_hands(hand, message):
+    with pytest.raises(ValueError, match=message):
+        rc.safe_announcements(3, 3, 1, hand)
+
+
+def test_bad_announcements():
+    with pytest.raises(ValueError, match="does not contain Anne's hand"):
+        rc.is_safe([(0, 3, 4), (1, 3, 5)], 3, 3, 1, hand=(0, 1, 2))
+    with pytest.raises(ValueError, match="does not contain Anne's hand"):
+        rc.model_check([(0, 3, 4), (1, 3, 5)], 3, 3, 1, hand=(0, 1, 2))
+    with pytest.raises(ValueError, match="a = 3 distinct"):
+        rc.is_informative([(0, 1, 2), (3, 4)], 3, 3, 1)
+    with pytest.raises(ValueError, match="outside the deck"):
+        rc.is_informative([(0, 1, 2), (3, 4, 9)], 3, 3, 1)
+    with pytest.raises(ValueError, match="twice"):
+        rc.is_informative([(0, 1, 2), (2, 1, 0)], 3, 3, 1)
+    with pytest.raises(ValueError, match="at least one hand"):
+        rc.is_safe([], 3, 3, 1)
+    with pytest.raises(ValueError, match="'B' or 'C'"):
+        rc.views([(0, 1, 2)], 3, 3, 1, "A")
+
+
+def test_hand_text_forms():
+    assert rc.check_hand("0123", 4, 4, 1) == (0, 1, 2, 3)
+    assert rc.check_hand("3, 10, 1", 3, 6, 2) == (1, 3, 10)
+
+
+# -- combinatorial rules against the epistemic model ---------------------------------------
+def packings_331() -> list[tuple]:
+    """Every Rule-1 packing (pairwise <= 1 shared card) of 3-card hands containing 012."""
+    hands = [mask(h) for h in all_hands(7, 3)]
+    h0 = mask((0, 1, 2))
+    out = []
+
+    def rec(chosen, pool):
+        out.append(chosen)
+        for i, h in enumerate(pool):
+            rec(chosen + [h], [g for g in pool[i + 1:] if (g & h).bit_count() <= 1])
+
+    rec([h0], [h for h in hands if h != h0 and (h & h0).bit_count() <= 1])
+    return out
+
+
+def test_model_check_agrees_with_rules_on_every_331_packing():
+    from puzzlelab.russian_cards.model import cards
+
+    for L in packings_331():
+        ann = [cards(h) for h in L]
+        mc = rc.model_check(ann, 3, 3, 1, hand=(0, 1, 2))
+        assert mc.informative  # a packing is informative by Rule 1 ...
+        assert mc.safe == rc.is_safe(ann, 3, 3, 1) == mc.c_ignorant
+        assert mc.after_reply == (mc.informative and mc.safe)
+
+
+def test_model_check_agrees_on_small_non_packings_331():
+    hands = all_hands(7, 3)
+    others = [h for h in hands if h != (0, 1, 2)]
+    for k in range(0, 3):
+        for extra in combinations(others, k):
+            ann = [(0, 1, 2), *extra]
+            mc = rc.model_check(ann, 3, 3, 1)
+            assert mc.informative == rc.is_informative(ann, 3, 3, 1)
+            assert mc.safe == rc.is_safe(ann, 3, 3, 1)
+
+
+sizes = st.tuples(st.integers(2, 4), st.integers(1, 4), st.integers(1, 2)).filter(
+    lambda t: sum(t) <= 9
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data(), abc=sizes)
+def test_model_check_agrees_with_rules_on_random_announcements(data, abc):
+    a, b, c = abc
+    hands = all_hands(a + b + c, a)
+    idx = data.draw(st.sets(st.integers(0, len(hands) - 1), min_size=1, max_size=12))
+    ann = [hands[i] for i in sorted(idx)]
+    mc = rc.model_check(ann, a, b, c)
+    assert mc.informative == rc.is_informative(ann, a, b, c)
+    assert mc.safe == mc.c_ignorant == rc.is_safe(ann, a, b, c)
+    assert mc.after_reply == (mc.informative and mc.safe)
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), abc=st.tuples(st.integers(2, 6), st.integers(1, 6), st.integers(1, 3)))
+def test_report_rule2_equals_semantic_rule2(data, abc):
+    """Lemma: a safe announcement has no c-set meeting all its hands, so both readings agree."""
+    a, b, c = abc
+    n = a + b + c
+    hands = [mask(h) for h in all_hands(n, a)]
+    idx = data.draw(st.sets(st.integers(0, len(hands) - 1), min_size=1, max_size=20))
+    L = [hands[i] for i in sorted(idx)]
+    assert safe_masks(L, n, c) == safe_masks(L, n, c, every_c_set=True)
+
+
+def test_pairwise_rule1_is_bill_learning_in_every_deal():
+    """Rule 1 in pairwise form equals: no Bill hand leaves two announced hands (direct count)."""
+    a, b, c = 4, 3, 2
+    n = a + b + c
+    for ann in combinations(all_hands(n, a), 2):
+        direct = all(
+            sum(not set(h) & set(bill) for h in ann) <= 1 for bill in all_hands(n, b)
+            if any(not set(h) & set(bill) for h in ann)
+        )
+        assert direct == rc.is_informative(ann, a, b, c)
+
+
+# -- solvers against exhaustive enumeration ------------------------------------------------
+def test_enumeration_matches_size_bounded_brute_force_331():
+    """All solutions for 012 versus every set of <= 6 other Rule-1-compatible hands."""
+    n, a, c = 7, 3, 1
+    h0 = mask((0, 1, 2))
+    compatible = [mask(h) for h in all_hands(n, a) if mask(h) != h0 and len(set(h) & {0, 1, 2}) <= 1]
+    brute = set()
+    for k in range(7):  # 7 hands at most: each pair of cards lies in at most one hand (21 / 3)
+        for extra in combinations(compatible, k):
+            L = [h0, *extra]
+            if informative_masks(L, a, c) and safe_masks(L, n, c):
+                brute.add(frozenset(L))
+    fast = {frozenset(L) for L in enumerate_masks(n, a, c, h0)}
+    assert fast == brute
+    assert len(rc.safe_announcements(3, 3, 1)) == len(brute)
+
+
+@pytest.mark.parametrize("abc", [(2, 2, 1), (3, 2, 1), (2, 3, 1), (3, 1, 1), (2, 1, 1)])
+def test_enumeration_matches_full_brute_force(abc):
+    a, b, c = abc
+    n = a + b + c
+    h0 = mask(range(a))
+    fast = {frozenset(L) for L in enumerate_masks(n, a, c, h0)}
+    assert fast == {frozenset(L) for L in brute_force_masks(n, a, c, h0)}
+
+
+SMALL = [(a, b, c) for c in (1, 2) for a in range(2, 6) for b in range(1, 6) if a + b + c <= 9]
+
+
+@pytest.mark.parametrize("abc", SMALL)
+def test_decide_and_report_dfs_agree_with_enumeration(abc):
+    a, b, c = abc
+    exists = bool(rc.safe_announcements(a, b, c, limit=1))
+    v = rc.decide(a, b, c, time_limit=30)
+    assert v.status == ("solvable" if exists else "unsolvable")
+    dfs = rc.report_dfs(a, b, c)
+    assert dfs.complete and (dfs.announcement is not None) == exists
+    if exists:
+        assert rc.is_solution(v.witness, a, b, c) and rc.is_solution(dfs.announcement, a, b, c)
+
+
+@pytest.mark.parametrize("abc", [(2, 2, 1), (3, 2, 1), (3, 3, 1), (4, 2, 1), (4, 4, 2), (5, 2, 1), (3, 3, 2)])
+def test_cpsat_agrees_with_enumeration_without_lemmas(abc):
+    a, b, c = abc
+    exists = bool(rc.safe_announcements(a, b, c, limit=1))
+    model, x = cpsat_model(a, b, c)
+    res = cp_solve(model, time_limit=30)
+    assert res.feasible == exists and res.infeasible == (not exists)
+    v = rc.decide(a, b, c, use_lemmas=False, time_limit=30)
+    assert v.status == ("solvable" if exists else "unsolvable")
+
+
+def test_cpsat_minimum_equals_smallest_enumerated_331():
+    model, _ = cpsat_model(3, 3, 1, minimize=True)
+    res = cp_solve(model, time_limit=30)
+    assert res.optimal
+    assert res.objective == min(len(L) for L in rc.safe_announcements(3, 3, 1))
+
+
+def test_symmetry_cases_cover_every_solution_331():
+    """Each solution for 012 is feasible in exactly the case k = its largest other overlap."""
+    for k in range(0, 2):
+        model, _ = cpsat_model(3, 3, 1, symmetry_case=k)
+        res = cp_solve(model, time_limit=30)
+        overlaps = {max(len(set(h) & {0, 1, 2}) for h in L if h != (0, 1, 2)) for L in rc.safe_announcements(3, 3, 1)}
+        assert res.feasible == (k in overlaps)
+
+
+@pytest.mark.parametrize("abc", [(2, 4, 1), (3, 2, 2), (4, 3, 2), (3, 2, 1), (5, 2, 1), (4, 1, 1), (5, 2, 2), (4, 3, 2)])
+def test_lemmas_agree_with_exhaustive_search(abc):
+    """Every lemma-decided small size is confirmed by exhaustive enumeration."""
+    assert rc.lemma(*abc)
+    assert not rc.safe_announcements(*abc, limit=1)
+
+
+def test_no_lemma_where_solvable():
+    """(4,2,1) passes the Steiner divisibility test (S(2,3,7) exists) and is solvable."""
+    assert rc.lemma(4, 2, 1) is None and rc.safe_announcements(4, 2, 1, limit=1)
+
+
+@pytest.mark.parametrize("abc", [(5, 5, 3), (5, 6, 3)])
+def test_lemma_d_agrees_with_cpsat(abc):
+    """a = c + 2 with n < (c+1)^2 + 1: CP-SAT proves it too."""
+    assert rc.lemma(*abc) == "lemma: a = c+2 needs n >= (c+1)^2 + 1"
+    assert cp_solve(cpsat_model(*abc)[0], time_limit=60).infeasible
+
+
+def test_steiner_lemma_b_is_c_plus_1():
+    """(4,2,1): complements of every solution's hands form a Steiner triple system on 7 cards."""
+    sols = rc.safe_announcements(4, 2, 1)
+    assert sols
+    for L in sols:
+        blocks = [set(range(7)) - set(h) for h in L]
+        for pair in combinations(range(7), 2):
+            assert sum(set(pair) <= blk for blk in blocks) == 1
+
+
+def test_solve_relabels_to_any_hand():
+    for hand in [(0, 1, 2), (2, 4, 6), (4, 5, 6)]:
+        ann = rc.solve(3, 3, 1, hand)
+        assert hand in ann and rc.is_solution(ann, 3, 3, 1, hand)
+    assert rc.solve(3, 2, 1, (1, 3, 5)) is None
+
+
+def test_random_greedy_witnesses_verify():
+    L = random_greedy(5, 5, 1, tries=5)
+    assert L is not None and safe_masks(L, 11, 1) and informative_masks(L, 5, 1)
+
+
+# -- constructions --------------------------------------------------------------------------
+@pytest.mark.parametrize("abc", [(3, 3, 1), (4, 4, 1), (3, 5, 1), (5, 4, 1)])
+def test_sum_mod_is_informative_for_c_1(abc):
+    """Two hands with equal sums mod n >= n cannot differ in a single card (cards < n)."""
+    a, b, c = abc
+    for hand in all_hands(a + b + c, a)[::7]:
+        assert rc.is_informative(rc.sum_mod(a, b, c, hand), a, b, c, hand)
+
+
+@pytest.mark.parametrize("abc, p", [((4, 5, 2), 11), ((5, 5, 2), 13), ((5, 6, 3), 17)])
+def test_power_sums_are_informative(abc, p):
+    a, b, c = abc
+    for hand in all_hands(a + b + c, a)[::37]:
+        assert rc.is_informative(rc.power_sums(a, b, c, hand, p), a, b, c, hand)
+
+
+def test_planes_are_solutions():
+    for abc in [(3, 3, 1), (4, 8, 1), (4, 7, 2), (3, 5, 1)]:
+        ann = rc.plane(*abc)
+        assert ann is not None and rc.is_solution(ann, *abc)
+
+
+# -- grid helpers and explorations ----------------------------------------------------------
+def test_small_grid_is_verified_and_matches_enumeration():
+    from puzzlelab.russian_cards import grid as rg
+
+    g = rg.decide_grid(c_values=(1,), n_max=8, time_limit=20)
+    assert rg.verify_grid(g).all()
+    for r in g.itertuples():
+        exists = bool(rc.safe_announcements(r.a, r.b, r.c, limit=1))
+        assert r.status == ("solvable" if exists else "unsolvable")
+    t = rg.yn_table(g, 1, range(2, 5), range(2, 5))
+    assert t.loc[3, 3] == "Y" and t.loc[2, 3] == "N"
+
+
+def test_announcement_text_round_trip():
+    from puzzlelab.russian_cards import grid as rg
+
+    ann = rc.solve(4, 4, 2, time_limit=20) or rc.solve(4, 4, 1)
+    assert rg.parse_announcement(rg.format_announcement(ann)) == ann
+    with pytest.raises(ValueError, match="empty"):
+        rg.parse_announcement("")
+
+
+def test_explore_views():
+    from puzzlelab.russian_cards import grid as rg
+
+    df = rg.explore_views(3, 3, 1, "012", "C")
+    assert df.loc[0, "count"] == len(rc.solve(3, 3, 1)) and len(df) == 1 + 7
+    assert "unsolvable" in rg.explore_views(3, 2, 1, "012").iloc[0, 0]
+    with pytest.raises(ValueError, match="n <= 12"):
+        rg.explore_views(6, 6, 2, "012345")
+    with pytest.raises(ValueError, match="'B'"):
+        rg.explore_views(3, 3, 1, "012", "A")
+    with pytest.raises(ValueError, match="3 cards"):
+        rg.explore_views(3, 3, 1, "01")
+
+
+@pytest.mark.parametrize("abc", [(3, 3, 1), (4, 2, 1), (3, 4, 1), (4, 3, 1)])
+def test_counting_lower_bound_holds(abc):
+    from puzzlelab.russian_cards.model import counting_lower_bound
+
+    smallest = min(len(L) for L in rc.safe_announcements(*abc, limit=2000))
+    model, _ = cpsat_model(*abc, minimize=True)
+    res = cp_solve(model, time_limit=30)
+    assert res.optimal and counting_lower_bound(*abc) <= res.objective <= smallest
