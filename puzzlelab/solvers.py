@@ -34,11 +34,23 @@ class CpResult:
 
 
 def solve(
-    model: cp_model.CpModel, *, time_limit: float = 60.0, workers: int = 1, seed: int = 0
+    model: cp_model.CpModel,
+    *,
+    time_limit: float = 60.0,
+    workers: int = 1,
+    seed: int = 0,
+    deterministic_limit: float | None = None,
 ) -> CpResult:
-    """Solve `model` with a time limit; one worker and a fixed seed keep answers reproducible."""
+    """Solve `model` with a time limit; one worker and a fixed seed keep answers reproducible.
+
+    `deterministic_limit` caps CP-SAT's deterministic time (work units, not seconds): a run
+    stopped by it gives the same answer on every machine, so cached results do not depend on
+    the speed of the computer that made them.
+    """
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = float(time_limit)
+    if deterministic_limit is not None:
+        solver.parameters.max_deterministic_time = float(deterministic_limit)
     solver.parameters.num_workers = int(workers)
     solver.parameters.random_seed = int(seed)
     status = solver.status_name(solver.Solve(model))

@@ -96,3 +96,42 @@ def test_notebook_ends_with_where_we_differ_section(path):
         for line in "".join(cell["source"]).splitlines() if line.startswith("## ")
     ]
     assert headings and headings[-1].startswith("## Where we differ from the source")
+
+
+def knapsack_model():
+    """A 0/1 knapsack small enough to check by enumerating all 2**8 choices."""
+    from ortools.sat.python import cp_model
+
+    weights, values, capacity = [5, 7, 3, 9, 4, 6, 2, 8], [9, 11, 4, 15, 6, 8, 3, 12], 20
+    model = cp_model.CpModel()
+    take = [model.NewBoolVar(f"x{i}") for i in range(8)]
+    model.Add(sum(w * x for w, x in zip(weights, take)) <= capacity)
+    model.Maximize(sum(v * x for v, x in zip(values, take)))
+    best = max(
+        sum(v for v, bit in zip(values, range(8)) if mask >> bit & 1)
+        for mask in range(256)
+        if sum(w for w, bit in zip(weights, range(8)) if mask >> bit & 1) <= capacity
+    )
+    return model, take, best
+
+
+def test_cp_sat_adapter_matches_enumeration_and_is_reproducible():
+    from puzzlelab.solvers import solve
+
+    model, take, best = knapsack_model()
+    first = solve(model, time_limit=10, deterministic_limit=5.0)
+    again = solve(model, time_limit=10, deterministic_limit=5.0)
+    assert first.optimal and first.objective == best == again.objective
+    assert [first.value(x) for x in take] == [again.value(x) for x in take]
+
+
+def test_cp_sat_adapter_reports_proven_infeasibility():
+    from ortools.sat.python import cp_model
+
+    from puzzlelab.solvers import solve
+
+    model = cp_model.CpModel()
+    x = model.NewIntVar(0, 3, "x")
+    model.Add(2 * x == 5)
+    result = solve(model, time_limit=5)
+    assert result.infeasible and not result.feasible
