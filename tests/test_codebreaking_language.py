@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from puzzlelab.codebreaking import game_files as G
 from puzzlelab.codebreaking import language as L
 
 # ---------------------------------------------------------------------------
@@ -140,9 +141,9 @@ def test_example_9_formalization_gives_the_same_game_as_example_8():
 def test_generated_coin_games_match_the_balance(coins, genuine):
     if coins == 1 and not genuine:
         with pytest.raises(ValueError, match="no experiments"):  # one coin alone cannot be weighed
-            L.game_tables(L.counterfeit_coin_source(coins, genuine))
+            L.game_tables(G.counterfeit_coin_source(coins, genuine))
         return
-    check_coin_game(L.game_tables(L.counterfeit_coin_source(coins, genuine)), coins, genuine)
+    check_coin_game(L.game_tables(G.counterfeit_coin_source(coins, genuine)), coins, genuine)
 
 
 # ---------------------------------------------------------------------------
@@ -200,20 +201,20 @@ def test_mastermind_3x3_file_matches_scoring():
 
 @pytest.mark.parametrize("pegs,colors", [(1, 1), (1, 4), (2, 2), (2, 5), (3, 2), (5, 2)])
 def test_generated_mastermind_matches_scoring(pegs, colors):
-    check_mastermind(L.game_tables(L.mastermind_source(pegs, colors)), pegs, colors)
-    check_mastermind(L.game_tables(L.mastermind_source(pegs, colors, True)), pegs, colors, True)
+    check_mastermind(L.game_tables(G.mastermind_source(pegs, colors)), pegs, colors)
+    check_mastermind(L.game_tables(G.mastermind_source(pegs, colors, True)), pegs, colors, True)
 
 
 def test_shipped_files_are_what_the_generators_write():
-    for name, source in L.SHIPPED_GAMES.items():
+    for name, source in G.SHIPPED_GAMES.items():
         text = (L.GAMES_DIR / f"{name}.cobra").read_text(encoding="utf-8")
         assert text.rstrip("\n") == source().rstrip("\n"), name
 
 
-@pytest.mark.parametrize("bad", [lambda: L.counterfeit_coin_source(0),
-                                 lambda: L.counterfeit_coin_alt_source(0),
-                                 lambda: L.mastermind_source(0, 3),
-                                 lambda: L.mastermind_source(3, 0)])
+@pytest.mark.parametrize("bad", [lambda: G.counterfeit_coin_source(0),
+                                 lambda: G.counterfeit_coin_alt_source(0),
+                                 lambda: G.mastermind_source(0, 3),
+                                 lambda: G.mastermind_source(3, 0)])
 def test_generators_reject_empty_games(bad):
     with pytest.raises(ValueError):
         bad()
@@ -521,7 +522,7 @@ def test_missing_outcome_is_not_well_formed():
 
 
 def test_explore_coin_game():
-    table = L.explore_game_text(L.SHIPPED_GAMES["coin12"]())
+    table = L.explore_game_text(G.SHIPPED_GAMES["coin12"]())
     # m against m of 12 coins: each pan goes down in 2m of the 24 codes (m coins heavy on it,
     # m light on the other); the scales balance in the other 24 - 4m. Every weighing of a type
     # splits alike, so the best worst part is max(2m, 24 - 4m).
@@ -531,7 +532,7 @@ def test_explore_coin_game():
 
 
 def test_explore_mastermind_matches_scoring():
-    table = L.explore_game_text(L.SHIPPED_GAMES["mastermind_3x3"]())
+    table = L.explore_game_text(G.SHIPPED_GAMES["mastermind_3x3"]())
     black, white = scores(np.array(list(product(range(1, 4), repeat=3))), 3)
     worst = min(Counter(zip(b, w)).most_common(1)[0][1] for b, w in zip(black, white))
     assert table["best worst part"].tolist() == [worst]
