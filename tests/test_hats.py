@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzlelab import hats
-from puzzlelab.hats import brute, chains, optima, plots, sets, thesis
+from puzzlelab.hats import brute, chains, fullline, optima, plots, sets, thesis
 
 
 # --- validation ----------------------------------------------------------------------------------
@@ -223,7 +223,7 @@ def test_van_wee_bound_holds_for_every_minimal_cover_of_q4():
     bound = optima.van_wee_lost_bound(4)
     assert all(lost.bit_count() >= bound for lost in sets.minimal_dominating_sets(4))
     with pytest.raises(optima.NotProvenError):
-        hats.optimum(3, 4, time_limit=0.5, search_steps=100)
+        hats.optimum(4, 3, time_limit=0.5, search_steps=100)
 
 
 # --- thesis tables -----------------------------------------------------------------------------------
@@ -271,3 +271,64 @@ def test_max_disjoint_chains_matches_exhaustive_search():
                    for c in itertools.combinations(range(2**n), k)):
                 best = k
         assert chains.max_disjoint_chains(n) == best
+
+
+# --- M >= 3: the full-line lemma, product constructions and the cached witnesses ---------------------
+
+
+def test_full_line_bound_never_below_a_proven_optimum():
+    for n in range(2, 6):
+        assert fullline.full_line_upper_bound(n, 2) >= hats.optimum(n)
+    for n, m in [(2, 3), (3, 3), (2, 4)]:  # exhaustion or construction decides these
+        assert fullline.full_line_upper_bound(n, m) >= optima.optimum_bounds(n, m).lower
+    # N = 7, M = 2: the lemma applies to the Hamming code's 112 rounds and is met with equality
+    assert fullline.lemma_applies(7, 2, 112) and not fullline.excluded(7, 2, 112)
+
+
+def test_full_line_lemma_agrees_with_exact_grid_model():
+    """The counting step against CP-SAT deciding the same grid structure exactly."""
+    for n, m, k in [(3, 4, 31), (4, 3, 53), (3, 2, 6)]:
+        assert fullline.lemma_applies(n, m, k)
+        feasible = fullline.reduced_model_feasible(n, m, k)
+        assert feasible is not None
+        if fullline.excluded(n, m, k):
+            assert feasible is False
+    assert fullline.reduced_model_feasible(3, 2, 6) is True  # the parity deal has this structure
+    assert [fullline.full_line_upper_bound(n, m) for n, m in [(3, 4), (4, 3), (4, 4), (5, 3)]] == [30, 52, 144, 172]
+
+
+def test_full_line_lemma_holds_on_every_won_set_of_small_worlds():
+    """Exhaustively: no achievable won set has an excluded size (all 2**16 sets for M**N = 16)."""
+    for n, m in [(2, 4), (4, 2)]:
+        sizes = {w.bit_count() for w in range(1 << m**n) if sets.achievable_mask(w, n, m)}
+        assert not any(fullline.excluded(n, m, k) for k in sizes)
+        assert max(sizes) == fullline.full_line_upper_bound(n, m)
+
+
+def test_product_construction_is_achievable_with_the_predicted_size():
+    rng = np.random.default_rng(7)
+    for n1, n2, m in [(2, 1, 3), (2, 2, 3), (1, 2, 4), (2, 2, 2)]:
+        for _ in range(5):
+            w1 = sets.to_mask(hats.evaluate(random_deal(rng, n1, m), m), n1, m) if n1 > 1 else 1
+            w2 = sets.to_mask(hats.evaluate(random_deal(rng, n2, m), m), n2, m) if n2 > 1 else 1
+            w = optima.product_won_set(w1, n1, w2, n2, m)
+            l1, l2 = m**n1 - w1.bit_count(), m**n2 - w2.bit_count()
+            assert w.bit_count() == w1.bit_count() * l2 + l1 * w2.bit_count()
+            assert len(hats.evaluate(sets.canonical_deal(w, n1 + n2, m), m)) == w.bit_count()
+
+
+def test_cached_optima_witnesses_evaluate_to_their_lower_bounds():
+    """Every cached lower bound is re-derived by evaluating an explicit deal; every upper bound is
+    recomputed from the counting arguments."""
+    from puzzlelab.cache import read_table
+
+    table = read_table("hats_optima")
+    for r in table.itertuples():
+        deal = sets.canonical_deal(int(r.witness_hex, 16), r.n_players, r.n_colors)
+        assert len(hats.evaluate(deal, r.n_colors)) == r.lower <= r.upper
+        assert r.combinatorial_upper == optima.upper_bound(r.n_players, r.n_colors)[0]
+        assert r.proven == (r.lower == r.upper)
+        if not r.method.startswith("exhaustive"):
+            assert r.upper == r.combinatorial_upper
+    closed = table.set_index(["n_players", "n_colors"])
+    assert closed.loc[(3, 4)].proven and closed.loc[(3, 4)].lower == 30

@@ -315,3 +315,115 @@ def test_counting_lower_bound_holds(abc):
     model, _ = cpsat_model(*abc, minimize=True)
     res = cp_solve(model, time_limit=30)
     assert res.optimal and counting_lower_bound(*abc) <= res.objective <= smallest
+
+
+# -- symmetry-broken cases and cyclic orbits (the five formerly open cells) ----------------------
+def _canonical_in_case(L, a, b, c):
+    """Relabel a solution by hand (a largest-overlap pair -> H0, H1), take the lexicographic
+    maximum of its orbit under the case's generators, and report whether it is in case k."""
+    from puzzlelab.russian_cards.constructions import relabel
+    from puzzlelab.russian_cards.symmetry import generators, in_case, permute
+
+    n = a + b + c
+    k = max(len(set(g) & set(h)) for g, h in combinations(L, 2))
+    g, h = next((g, h) for g, h in combinations(L, 2) if len(set(g) & set(h)) == k)
+    common = sorted(set(g) & set(h))
+    order = [*common, *sorted(set(g) - set(h)), *sorted(set(h) - set(g)), *sorted(set(range(n)) - set(g) - set(h))]
+    perm = {q: i for i, q in enumerate(order)}  # old card -> new card
+    start = frozenset(mask(perm[q] for q in hh) for hh in L)
+    orbit, todo = {start}, [start]
+    while todo:
+        cur = todo.pop()
+        for p in generators(a, n, k):
+            nxt = frozenset(permute(p, m) for m in cur)
+            if nxt not in orbit:
+                orbit.add(nxt)
+                todo.append(nxt)
+    hands = list(rc.model.subset_masks(n, a))
+    best = max(orbit, key=lambda s: [m in s for m in hands])
+    assert rc.is_solution([rc.model.cards(m) for m in best], a, b, c)
+    return in_case(best, a, b, c, k)
+
+
+@pytest.mark.parametrize("abc", [(3, 3, 1), (4, 2, 1), (3, 4, 1)])
+def test_case_lemma_covers_every_solution(abc):
+    """Every enumerated solution has a relabelling (its orbit's lex max) satisfying case (i)-(iii)."""
+    sols = rc.safe_announcements(*abc)
+    assert sols
+    for L in sols[:: max(1, len(sols) // 300)]:
+        assert _canonical_in_case(L, *abc)
+
+
+@pytest.mark.parametrize("abc", [(3, 3, 1), (3, 2, 1), (4, 2, 1), (4, 4, 2), (3, 3, 2), (4, 3, 1), (5, 3, 1), (4, 5, 2)])
+def test_case_models_agree_with_enumeration(abc):
+    """Some case k is feasible iff exhaustive enumeration finds an announcement; witnesses verify."""
+    from puzzlelab.russian_cards.symmetry import case_model, case_range
+
+    a, b, c = abc
+    exists = bool(rc.safe_announcements(a, b, c, limit=1))
+    found = False
+    for k in case_range(a, b, c):
+        model, x, hands = case_model(a, b, c, k)
+        res = cp_solve(model, time_limit=30)
+        assert res.feasible or res.infeasible
+        if res.feasible:
+            found = True
+            ann = [rc.model.cards(h) for h, v in zip(hands, x) if res.value(v)]
+            assert rc.is_solution(ann, a, b, c)
+    assert found == exists
+
+
+def test_lex_constraints_only_cut_non_canonical_solutions_331():
+    """(3,3,1), case k=1: CP-SAT's solutions with lex constraints are exactly the in_case ones."""
+    from ortools.sat.python import cp_model
+
+    from puzzlelab.russian_cards.symmetry import case_model, in_case
+
+    model, x, hands = case_model(3, 3, 1, 1)
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1
+    found = set()
+
+    class Collect(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self):
+            found.add(frozenset(h for h, v in zip(hands, x) if self.Value(v)))
+
+    solver.solve(model, Collect())
+    plain, _, _ = case_model(3, 3, 1, 1, lex=False)
+    everything = set()
+    solver.solve(plain, type("C", (cp_model.CpSolverSolutionCallback,), {
+        "on_solution_callback": lambda self: everything.add(frozenset(h for h, v in zip(hands, x) if self.Value(v)))})())
+    assert found and found < everything
+    assert found == {s for s in everything if in_case(s, 3, 3, 1, 1)}
+
+
+def test_orbit_witnesses_verify_and_respect_unsolvable_cells():
+    from puzzlelab.russian_cards.orbits import orbit_witness
+
+    ann = orbit_witness(9, 4, 2, 15)
+    assert ann is not None and (0, 1, 2, 3, 4, 5, 6, 7, 8) in ann and rc.is_solution(ann, 9, 4, 2)
+    for abc in [(4, 4, 2), (4, 5, 2), (3, 2, 1)]:  # unsolvable by enumeration: no orbit witness
+        assert not rc.safe_announcements(*abc, limit=1)
+        assert orbit_witness(*abc, sum(abc)) is None
+
+
+def test_formerly_open_cells_are_decided_in_the_cached_grid():
+    """(9,4,2), (10,4,2): cached witnesses pass the verifier; no cell of the grid is open."""
+    from puzzlelab.cache import read_table
+    from puzzlelab.russian_cards import grid as rg
+
+    grid = read_table("russian_cards_grid")
+    assert (grid.status != "open").all()
+    look = {(r.a, r.b, r.c): r for r in grid.itertuples()}
+    for abc in [(9, 4, 2), (10, 4, 2)]:
+        ann = rg.parse_announcement(look[abc].witness)
+        assert tuple(range(abc[0])) in ann and rc.is_solution(ann, *abc)
+    for abc in [(6, 7, 3), (7, 6, 3), (8, 5, 3)]:
+        assert look[abc].method == "CP-SAT INFEASIBLE in every symmetry case"
+
+
+def test_quick_symmetry_case_proof_663():
+    """(6,6,3) re-proved through the cases in a few seconds (each k INFEASIBLE)."""
+    v = rc.decide(6, 6, 3, time_limit=60)
+    assert v.status == "unsolvable" and v.method == "CP-SAT INFEASIBLE in every symmetry case"

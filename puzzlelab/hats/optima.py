@@ -8,9 +8,13 @@ Proof methods, tried in this order:
   (M - 1)|W| <= N |L| (for M = 2 the sphere-covering bound, Lenstra & Seroussi 2002); for M = 2
   and N even, van Wee's excess bound |L| >= 2**N (N + 2) / ((N + 1)**2 + 1) (G. J. M. van Wee,
   "Improved sphere bounds on the covering radius of codes", IEEE Trans. IT 34, 1988; derivation
-  in `van_wee_lost_bound`). Constructions: Hamming codes for N = 2**k - 1 and doubling
-  L x {0, 1} (Cohen, Honkala, Litsyn & Lobstein, *Covering Codes*, 1997, Ch. 3);
-- CP-SAT (puzzlelab.solvers.solve, one worker, fixed seed) with a proven objective bound.
+  in `van_wee_lost_bound`); for M >= 3 the full-line lemma (`fullline`). Constructions: Hamming
+  codes for N = 2**k - 1 and doubling L x {0, 1} (Cohen, Honkala, Litsyn & Lobstein, *Covering
+  Codes*, 1997, Ch. 3); for M >= 3 the product W1 x L2 + L1 x W2 of smaller worlds' won sets
+  (`product_won_set`), then seeded local search;
+- CP-SAT (puzzlelab.solvers.solve, one worker, fixed seed) with a proven objective bound; its
+  incumbent from a hint improves the lower bound only under a deterministic limit (work units),
+  so the cached witness does not depend on the machine's speed.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from ortools.sat.python import cp_model
 
 from ..solvers import solve
 from .brute import MAX_DEALS, brute_force, n_deals
+from .fullline import full_line_upper_bound
 from .model import check_world
 from .sets import achievable_mask, bits, closed_neighbourhoods, full_mask, stubs
 
@@ -94,6 +99,9 @@ def upper_bound(n_players: int, n_colors: int = 2) -> tuple[int, str]:
         vw = 2**n - van_wee_lost_bound(n)
         if vw < best:
             best, name = vw, "van Wee bound"
+    full_line = full_line_upper_bound(n, m)
+    if full_line < best:
+        best, name = full_line, "full-line lemma bound"
     return best, name
 
 
@@ -133,12 +141,42 @@ def single_player_won_set(n_players: int, n_colors: int = 2) -> int:
     return (1 << m ** (n - 1)) - 1
 
 
-def construction(n_players: int, n_colors: int = 2) -> tuple[int, str]:
-    """The best won set our constructions give, and its name."""
+def product_won_set(won1: int, n1: int, won2: int, n2: int, n_colors: int) -> int:
+    """W = W1 x L2 + L1 x W2 on N1 + N2 players (first N1 hats from world 1): achievable.
+
+    A round (x, y) with x in W1, y in L2 is served by x's serving line, whose other rounds
+    (x', y) have x' in L1 and y in L2, so are lost; symmetrically for x in L1, y in W2. Hence
+    |W| = |W1| |L2| + |L1| |W2| (the direct-sum idea for covering codes, Cohen et al. Ch. 3).
+    One player (N = 1) who always guesses colour 0 has W = {0}.
+    """
+    m = n_colors
+    t1, t2 = m**n1, m**n2
+    out = 0
+    for x in range(t1):
+        a = won1 >> x & 1
+        for y in range(t2):
+            if a != won2 >> y & 1:
+                out |= 1 << (x * t2 + y)
+    return out
+
+
+def construction(n_players: int, n_colors: int = 2, known: dict[int, int] | None = None) -> tuple[int, str]:
+    """The best won set our constructions give, and its name.
+
+    `known` maps smaller player counts (same M) to won sets already found: for M >= 3 each split
+    N = N1 + N2 is tried with `product_won_set` (N = 1 being one player always guessing).
+    """
     n, m = check_world(n_players, n_colors)
     if m == 2:
         return full_mask(n) & ~constructed_lost_set(n), "Hamming code / doubling"
-    return single_player_won_set(n, m), "one player always guesses"
+    best, name = single_player_won_set(n, m), "one player always guesses"
+    parts = {1: 1} | {k: w for k, w in (known or {}).items() if 2 <= k < n}
+    for n1 in sorted(parts):
+        if n - n1 in parts:
+            w = product_won_set(parts[n1], n1, parts[n - n1], n - n1, m)
+            if w.bit_count() > best.bit_count():
+                best, name = w, f"product of N = {n1} and N = {n - n1}"
+    return best, name
 
 
 # --- exhaustive and CP-SAT ---------------------------------------------------------------------
@@ -295,22 +333,33 @@ def cpsat_model(n_players: int, n_colors: int = 2):
     return model, won
 
 
-def cpsat_bounds(n_players: int, n_colors: int = 2, time_limit: float = 60.0, hint: int | None = None):
+def cpsat_bounds(
+    n_players: int, n_colors: int = 2, time_limit: float = 60.0, hint: int | None = None,
+    deterministic_limit: float | None = None,
+):
     """(status, best won mask, proven upper bound) from CP-SAT."""
     n, m = check_world(n_players, n_colors)
     model, won = cpsat_model(n, m)
     if hint is not None:
         for x, v in enumerate(won):
             model.AddHint(v, bool(hint >> x & 1))
-    res = solve(model, time_limit=time_limit)
+    res = solve(model, time_limit=time_limit, deterministic_limit=deterministic_limit)
     if not res.feasible:
         return res.status, None, None
     mask = sum(1 << x for x, v in enumerate(won) if res.value(v))
     return res.status, mask, int(math.floor(res.bound + 1e-9))
 
 
-def optimum_bounds(n_players: int, n_colors: int = 2, time_limit: float = 60.0, search_steps: int = 20000) -> Bounds:
-    """Lower and upper bounds on the most rounds a deal wins, with the method; equal when proven."""
+def optimum_bounds(
+    n_players: int, n_colors: int = 2, time_limit: float = 60.0, search_steps: int = 20000,
+    known: dict[int, int] | None = None, deterministic_limit: float | None = None,
+) -> Bounds:
+    """Lower and upper bounds on the most rounds a deal wins, with the method; equal when proven.
+
+    `known`: won sets of smaller worlds (same M) for the product construction. With
+    `deterministic_limit` (CP-SAT work units) an unproven CP-SAT incumbent may raise the lower
+    bound: the run is then reproducible as long as it stops at that limit, not at `time_limit`.
+    """
     n, m = check_world(n_players, n_colors)
     if n_deals(n, m) <= MAX_DEALS and m**n <= 64:
         bf = brute_force(n, m)
@@ -321,7 +370,7 @@ def optimum_bounds(n_players: int, n_colors: int = 2, time_limit: float = 60.0, 
         best = exhaustive_over_lost_sets(n, m)
         return Bounds(n, m, best.bit_count(), best.bit_count(), "exhaustive over all won sets", best)
     upper, upper_name = upper_bound(n, m)
-    witness, cons_name = construction(n, m)
+    witness, cons_name = construction(n, m, known)
     if witness.bit_count() == upper:
         return Bounds(n, m, upper, upper, f"combinatorial: {cons_name} meets the {upper_name}", witness)
     if m == 2 and n <= 6:
@@ -335,13 +384,17 @@ def optimum_bounds(n_players: int, n_colors: int = 2, time_limit: float = 60.0, 
         witness, cons_name = searched, "seeded local search"
     if witness.bit_count() == upper:
         return Bounds(n, m, upper, upper, f"combinatorial: {cons_name} meets the {upper_name}", witness)
-    # CP-SAT is trusted only when it proves optimality: a time-limited incumbent or bound would
-    # make the cached tables depend on the machine's speed.
-    status, mask, bound = cpsat_bounds(n, m, time_limit, hint=witness)
+    # A time-limited incumbent or bound would make the cached tables depend on the machine's
+    # speed: CP-SAT's incumbent counts only under a deterministic limit, its bound only if OPTIMAL.
+    status, mask, bound = cpsat_bounds(n, m, time_limit, hint=witness, deterministic_limit=deterministic_limit)
     if status == "OPTIMAL":
         if mask.bit_count() > witness.bit_count():
             witness = mask
         return Bounds(n, m, witness.bit_count(), witness.bit_count(), "CP-SAT OPTIMAL", witness)
+    if deterministic_limit is not None and mask is not None and mask.bit_count() > witness.bit_count():
+        if not achievable_mask(mask, n, m):
+            raise AssertionError("CP-SAT returned a won set that no deal achieves")
+        witness, cons_name = mask, f"CP-SAT hinted with the {cons_name} ({deterministic_limit:g} work units)"
     return Bounds(n, m, witness.bit_count(), upper, f"open: {cons_name} vs {upper_name}", witness)
 
 

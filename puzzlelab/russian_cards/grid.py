@@ -51,7 +51,7 @@ def cells(c: int, n_max: int = N_MAX) -> list[tuple[int, int, int]]:
     return [(a, b, c) for a in range(1, n_max) for b in range(1, n_max) if a + b + c <= n_max]
 
 
-def decide_grid(c_values: Iterable[int] = (1, 2, 3), n_max: int = N_MAX, time_limit: float = 40.0) -> pd.DataFrame:
+def decide_grid(c_values: Iterable[int] = (1, 2, 3), n_max: int = N_MAX, time_limit: float = 60.0) -> pd.DataFrame:
     """Decide every cell (witness or proof, the method named); the table cached in data/."""
     todo = [abc for c in c_values for abc in cells(c, n_max)]
     rows = []

@@ -10,14 +10,18 @@ Order of attack (each step names itself in `Verdict.method`):
    a = c + 2 (hands share at most one card, so the >= c+1 hands through a card are disjoint
    elsewhere: n - 1 >= (c+1)^2).
 2. **Constructions** from the literature (`constructions.py`), checked by the verifier.
-3. **The report's depth-first search**, with a node budget.
-4. **CP-SAT** (`search.cpsat_model`): FEASIBLE gives a witness, INFEASIBLE is a proof; if the
-   whole model times out, the symmetry-broken cases are tried one by one.
+3. **Random greedy packings, then the report's depth-first search**, with a node budget.
+4. **CP-SAT**: first on orbits of a cyclic group of cards (`orbits.py`, witnesses only), then
+   the symmetry-broken cases of `symmetry.py` one by one (largest overlap k of two hands
+   fixed, lex-leader constraints): a FEASIBLE case gives a witness, INFEASIBLE in every case
+   is a proof. Each call has a deterministic work limit, so verdicts do not depend on the
+   machine; a case stopped by the limit leaves the cell open.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+import time
 from dataclasses import dataclass
 from math import comb
 
@@ -32,7 +36,12 @@ from .model import (
     is_safe,
     mask,
 )
-from .search import cpsat_model, enumerate_masks, random_greedy, report_dfs
+from .orbits import orbit_witness
+from .search import enumerate_masks, random_greedy, report_dfs
+from .symmetry import case_model, case_range
+
+WORK_LIMIT = 40.0  # CP-SAT deterministic work units per symmetry case (about 1-2 s each)
+ORBIT_WORK = 5.0   # the same for each cyclic-orbit search
 
 
 @dataclass(frozen=True)
@@ -72,7 +81,7 @@ def lemma(a: int, b: int, c: int) -> str | None:
 
 def decide(
     a: int, b: int, c: int, *, time_limit: float = 60.0, dfs_nodes: int = 2000,
-    greedy_tries: int = 20, use_lemmas: bool = True,
+    greedy_tries: int = 20, use_lemmas: bool = True, work_limit: float = WORK_LIMIT,
 ) -> Verdict:
     """Decide (a, b, c) for Anne's hand 0..a-1 (every hand is a relabelling of it)."""
     n = check_sizes(a, b, c)
@@ -88,27 +97,29 @@ def decide(
         return _accepted(Verdict(a, b, c, "solvable", "report DFS", dfs.announcement))
     if dfs.complete:
         return Verdict(a, b, c, "unsolvable", "exhaustive search (report DFS)")
-    return _cpsat(a, b, c, n, time_limit)
+    return _cpsat(a, b, c, n, time_limit, work_limit)
 
 
-def _cpsat(a: int, b: int, c: int, n: int, time_limit: float) -> Verdict:
-    """CP-SAT on the whole model, then (if undecided) case by case after symmetry breaking."""
-    model, x = cpsat_model(a, b, c)
-    res = cp_solve(model, time_limit=time_limit / 2)
-    if res.feasible:
-        ann = tuple(sorted(cards(h) for h, v in x.items() if res.value(v)))
-        return _accepted(Verdict(a, b, c, "solvable", "CP-SAT", ann))
-    if res.infeasible:
-        return Verdict(a, b, c, "unsolvable", "CP-SAT INFEASIBLE")
-    cases = range(max(0, 2 * a - n), a - c)  # largest overlap k of a second hand with Anne's
-    for k in cases:
-        model, x = cpsat_model(a, b, c, symmetry_case=k)
-        res = cp_solve(model, time_limit=time_limit / 2 / len(cases))
+def _cpsat(a: int, b: int, c: int, n: int, time_limit: float, work_limit: float) -> Verdict:
+    """Cyclic-orbit witnesses, then CP-SAT case by case (module `symmetry`: a proof needs all).
+
+    Every CP-SAT call has a deterministic work limit (the same answer on every machine);
+    `time_limit` (seconds, for the whole cell) is only a safety cap.
+    """
+    start = time.perf_counter()
+    for length in (n, n - 1):  # announcements invariant under q -> q+1 mod n (or mod n-1)
+        ann = orbit_witness(a, b, c, length, work_limit=ORBIT_WORK, time_limit=time_limit)
+        if ann is not None:
+            return _accepted(Verdict(a, b, c, "solvable", f"CP-SAT on orbits of a {length}-cycle", ann))
+    for k in case_range(a, b, c):  # the largest overlap k of two announced hands
+        left = time_limit - (time.perf_counter() - start)
+        model, x, hands = case_model(a, b, c, k)
+        res = cp_solve(model, time_limit=max(left, 1.0), deterministic_limit=work_limit)
         if res.feasible:
-            ann = tuple(sorted(cards(h) for h, v in x.items() if res.value(v)))
+            ann = relabel([cards(h) for h, v in zip(hands, x) if res.value(v)], tuple(range(a)), n)
             return _accepted(Verdict(a, b, c, "solvable", f"CP-SAT (case k={k})", ann))
-        if not res.infeasible:  # (which case timed out depends on the machine: not recorded)
-            return Verdict(a, b, c, "open", f"open (timeout): CP-SAT {time_limit:g} s, whole model and symmetry cases")
+        if not res.infeasible:
+            return Verdict(a, b, c, "open", f"open (limit): CP-SAT {work_limit:g} work units in case k={k}")
     return Verdict(a, b, c, "unsolvable", "CP-SAT INFEASIBLE in every symmetry case")
 
 

@@ -1,0 +1,142 @@
+"""Symmetry-broken CP-SAT cases: the two most-overlapping hands fixed, then lex-leader constraints.
+
+Source: report §3 (Rules 1 and 2); the design view of Albert, Aldred, Atkinson, van Ditmarsch and
+Handley, *Safe communication for card players by combinatorial designs for two-step protocols*,
+Australasian J. Combinatorics 33 (2005) 33-46 (an informative announcement is a packing).
+
+**Case lemma.** Let L be informative and safe (so |L| >= 2) and let k be the largest number of
+cards two of its hands share. Relabelling the cards maps L to an informative and safe
+announcement, so we may take the two hands to be H0 = {0..a-1} and H1 = {0..k-1, a..2a-k-1}.
+Then (i) L contains H0 and H1 and (ii) *every* two hands of L share at most k cards: every
+(k+1)-set lies in at most one hand (a packing, stronger than Rule 1's (a-c)-sets when k < a-c-1).
+The permutations G of the cards that map {H0, H1} to itself keep (i) and (ii); choosing L
+lexicographically largest in its G-orbit (hands in lexicographic order, 1 before 0) gives
+(iii) L >=lex σ(L) for every σ in G. We impose (iii) for the generators of G: the adjacent
+transpositions inside the four classes of interchangeable cards (in both hands, only in H0,
+only in H1, in neither) and the swap of H0 with H1. So (a, b, c) is solvable iff one case
+k = max(0, 2a-n) .. a-c-1 is feasible, and a proof of INFEASIBLE in every case proves that
+no announcement exists. `in_case` checks (i)-(iii) directly (the tests use it against
+exhaustive enumeration).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from ortools.sat.python import cp_model
+
+from .model import cards, check_sizes, mask, subset_masks
+
+
+def case_range(a: int, b: int, c: int) -> range:
+    """The possible largest overlaps k of two hands of an informative announcement."""
+    n = check_sizes(a, b, c)
+    return range(max(0, 2 * a - n), a - c)
+
+
+def case_hands(a: int, k: int) -> tuple[int, int]:
+    """H0 = {0..a-1} and H1 = {0..k-1, a..2a-k-1} as bit masks."""
+    return mask(range(a)), mask([*range(k), *range(a, 2 * a - k)])
+
+
+def generators(a: int, n: int, k: int) -> list[list[int]]:
+    """Card permutations generating the stabiliser of {H0, H1} (as lists: card -> image)."""
+    classes = [range(0, k), range(k, a), range(a, 2 * a - k), range(2 * a - k, n)]
+    gens = []
+    for cl in classes:
+        for i, j in zip(cl, cl[1:]):
+            p = list(range(n))
+            p[i], p[j] = j, i
+            gens.append(p)
+    p = list(range(n))
+    for i, j in zip(range(k, a), range(a, 2 * a - k)):
+        p[i], p[j] = j, i
+    if a > k:
+        gens.append(p)
+    return gens
+
+
+def permute(p: Sequence[int], h: int) -> int:
+    """The image of the hand (mask) h under the card permutation p."""
+    return mask(p[q] for q in cards(h))
+
+
+def lex_pairs(hands: Sequence[int], p: Sequence[int]) -> list[tuple[int, int]]:
+    """Positions (i, j) with hand j = p(hand i), i < j, in order: x >=lex x∘p compares these."""
+    pos = {h: i for i, h in enumerate(hands)}
+    out = []
+    for i, h in enumerate(hands):
+        j = pos[permute(p, h)]
+        if j > i:
+            out.append((i, j))
+    return out
+
+
+def case_model(a: int, b: int, c: int, k: int, *, lex: bool = True) -> tuple[cp_model.CpModel, list, list[int]]:
+    """CP-SAT model of case k (see the module docstring); returns (model, variables, hands)."""
+    n = check_sizes(a, b, c)
+    if k not in case_range(a, b, c):
+        raise ValueError(f"k must lie in {case_range(a, b, c)} for {(a, b, c)}, got {k}")
+    h0, h1 = case_hands(a, k)
+    hands = [h for h in subset_masks(n, a)
+             if h in (h0, h1) or ((h & h0).bit_count() <= k and (h & h1).bit_count() <= k)]
+    arr = np.array(hands, dtype=np.int64)
+    model = cp_model.CpModel()
+    x = [model.new_bool_var(f"h{i}") for i in range(len(hands))]
+    proto = model.proto
+
+    def clause(lits: np.ndarray, kind: str) -> None:
+        getattr(proto.constraints.add(), kind).literals.extend(lits.tolist())
+
+    model.add(x[hands.index(h0)] == 1)
+    model.add(x[hands.index(h1)] == 1)
+    for s in subset_masks(n, k + 1):  # (ii): every two hands share at most k cards
+        lits = np.nonzero((arr & s) == s)[0]
+        if len(lits) > 1:
+            clause(lits, "at_most_one")
+    for z in subset_masks(n, c + 1):  # Rule 2: every (c+1)-set is avoided by a hand ...
+        clause(np.nonzero((arr & z) == 0)[0], "bool_or")
+    for xs in subset_masks(n, c):  # ... and the hands avoiding a c-set cover the other cards
+        avoid = (arr & xs) == 0
+        for y in range(n):
+            if not xs >> y & 1:
+                clause(np.nonzero(avoid & ((arr >> y) & 1).astype(bool))[0], "bool_or")
+    if lex:
+        for p in generators(a, n, k):
+            _add_lex(model, x, lex_pairs(hands, p))
+    return model, x, hands
+
+
+def _add_lex(model: cp_model.CpModel, x: list, pairs: list[tuple[int, int]]) -> None:
+    """x >=lex x∘p, given the compared positions; mirror positions are implied and skipped."""
+    prev = None
+    for i, j in pairs:
+        v, w = x[i], x[j]
+        ct = model.add_implication(w, v)  # v >= w while every earlier pair is equal
+        if prev is not None:
+            ct.only_enforce_if(prev)
+        eq = model.new_bool_var("")  # forced true when all pairs so far are equal
+        guard = [] if prev is None else [prev.Not()]
+        model.add_bool_or([eq, v, w, *guard])
+        model.add_bool_or([eq, v.Not(), w.Not(), *guard])
+        prev = eq
+
+
+def in_case(ann_masks: Sequence[int], a: int, b: int, c: int, k: int) -> bool:
+    """Conditions (i)-(iii) of case k checked directly on a set of hands (test oracle)."""
+    n = check_sizes(a, b, c)
+    h0, h1 = case_hands(a, k)
+    chosen = set(ann_masks)
+    if h0 not in chosen or h1 not in chosen:
+        return False
+    ms = sorted(chosen)
+    if any((g & h).bit_count() > k for i, g in enumerate(ms) for h in ms[i + 1:]):
+        return False
+    order = list(subset_masks(n, a))
+    vec = [h in chosen for h in order]
+    for p in generators(a, n, k):
+        img = {permute(p, h) for h in chosen}
+        if vec < [h in img for h in order]:
+            return False
+    return True
