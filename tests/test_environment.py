@@ -25,7 +25,7 @@ def pyproject_pins() -> dict[str, str]:
 
 
 def environment_pins() -> tuple[dict[str, str], list[str]]:
-    """The conda packages of environment.yml (name -> version) and its pip lines."""
+    """The packages environment.yml pins (conda `name=v` or pip `name==v`) and its other pip lines."""
     conda, pip, in_pip = {}, [], False
     for line in (ROOT / "environment.yml").read_text().splitlines():
         item = re.match(r"^\s*-\s+(.*?)\s*$", line)
@@ -35,6 +35,9 @@ def environment_pins() -> tuple[dict[str, str], list[str]]:
         spec = item.group(1)
         if spec == "pip:":
             in_pip = True
+        elif in_pip and line.startswith("      ") and "==" in spec:
+            name, version = spec.split("==", 1)
+            conda[name.lower()] = version
         elif in_pip and line.startswith("      "):
             pip.append(spec)
         elif "=" in spec:

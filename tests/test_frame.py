@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -67,7 +68,8 @@ def test_progress_bar_honours_tqdm_disable(monkeypatch):
     monkeypatch.setenv("TQDM_DISABLE", "1")
     assert progress.tqdm(range(3)).disable
     monkeypatch.setenv("TQDM_DISABLE", "")
-    assert not progress.tqdm(range(3), file=open("/dev/null", "w")).disable
+    with open(os.devnull, "w") as sink:
+        assert not progress.tqdm(range(3), file=sink).disable
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -86,6 +88,24 @@ def test_committed_notebook_is_executed_in_order_and_clean(path):
             assert not re.search(r"/(?:work|tmp|root|home)/", text), f"machine path in {path.name}"
             assert not re.search(r"\d+%\|", text), f"progress bar in an output of {path.name}"
     assert counts and None not in counts and counts == sorted(counts)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_figure_in_a_notebook_is_shown_as_a_picture(path):
+    """A returned Figure must render inline (image/png), not only as its text repr."""
+    nb = json.loads(path.read_text())
+    outputs = [out for cell in nb["cells"] if cell["cell_type"] == "code" for out in cell.get("outputs", [])]
+    figures = [out for out in outputs if "<Figure size" in "".join(out.get("data", {}).get("text/plain", []))]
+    assert all("image/png" in out["data"] for out in figures), f"a figure of {path.name} has no picture"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_exported_figure_is_also_shown_in_its_notebook(path):
+    """figures/<notebook>_*.png are drawn by that notebook: it shows at least as many pictures."""
+    exported = {p.stem for p in (ROOT / "figures").glob(f"{path.stem}_*.png")}
+    nb = json.loads(path.read_text())
+    shown = sum("image/png" in out.get("data", {}) for cell in nb["cells"] for out in cell.get("outputs", []))
+    assert shown >= len(exported), f"{path.name} shows {shown} pictures but exports {sorted(exported)}"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
