@@ -16,7 +16,7 @@ packing over the minimal certified sets — the source's reduction, generalised.
 Three exact methods, cross-checked in the tests:
 
 - ``"brute"``: the source's brute force over all subsets of rows (colour-only tables);
-- ``"dp"``: dynamic programming over subsets of hints (3^H steps, any number of cards);
+- ``"dp"``: dynamic programming over the 2^H subsets of hints (any number of cards);
 - ``"cp-sat"``: set packing over the minimal certified sets with OR-Tools CP-SAT.
 """
 
@@ -90,14 +90,20 @@ def _check_hints(hints: Sequence[str]) -> None:
 
 def possibility_table(
     rows: Sequence[Sequence[int]] | pd.DataFrame,
-    hints: Sequence[str] = COLOURS,
+    hints: Sequence[str] | None = None,
     card_names: Sequence[str] | None = None,
 ) -> HintTable:
-    """A colour-only possibility table (source, first table) from 0/1 rows or a DataFrame."""
+    """A colour-only possibility table (source, first table) from 0/1 rows or a DataFrame.
+
+    Nested lists take `hints` (default: the five colours) and `card_names`; a DataFrame
+    brings its own (columns = hints, index = cards), so passing them as well is an error.
+    """
     if isinstance(rows, pd.DataFrame):
+        if hints is not None or card_names is not None:
+            raise ValueError("a DataFrame names its hints (columns) and cards (index); do not pass hints or card_names")
         hints, card_names = [str(c) for c in rows.columns], [str(i) for i in rows.index]
         rows = rows.to_numpy().tolist()
-    hints = tuple(hints)
+    hints = tuple(COLOURS if hints is None else hints)
     _check_hints(hints)
     rows = [list(r) for r in rows]
     if not rows:
@@ -121,9 +127,11 @@ def hanabi_table(
     cards: Sequence[Iterable[tuple[str, str | int]]], card_names: Sequence[str] | None = None
 ) -> HintTable:
     """A full-Hanabi table: each card a collection of possible (colour, value) identities."""
-    names = tuple(card_names) if card_names is not None else tuple(f"card {i + 1}" for i in range(len(cards)))
     if not cards:
         raise ValueError("a table needs at least one card")
+    names = tuple(card_names) if card_names is not None else tuple(f"card {i + 1}" for i in range(len(cards)))
+    if len(names) != len(cards):
+        raise ValueError(f"{len(names)} card names for {len(cards)} cards")
     built = []
     for name, card in zip(names, cards):
         identities = set()
@@ -138,6 +146,12 @@ def hanabi_table(
 def project(table: HintTable, keep: Sequence[str]) -> HintTable:
     """The table seen through the hints in `keep` only (e.g. colours only): each identity restricted."""
     keep_set = set(keep)
+    if unknown := keep_set - set(table.hints):
+        raise ValueError(f"cannot keep unknown hints {sorted(unknown)}; hints are {list(table.hints)}")
+    for name, card in zip(table.card_names, table.cards):
+        for identity in card:
+            if not identity & keep_set:
+                raise ValueError(f"card {name!r}: identity {sorted(identity)} has no hint among {sorted(keep_set)}")
     cards = tuple(Card(Identity(i & keep_set) for i in card) for card in table.cards)
     return HintTable(tuple(h for h in table.hints if h in keep_set), cards, table.card_names)
 
@@ -269,14 +283,14 @@ def max_hint_partition(table: HintTable, method: str = "dp") -> list[set[str]]:
     packed = sorted(_PACKERS[method](table), key=lambda m: m & -m)
     if not packed:  # cannot happen for a valid table: the full hint set is always sure
         raise ValueError("no sure part exists")
-    parts = [set(_names(table, m)) for m in packed]
-    for hint in _names(table, ((1 << len(table.hints)) - 1) & ~_or(packed)):
+    parts = [set(hint_names(table, m)) for m in packed]
+    for hint in hint_names(table, ((1 << len(table.hints)) - 1) & ~_or(packed)):
         min(parts, key=len).add(hint)
     order = {h: i for i, h in enumerate(table.hints)}
     return sorted(parts, key=lambda p: min(order[h] for h in p))
 
 
-def _names(table: HintTable, mask: int) -> list[str]:
+def hint_names(table: HintTable, mask: int) -> list[str]:
     return [table.hints[b] for b in _bits(mask)]
 
 
@@ -316,6 +330,98 @@ def max_partition_by_enumeration(table: HintTable) -> int:
     return max(
         len(p) for p in set_partitions(list(table.hints)) if all(part_is_sure_by_hands(table, b) for b in p)
     )
+
+
+def hint_validity(table: HintTable) -> pd.DataFrame:
+    """Source, 'red is definitely a valid hint ... blue definitely not': in how many possible hands is each hint legal?"""
+    hands = list(possible_hands(table))
+    rows = []
+    for hint in table.hints:
+        legal = sum(any(hint in identity for identity in hand) for hand in hands)
+        status = "always" if legal == len(hands) else "never" if legal == 0 else "sometimes"
+        rows.append({"hint": hint, "legal_in_hands": legal, "hands": len(hands), "status": status})
+    return pd.DataFrame(rows)
+
+
+def fewest_legal_hints(table: HintTable) -> tuple[int, tuple[Identity, ...]]:
+    """Source, 'the hand could be only red and yellow cards': the fewest legal hints over possible hands.
+
+    Parts are disjoint and each holds a legal hint, so this bounds every partition from above.
+    """
+    best = min(possible_hands(table), key=lambda hand: len(set().union(*hand)))
+    return len(set().union(*best)), best
+
+
+def first_fit_rows(table: HintTable) -> list[int]:
+    """Source, 'once we find our maximal disjoint set': rows taken top to bottom while disjoint.
+
+    The result is maximal (no row can be added) but need not be maximum.
+    """
+    chosen: list[int] = []
+    taken = 0
+    for name, card in zip(table.card_names, table.masks):
+        if any(identity & (identity - 1) for identity in card):
+            raise ValueError(f"first fit over rows needs a colour-only table; card {name!r} has two-hint identities")
+        row = _or(card)
+        if not row & taken:
+            chosen.append(row)
+            taken |= row
+    return chosen
+
+
+def escaping_identities(card: Card, part: Iterable[str]) -> set[tuple[str, str]]:
+    """Identities of `card`'s colour-by-value rectangle that no hint of `part` touches.
+
+    A card certifies `part` iff none of these is still possible: with hints alone the card is
+    the whole rectangle, so it certifies only supersets of its colours or of its values; card
+    counting can punch the escaping identities out and certify a mixed part.
+    """
+    part = set(part)
+    colours = {h for i in card for h in i if h in COLOURS}
+    values = {h for i in card for h in i if h in VALUES}
+    return {(c, v) for c in colours - part for v in values - part}
+
+
+def holes(card: Card) -> set[tuple[str, str]]:
+    """The identities of the card's colour-by-value rectangle that it can no longer be."""
+    colours = {h for i in card for h in i if h in COLOURS}
+    values = {h for i in card for h in i if h in VALUES}
+    return {(c, v) for c in colours for v in values} - {_pair(i) for i in card}
+
+
+def _pair(identity: Identity) -> tuple[str, str]:
+    colour = next(h for h in identity if h in COLOURS)
+    value = next(h for h in identity if h in VALUES)
+    return colour, value
+
+
+def describe_cards(table: HintTable) -> pd.DataFrame:
+    """Each card's possible identities in short form (R3 = red 3), and the identities counted out."""
+    def short(pairs: Iterable[tuple[str, str]]) -> str:
+        return " ".join(sorted(f"{c[0]}{v}" for c, v in pairs)) or "–"
+
+    return pd.DataFrame(
+        {"may be": [short(_pair(i) for i in card) for card in table.cards],
+         "holes in its rectangle": [short(holes(card)) for card in table.cards]},
+        index=list(table.card_names),
+    )
+
+
+def mixing_gain_example(
+    public_cards: int = 35, seed: int = 2018, max_tries: int = 20000
+) -> tuple[HintTable, list[tuple[str, str]], int]:
+    """The first seeded realistic game state (hand 4 or 5, 0-8 hints) where mixing beats colours + values.
+
+    Returns the table, the true hand and the number of hints it received.
+    """
+    rng = np.random.default_rng(seed)
+    for _ in range(max_tries):
+        hand_size, received = int(rng.integers(4, 6)), int(rng.integers(0, 9))
+        table, hand = random_knowledge(hand_size, received, rng, public_cards)
+        result = compare_hinting(table)
+        if result["mixed"] > result["separate"]:
+            return table, hand, received
+    raise ValueError(f"no state where mixing helps in {max_tries} tries with {public_cards} cards face up")
 
 
 # --- realistic random Hanabi knowledge ---------------------------------------------------
@@ -380,7 +486,7 @@ def compare_hinting(table: HintTable) -> dict[str, int]:
 def hint_capacity_study(
     hand_sizes: Sequence[int] = (4, 5),
     hints: Sequence[int] = tuple(range(9)),
-    public: Sequence[int] = (0, 25),
+    public: Sequence[int] = (0, 25, 40),
     samples: int = 300,
     seed: int = 2018,
 ) -> pd.DataFrame:
@@ -418,14 +524,18 @@ def plot_hint_capacity(study: pd.DataFrame, name: str | None = "hanabi_hint_capa
     from .figures import finish
 
     panels = sorted(study["public_cards"].unique())
-    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 3.6), sharey=True, squeeze=False)
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.4 * len(panels), 3.6), sharey=True, squeeze=False)
+    palette = plt.get_cmap("tab10").colors
     for ax, public_cards in zip(axes[0], panels):
-        for hand_size, colour in zip(sorted(study["hand_size"].unique()), ["tab:blue", "tab:orange", "tab:green"]):
+        for k, hand_size in enumerate(sorted(study["hand_size"].unique())):
+            colour = palette[k % len(palette)]
             part = study[(study.public_cards == public_cards) & (study.hand_size == hand_size)]
             ax.plot(part.hints_received, part.mean_bits_mixed, "o-", color=colour, label=f"{hand_size} cards: mixed")
             ax.plot(part.hints_received, part.mean_bits_separate, "x--", color=colour, alpha=0.7,
                     label=f"{hand_size} cards: colours + values")
-        ax.axhline(np.log2(len(COLOURS) + len(VALUES)), color="grey", lw=0.8, ls=":")
+        ceiling = np.log2(len(COLOURS) + len(VALUES))
+        ax.axhline(ceiling, color="grey", lw=0.8, ls=":")
+        ax.text(0, ceiling - 0.04, "ceiling: log2 10 (every hint its own group)", fontsize=7, color="grey", va="top")
         ax.set_title(f"{public_cards} cards face up (card counting)")
         ax.set_xlabel("hints already received by the hand")
         ax.grid(alpha=0.3)

@@ -21,15 +21,19 @@ def show_safely(explore: Callable[..., Any], **params: Any) -> None:
     display(result)
 
 
-def interact_safely(explore: Callable[..., Any], **widgets: Any):
-    """`ipywidgets.interact` for an `explore_…` function: bad parameters give a message, not a traceback."""
+def interact_safely(explore: Callable[..., Any], *, manual: bool = False, **widgets: Any):
+    """`ipywidgets.interact` for an `explore_…` function: bad parameters give a message, not a traceback.
+
+    `manual=True` adds a "Run" button (`interact_manual`) for explorations that take seconds,
+    so that moving a slider does not start a computation at every step.
+    """
     import ipywidgets
 
     def _run(**params: Any) -> None:
         show_safely(explore, **params)
 
     _run.__name__ = explore.__name__
-    return ipywidgets.interact(_run, **widgets)
+    return (ipywidgets.interact_manual if manual else ipywidgets.interact)(_run, **widgets)
 
 
 def _message(text: str):

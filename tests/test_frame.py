@@ -155,3 +155,31 @@ def test_cp_sat_adapter_reports_proven_infeasibility():
     model.Add(2 * x == 5)
     result = solve(model, time_limit=5)
     assert result.infeasible and not result.feasible
+
+
+def test_runner_strips_volatile_outputs_but_keeps_benchmark_tables():
+    """tools/run_notebooks.clean: ignore-output cells lose their outputs unless also tagged keep-output."""
+    import importlib.util
+
+    from nbformat.v4 import new_code_cell, new_notebook, new_output
+
+    spec = importlib.util.spec_from_file_location("run_notebooks", ROOT / "tools" / "run_notebooks.py")
+    runner = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(runner)
+    out = new_output("execute_result", data={"text/plain": "42"}, execution_count=1)
+    cells = [new_code_cell("1", metadata={"tags": tags, "execution": {"iopub.status.idle": "2026-01-01T00:00:00Z"}}, outputs=[out])
+             for tags in ([], ["nbval-ignore-output"], ["nbval-ignore-output", "keep-output"])]
+    nb = runner.clean(new_notebook(cells=cells, metadata={"widgets": {"state": 1}}))
+    assert [len(c.outputs) for c in nb.cells] == [1, 0, 1]
+    assert "widgets" not in nb.metadata and all("execution" not in c.metadata for c in nb.cells)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_benchmark_tables_are_kept_but_not_compared(path):
+    """A cell that reads data/bench_*.csv shows machine timings: nbval skips it, the runner keeps it."""
+    nb = json.loads(path.read_text())
+    for cell in nb["cells"]:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "code" and re.search(r"read_table\(\s*[\"']bench_", source):
+            tags = cell["metadata"].get("tags", [])
+            assert {"nbval-ignore-output", "keep-output"} <= set(tags), f"{path.name}: {source[:60]!r}"

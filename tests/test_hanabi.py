@@ -57,18 +57,60 @@ def test_certification_rule_matches_every_possible_hand(cards, part):
 
 @settings(max_examples=100, deadline=None)
 @given(colour_rows(6, max_rows=6))
-def test_partition_is_a_partition_of_sure_parts(rows):
+def test_every_method_returns_a_partition_of_sure_parts(rows):
     table = H.possibility_table(rows, hints=[f"h{i}" for i in range(6)])
-    parts = H.max_hint_partition(table)
-    assert sorted(h for p in parts for h in p) == sorted(table.hints)
-    assert all(H.part_is_sure_by_hands(table, p) for p in parts)
+    for method in H.METHODS:
+        parts = H.max_hint_partition(table, method)
+        assert sorted(h for p in parts for h in p) == sorted(table.hints)
+        assert all(H.part_is_sure_by_hands(table, p) for p in parts)
 
 
-def test_source_example_has_a_two_part_maximum_and_the_sources_partition_is_sure():
+@settings(max_examples=1000, deadline=None)
+@given(st.integers(6, 12).flatmap(lambda h: colour_rows(h, max_rows=12)))
+def test_brute_force_and_dp_agree_on_taller_and_wider_tables(rows):
+    table = H.possibility_table(rows, hints=[f"h{i}" for i in range(len(rows[0]))])
+    assert H.partition_size(table, "brute") == H.partition_size(table, "dp")
+
+
+@settings(max_examples=150, deadline=None)
+@given(colour_rows(5))
+def test_partition_never_exceeds_the_fewest_legal_hints_of_a_hand(rows):
+    """The post's maximality argument as an inequality: disjoint parts each need a legal hint."""
+    table = H.possibility_table(rows)
+    bound, hand = H.fewest_legal_hints(table)
+    assert H.partition_size(table) <= bound == len(set().union(*hand))
+    assert all(identity in card for identity, card in zip(hand, table.cards))
+
+
+def test_source_example_maximum_meets_the_posts_upper_bound_and_its_partition_is_sure():
     table = H.possibility_table(SOURCE_ROWS)
-    assert H.max_partition_by_enumeration(table) == H.partition_size(table) == 2
+    bound, _ = H.fewest_legal_hints(table)
+    assert H.max_partition_by_enumeration(table) == H.partition_size(table) == bound
     assert H.part_is_sure_by_hands(table, {"Red", "Blue"})
     assert H.part_is_sure_by_hands(table, {"White", "Yellow", "Green"})
+
+
+@settings(max_examples=150, deadline=None)
+@given(colour_rows(5, max_rows=6))
+def test_first_fit_is_maximal_but_never_beats_the_maximum(rows):
+    table = H.possibility_table(rows)
+    chosen = H.first_fit_rows(table)
+    union = 0
+    for row in chosen:
+        assert not row & union
+        union |= row
+    assert all(sum(card) & union for card in table.masks)  # maximal: every row meets the chosen ones
+    assert len(chosen) <= H.partition_size(table)
+
+
+@settings(max_examples=150, deadline=None)
+@given(colour_rows(5, max_rows=5))
+def test_hint_validity_agrees_with_certification_of_single_hints(rows):
+    table = H.possibility_table(rows)
+    validity, frame = H.hint_validity(table).set_index("hint"), table.to_frame()
+    for hint in table.hints:
+        assert (validity.status[hint] == "always") == H.is_sure(table, {hint})
+        assert (validity.status[hint] == "never") == (frame[hint].sum() == 0)
 
 
 def test_set_partitions_counts_are_bell_numbers():
@@ -98,11 +140,32 @@ def test_hint_only_knowledge_is_rectangular_and_mixed_equals_separate(hand, hint
     assert result["mixed"] >= result["separate"]
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 5), st.integers(0, 8), st.integers(30, 45), st.integers(0, 2**32 - 1), st.data())
+def test_a_card_certifies_a_part_iff_its_escaping_identities_are_all_holes(hand, hints, public, seed, data):
+    """The rectangle-with-holes rule against the direct certification test, under card counting."""
+    table, _ = H.random_knowledge(hand, hints, np.random.default_rng(seed), public_cards=min(public, 50 - hand))
+    part = data.draw(st.sets(st.sampled_from(table.hints), min_size=1))
+    mask = sum(1 << table.hints.index(h) for h in part)
+    for card, masks in zip(table.cards, table.masks):
+        assert H.certifies(masks, mask) == (H.escaping_identities(card, part) <= H.holes(card))
+
+
+def test_mixing_gain_example_is_a_consistent_state_where_mixing_wins():
+    table, hand, received = H.mixing_gain_example()
+    assert 0 <= received <= 8 and len(hand) in (4, 5)
+    assert all(frozenset(ident) in card for ident, card in zip(hand, table.cards))
+    gain = H.compare_hinting(table)
+    assert gain["mixed"] > gain["separate"] and not H.is_rectangular(table)
+    with pytest.raises(ValueError, match="no state where mixing helps"):
+        H.mixing_gain_example(public_cards=0, max_tries=50)
+
+
 def test_dataframe_input_keeps_names():
     df = pd.DataFrame(SOURCE_ROWS, columns=H.COLOURS, index=["Newest", "b", "c", "Oldest"])
     table = H.possibility_table(df)
-    assert table.card_names == ("Newest", "b", "c", "Oldest")
-    assert H.max_hint_partition(table)[0] >= {"Red"}
+    assert table.card_names == ("Newest", "b", "c", "Oldest") and table.hints == H.COLOURS
+    assert H.partition_size(table) == H.max_partition_by_enumeration(table)
 
 
 @pytest.mark.parametrize(
@@ -133,6 +196,16 @@ def test_other_bad_input():
         H.random_knowledge(5, 0, np.random.default_rng(0), public_cards=46)
     with pytest.raises(ValueError, match="unknown hint"):
         H.is_sure(H.possibility_table(SOURCE_ROWS), {"Pink"})
+    with pytest.raises(ValueError, match="1 card names for 3 cards"):
+        H.hanabi_table([[("Red", 1)], [("Blue", 2)], [("White", 3)]], card_names=["a"])
+    with pytest.raises(ValueError, match="do not pass hints or card_names"):
+        H.possibility_table(pd.DataFrame(SOURCE_ROWS, columns=H.COLOURS), hints=list("abcde"))
+    with pytest.raises(ValueError, match="card 'card 1': identity .* has no hint among"):
+        H.project(H.hanabi_table([[("Red", 1)], [("Blue", 2)]]), H.VALUES[1:])
+    with pytest.raises(ValueError, match="unknown hints"):
+        H.project(H.hanabi_table([[("Red", 1)]]), ["Purple"])
+    with pytest.raises(ValueError, match="colour-only"):
+        H.first_fit_rows(H.hanabi_table([[("Red", 1)]]))
 
 
 def test_explore_partition_reports_bad_rows_as_value_error():

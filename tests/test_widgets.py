@@ -33,3 +33,16 @@ def test_results_are_displayed(monkeypatch):
     shown = capture(monkeypatch)
     widgets.show_safely(lambda k: k * 2, k=21)
     assert shown == [42]
+
+
+def test_interact_safely_builds_live_or_manual_controls():
+    import ipywidgets
+
+    def explore_double(k: int = 1):
+        return 2 * k
+
+    live = widgets.interact_safely(explore_double, k=(0, 4))
+    manual = widgets.interact_safely(explore_double, manual=True, k=(0, 4))
+    assert isinstance(live.widget, ipywidgets.interactive) and isinstance(manual.widget, ipywidgets.interactive)
+    assert not any(isinstance(c, ipywidgets.Button) for c in live.widget.children)
+    assert any(isinstance(c, ipywidgets.Button) for c in manual.widget.children)

@@ -2,7 +2,10 @@
 
 Used by `make reproduce` (all notebooks, caches recomputed) and `make notebook NB=...`.
 Cells tagged `nbval-ignore-output` (widgets, live timings) are executed but saved without
-outputs, so that re-running leaves every committed file unchanged.
+outputs, so that re-running leaves every committed file unchanged. A cell tagged both
+`nbval-ignore-output` and `keep-output` keeps its outputs: speed tables read from
+data/bench_*.csv are deterministic for a given CSV, but `make bench` rewrites the CSV, so
+nbval must not compare them.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import nbformat
 from nbclient import NotebookClient
 
 IGNORE_TAG = "nbval-ignore-output"
+KEEP_TAG = "keep-output"
 KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
 VOLATILE_MIME = "application/vnd.jupyter.widget-view+json"
 
@@ -32,7 +36,8 @@ def clean(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
         cell.metadata.pop("scrolled", None)
         if cell.cell_type != "code":
             continue
-        if IGNORE_TAG in cell.metadata.get("tags", []):
+        tags = cell.metadata.get("tags", [])
+        if IGNORE_TAG in tags and KEEP_TAG not in tags:
             cell.outputs = []
             continue
         for out in cell.outputs:
