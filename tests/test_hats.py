@@ -519,3 +519,12 @@ def test_four_agent_table_rows_are_evaluated_deals():
         deal = [thesis.to_our_order(x, 4, "R<B, higher agent first") for x in r["deal strings"].split()]
         assert len(hats.naive_evaluate(deal)) == r["won"]
     assert (rows[rows["our deal"].eq(True)].maximal == True).all()  # noqa: E712
+
+
+def test_best_known_preset_is_the_cached_witness_and_wins_its_rounds():
+    from puzzlelab.cache import read_table
+
+    table = read_table("hats_optima").set_index(["n_players", "n_colors"])
+    for n, m in [(3, 2), (5, 2), (3, 4), (4, 3)]:
+        deal = plots.preset_deal(plots.PRESETS[3], n, m)
+        assert len(hats.naive_evaluate(deal, m)) == table.lower[(n, m)]
