@@ -35,6 +35,23 @@ from puzzlelab.hats import brute, chains, fullline, optima, plots, sets, thesis
         (lambda: plots.explore_deal(3, 2, "custom", "BPPR BPPR"), "3 strategies"),
         (lambda: plots.explore_deal(3, 2, "no such preset"), "unknown preset"),
         (lambda: chains.chain_method(3, viability="maybe"), "viability"),
+        (lambda: hats.evaluate([[0.7, 1, 1, 1], [-1] * 4, [-1] * 4]), "not an integer"),
+        (lambda: hats.evaluate(np.full((3, 4), 0.5)), "must be integers"),
+        (lambda: hats.evaluate([[True, 1, 1, 1], [-1] * 4, [-1] * 4]), "boolean"),
+        (lambda: hats.evaluate([[2, 1, 1, 1], [-1] * 4, [-1] * 4]), "colour index"),
+        (lambda: optima.product_won_set(0, 0, 1, 2, 3), "n1"),
+        (lambda: optima.product_won_set(1, 1, 1, 0, 3), "n2"),
+        (lambda: optima.product_won_set(1 << 9, 2, 1, 1, 3), "won1"),
+        (lambda: optima.product_won_set(1, 1, -1, 1, 3), "won2"),
+        (lambda: optima.product_won_set(1, 1, 1, 1, 1), "n_colors"),
+        (lambda: hats.maximal_won_sets(6), "at most 5 players"),
+        (lambda: hats.maximal_won_sets(3, 3), "16 rounds"),
+        (lambda: optima.hamming_lost_set(5), "2\\*\\*k - 1"),
+        (lambda: optima.hamming_coset_check(6), "2\\*\\*k - 1"),
+        (lambda: optima.optimum_bounds(3, 3, time_limit=0), "time_limit"),
+        (lambda: sets.achievable_mask(1 << 8, 3, 2), "beyond"),
+        (lambda: sets.neighbour_property_won_masks(5), "N <= 4"),
+        (lambda: thesis.evaluate_expression("__import__('os')"), "arithmetic"),
     ],
 )
 def test_bad_input_raises_value_error(call, words):
@@ -42,10 +59,18 @@ def test_bad_input_raises_value_error(call, words):
         call()
 
 
-def test_widget_never_raises(capsys):
-    from puzzlelab.widgets import show_safely
+def test_widget_shows_the_value_error_message_not_a_traceback(monkeypatch):
+    from puzzlelab import widgets
 
-    show_safely(plots.explore_deal, n_players=1, n_colors=2, preset="always pass", custom="")
+    shown = []
+    monkeypatch.setattr(widgets, "display", shown.append)
+    widgets.show_safely(plots.explore_deal, n_players=1, n_colors=2, preset="always pass", custom="")
+    widgets.show_safely(plots.explore_deal, n_players=3, n_colors=2, preset="custom", custom="BPPR BPPX BPPR")
+    texts = [getattr(obj, "data", str(obj)) for obj in shown]
+    assert len(texts) == 2
+    assert "n_players must be at least 2, got 1" in texts[0]
+    assert "unknown letter 'X'" in texts[1]
+    assert not any("Traceback" in t or "Error:" in t for t in texts)  # the bug path would name the exception type
 
 
 # --- evaluation ------------------------------------------------------------------------------------
@@ -277,10 +302,17 @@ def test_max_disjoint_chains_matches_exhaustive_search():
 
 
 def test_full_line_bound_never_below_a_proven_optimum():
-    for n in range(2, 6):
-        assert fullline.full_line_upper_bound(n, 2) >= hats.optimum(n)
-    for n, m in [(2, 3), (3, 3), (2, 4)]:  # exhaustion or construction decides these
-        assert fullline.full_line_upper_bound(n, m) >= optima.optimum_bounds(n, m).lower
+    """Against optima found without any upper bound: brute force / exhaustion (N <= 4) and the best
+    of all minimal dominating sets of Q5 (the N = 5 pipeline would be circular: it starts from the bound)."""
+    for n in range(2, 5):
+        best = max(w.bit_count() for w in brute.brute_force(n, 2).distinct_won_sets().tolist()) if n <= 3 else \
+            optima.exhaustive_over_lost_sets(n, 2).bit_count()
+        assert fullline.full_line_upper_bound(n, 2) >= best
+    best5 = 2**5 - min(lost.bit_count() for lost in sets.minimal_dominating_sets(5))
+    assert fullline.full_line_upper_bound(5, 2) >= best5
+    for n, m in [(2, 3), (3, 3), (2, 4)]:  # a deal's won set (exhaustion or local search), evaluated
+        w = optima.optimum_bounds(n, m, search_steps=2000).witness
+        assert fullline.full_line_upper_bound(n, m) >= len(hats.evaluate(sets.canonical_deal(w, n, m), m))
     # N = 7, M = 2: the lemma applies to the Hamming code's 112 rounds and is met with equality
     assert fullline.lemma_applies(7, 2, 112) and not fullline.excluded(7, 2, 112)
 
@@ -294,15 +326,86 @@ def test_full_line_lemma_agrees_with_exact_grid_model():
         if fullline.excluded(n, m, k):
             assert feasible is False
     assert fullline.reduced_model_feasible(3, 2, 6) is True  # the parity deal has this structure
-    assert [fullline.full_line_upper_bound(n, m) for n, m in [(3, 4), (4, 3), (4, 4), (5, 3)]] == [30, 52, 144, 172]
+
+
+def _per_direction_bound(n, m):
+    """|W| <= N floor(|L| / (M - 1)), maximised over |L|, by direct search (independent of optima)."""
+    return max(k for k in range(m**n + 1) if k <= n * ((m**n - k) // (m - 1)))
+
+
+@pytest.mark.parametrize("n, m, by_cpsat", [(3, 4, True), (4, 3, True), (4, 4, False), (5, 3, False)])
+def test_full_line_bound_is_per_direction_bound_minus_one(n, m, by_cpsat):
+    """The bound derived a second way: the per-direction bound P by direct search, then P excluded
+    by CP-SAT on the exact grid structure (small cases) or by the lemma's inequality written out here."""
+    p = _per_direction_bound(n, m)
+    c = (m**n - p) // (m - 1)
+    assert n * (c - 1) < p <= n * c and m**n - p == (m - 1) * c  # (a) and (b): a direction at its cap, no slack
+    if by_cpsat:
+        assert fullline.reduced_model_feasible(n, m, p) is False
+    else:
+        assert 2 * (m ** (n - 1) - c) > (n - 1) * (c // (m - 1))
+    assert fullline.full_line_upper_bound(n, m) == p - 1
 
 
 def test_full_line_lemma_holds_on_every_won_set_of_small_worlds():
-    """Exhaustively: no achievable won set has an excluded size (all 2**16 sets for M**N = 16)."""
-    for n, m in [(2, 4), (4, 2)]:
+    """Exhaustively: no achievable won set has an excluded size (all 2**16 sets for M**N = 16), and
+    the lemma's hypotheses do hold for some achieved size (N = 3, k = 6), so it is exercised."""
+    applied = []
+    for n, m in [(2, 4), (4, 2), (3, 2)]:
         sizes = {w.bit_count() for w in range(1 << m**n) if sets.achievable_mask(w, n, m)}
         assert not any(fullline.excluded(n, m, k) for k in sizes)
         assert max(sizes) == fullline.full_line_upper_bound(n, m)
+        applied += [(n, m, k) for k in sizes if fullline.lemma_applies(n, m, k)]
+    assert applied == [(3, 2, 6)]
+
+
+def _line_structure(won, n, m):
+    """Per direction d: (serving lines u_d, positions by won count); plus, for the directions at their
+    cap, the free directions of each full position. Plain tuples, independent of the library."""
+    rounds = set(itertools.product(range(m), repeat=n))
+    lost = rounds - won
+    k, cap = len(won), (m**n - len(won)) // (m - 1)
+    out = []
+    for d in range(n):
+        count = {}
+        for p in itertools.product(range(m), repeat=n - 1):
+            count[p] = sum((p[:d] + (a,) + p[d:]) in won for a in range(m))
+        u = sum(1 for v in count.values() if v == 1)
+        free = {}
+        if u == cap:
+            for p, v in count.items():
+                if v != m:
+                    continue
+                free[p] = [j for j in range(n - 1)
+                           if all(count[p[:j] + (b,) + p[j + 1:]] == 1 for b in range(m) if b != p[j])]
+                for a in range(m):  # every won round of a full position is served in another direction
+                    r = p[:d] + (a,) + p[d:]
+                    assert any(all((r[:i] + (b,) + r[i + 1:]) in lost for b in range(m) if b != r[i])
+                               for i in range(n) if i != d)
+        out.append((d, u, sorted(set(count.values())), free))
+    return k, cap, out
+
+
+@pytest.mark.parametrize("name", ["N = 3 optimal sets", "N = 7 Hamming code"])
+def test_full_line_lemma_structure_on_sets_it_applies_to(name):
+    """(a) some direction has exactly c serving lines, (b) its other lines are full, and every full
+    position has at least two free directions: on all optimal N = 3 sets and on the Hamming code."""
+    if name.startswith("N = 3"):
+        best = max(w.bit_count() for w in sets.maximal_won_masks(3))
+        won_sets = [sets.to_rounds(w, 3) for w in sets.maximal_won_masks(3) if w.bit_count() == best]
+        n = 3
+    else:
+        n = 7
+        won_sets = [sets.to_rounds(sets.full_mask(7) & ~optima.hamming_lost_set(7), 7)]
+    assert len(won_sets) >= 1
+    for won in won_sets:
+        k, cap, per_direction = _line_structure(won, n, 2)
+        assert fullline.lemma_applies(n, 2, k)
+        at_cap = [(d, counts, free) for d, u, counts, free in per_direction if u == cap]
+        assert at_cap  # (a)
+        for d, counts, free in at_cap:
+            assert counts == [1, 2]  # (b): every line single or full
+            assert free and all(len(js) >= 2 for js in free.values())
 
 
 def test_product_construction_is_achievable_with_the_predicted_size():
@@ -331,4 +434,97 @@ def test_cached_optima_witnesses_evaluate_to_their_lower_bounds():
         if not r.method.startswith("exhaustive"):
             assert r.upper == r.combinatorial_upper
     closed = table.set_index(["n_players", "n_colors"])
-    assert closed.loc[(3, 4)].proven and closed.loc[(3, 4)].lower == 30
+    # N = 3, M = 4: the witness evaluates to 30 rounds (above) and 31 is infeasible by CP-SAT on the grid model
+    assert fullline.reduced_model_feasible(3, 4, _per_direction_bound(3, 4)) is False
+    assert closed.loc[(3, 4)].proven and closed.loc[(3, 4)].lower == _per_direction_bound(3, 4) - 1
+    for r in table[(table.n_colors == 2) & (table.n_players <= 6)].itertuples():  # deterministic CP-SAT cross-check
+        assert r.cpsat_status in ("OPTIMAL", "FEASIBLE")
+        assert r.cpsat_won <= r.lower <= r.cpsat_bound
+        if r.cpsat_status == "OPTIMAL":
+            assert r.cpsat_won == r.lower == r.cpsat_bound
+
+
+# --- large worlds, Hamming codes, the thesis's neighbour properties and claims -------------------------
+
+
+def test_array_check_of_won_sets_matches_the_bitmask_check():
+    rng = np.random.default_rng(11)
+    for n, m in [(3, 2), (4, 2), (2, 3), (3, 3), (2, 4)]:
+        for _ in range(30):
+            w_deal = sets.to_mask(hats.evaluate(random_deal(rng, n, m), m), n, m)  # achievable
+            w_rand = int(rng.integers(0, 2**62)) & sets.full_mask(n, m)  # mostly not
+            for w in (w_deal, w_rand):
+                expect = all(any(all(not (w >> y & 1) for y in sets.bits(stub)) for stub in sets.stubs(n, m)[x])
+                             for x in sets.bits(w))
+                assert sets.achievable_array(sets.mask_to_array(w, m**n), n, m) == expect == sets.achievable_mask(w, n, m)
+
+
+def test_hamming_codes_built_and_by_syndromes_agree():
+    for n in (3, 7, 15):
+        lost = optima.hamming_lost_set(n)
+        assert sets.valid_lost_mask(lost, n, 2)
+        assert lost.bit_count() * (n + 1) == 2**n
+        assert optima.hamming_coset_check(n) == (lost.bit_count(), True)
+        assert not sets.valid_lost_mask(lost & ~1, n, 2)  # round 0 is in the code and covered only by itself
+    for n in (31, 63):
+        lost, covers = optima.hamming_coset_check(n)
+        assert covers and lost * (n + 1) == 2**n
+
+
+def test_neighbour_properties_match_a_plain_loop_and_are_only_necessary():
+    for n in (2, 3):
+        rounds = list(itertools.product(range(2), repeat=n))
+        idx = {r: k for k, r in enumerate(rounds)}
+
+        def nbrs(r):
+            return [r[:j] + (1 - r[j],) + r[j + 1:] for j in range(n)]
+
+        want = []
+        for w in range(1 << 2**n):
+            won = {r for r in rounds if w >> idx[r] & 1}
+            if all(any(q not in won for q in nbrs(r)) for r in won) and \
+                    all(any(q in won for q in nbrs(r)) for r in rounds if r not in won):
+                want.append(w)
+        assert sets.neighbour_property_won_masks(n) == want
+    for n in (3, 4):
+        having = set(sets.neighbour_property_won_masks(n))
+        maximal = set(sets.maximal_won_masks(n))
+        assert maximal <= having and len(having) > len(maximal)
+
+
+def test_thesis_formulas_evaluate_as_written():
+    assert thesis.evaluate_expression("(2+1)^{(2^{(3-1)})}") == 3**4
+    assert thesis.evaluate_expression("531,441 * 8 * 3") == 531441 * 24
+    assert thesis._number("6.0108039E + 8") == 6.0108039e8 and thesis._number("eight") == 8
+    assert thesis._number("k/k + 1") is None
+
+
+def test_default_pipeline_builds_smaller_worlds_like_the_table():
+    """known=None computes the smaller worlds' deals first, exactly as results.optimum_table passes them."""
+    auto = optima.optimum_bounds(3, 3, search_steps=300)
+    explicit = optima.optimum_bounds(3, 3, search_steps=300, known={2: optima.optimum_bounds(2, 3).witness})
+    assert auto == explicit
+
+
+def test_time_limit_bounds_the_local_search():
+    b = optima.optimum_bounds(3, 4, time_limit=1e-3)  # the 4 x 60,000 search steps cannot run in a millisecond
+    assert "time limit" in b.method and sets.achievable_mask(b.witness, 3, 4)
+
+
+def test_four_agent_table_rows_are_evaluated_deals():
+    t4 = thesis.thesis_table("tables_5_5_to_5_8")
+    rows = thesis.four_agent_deals(t4, "R<B, higher agent first")
+    assert len(rows) == len(t4)
+    for r in rows[rows.read != "garbled"].to_dict("records"):
+        deal = [thesis.to_our_order(x, 4, "R<B, higher agent first") for x in r["deal strings"].split()]
+        assert len(hats.naive_evaluate(deal)) == r["won"]
+    assert (rows[rows["our deal"].eq(True)].maximal == True).all()  # noqa: E712
+
+
+def test_best_known_preset_is_the_cached_witness_and_wins_its_rounds():
+    from puzzlelab.cache import read_table
+
+    table = read_table("hats_optima").set_index(["n_players", "n_colors"])
+    for n, m in [(3, 2), (5, 2), (3, 4), (4, 3)]:
+        deal = plots.preset_deal(plots.PRESETS[3], n, m)
+        assert len(hats.naive_evaluate(deal, m)) == table.lower[(n, m)]

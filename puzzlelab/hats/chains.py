@@ -16,12 +16,13 @@ two chains cross.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from .model import Round, check_world, rounds
-from .sets import canonical_deal, closed_neighbourhoods, full_mask
+from .model import Round, check_world, round_index, round_to_string, rounds
+from .sets import bits, canonical_deal, closed_neighbourhoods, full_mask, maximal_won_masks, valid_lost_mask
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,14 @@ def chain_crossings(n_players: int) -> list[tuple[int, int, int]]:
             b = a ^ (1 << (n - 1 - j))
             if a < b:
                 out.append((a + 1, b + 1, j + 1))
+    return out
+
+
+def sum_or(masks) -> int:
+    """Bitwise OR of bitmasks."""
+    out = 0
+    for m in masks:
+        out |= m
     return out
 
 
@@ -154,3 +163,31 @@ def max_disjoint_chains(n_players: int, time_limit: float = 60.0) -> int:
     if not res.optimal:
         raise ValueError(f"max_disjoint_chains({n}) not proven within {time_limit} s")
     return int(round(res.objective))
+
+
+def disjoint_chain_pairs(lost: int, n_players: int) -> list[tuple[int, int]]:
+    """Pairs of chains (1-based numbers) of a combination whose rounds are disjoint (distance >= 3).
+
+    The combination is given by its chains' incorrect rounds (a lost-set bitmask); two chains
+    share no round iff their incorrect rounds differ in at least three hats (thesis Section 5.2.3).
+    """
+    n, _ = check_world(n_players, 2)
+    if lost < 0 or lost >> 2**n:
+        raise ValueError(f"lost-set mask has bits beyond the {2**n} rounds of N = {n}")
+    xs = list(bits(lost))
+    return [(a + 1, b + 1) for k, a in enumerate(xs) for b in xs[k + 1 :] if (a ^ b).bit_count() >= 3]
+
+
+def combination(numbers: Sequence[int], numbering: Mapping[int, Round], n_players: int) -> dict:
+    """A chain combination named by chain numbers under a numbering (number -> incorrect round):
+    is it complete (its rounds treat every round), what does it win, is that won set maximal?"""
+    n, _ = check_world(n_players, 2)
+    unknown = [k for k in numbers if k not in numbering]
+    if unknown:
+        raise ValueError(f"chain numbers {unknown} are not in the numbering (1..{len(numbering)})")
+    lost = sum(1 << round_index(numbering[k], 2) for k in numbers)
+    closed = closed_neighbourhoods(n)
+    won = _won(lost, sum_or(closed[x] for x in bits(lost)))  # rounds a chain makes right, none wrong
+    return {"incorrect rounds": " ".join(round_to_string(numbering[k]) for k in numbers),
+            "complete": valid_lost_mask(lost, n, 2), "won rounds": won.bit_count(),
+            "won set maximal": won in set(maximal_won_masks(n))}

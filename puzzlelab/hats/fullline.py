@@ -1,4 +1,7 @@
-"""The full-line lemma: a sharper upper bound than per-direction counting (ours; checked by CP-SAT).
+"""The full-line lemma: a sharper upper bound than per-direction counting (ours).
+
+Steps (a) and (b) below are proved by the argument written here; CP-SAT (`reduced_model_feasible`)
+independently re-checks only the final counting step, on the grid structure that (a) and (b) leave.
 
 Write c(k) = floor((M**N - k) / (M - 1)). A won set W with |W| = k needs a *serving* line per won
 round (a line meeting W in that round only, `sets` module docstring); a serving line serves one
@@ -20,8 +23,8 @@ M - 1 singles, so direction j has at most floor(c / (M - 1)) of them: if
 achievable won set leaves it achievable, so then the optimum is below k.
 
 For M = 4, N = 3, k = 31 (c = 11, F = 5): 10 > 6, so the optimum is 30; for M = 3, N = 4,
-k = 53 (c = 14, F = 13): 26 > 21. `reduced_model_feasible` decides the same structural question
-exactly with CP-SAT, an independent check of the counting step.
+k = 53 (c = 14, F = 13): 26 > 21. `reduced_model_feasible` decides the structural question left
+after (a) and (b) exactly with CP-SAT, an independent check of the counting step (not of (a), (b)).
 """
 
 from __future__ import annotations

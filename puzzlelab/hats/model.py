@@ -149,9 +149,28 @@ def _guess(guess, m: int) -> int:
         if len(g) == 1 and g in LETTERS[:m]:
             return LETTERS.index(g)
         raise ValueError(f"unknown guess {guess!r} (allowed: {LETTERS[:m]}{PASS})")
+    if isinstance(guess, (bool, np.bool_)):
+        raise ValueError(f"guess {guess!r} is a boolean, not a colour index")
+    if isinstance(guess, (float, np.floating)):
+        raise ValueError(f"guess {guess!r} is not an integer colour index (floats are not truncated)")
     if isinstance(guess, (int, np.integer)) and -1 <= int(guess) < m:
         return int(guess)
     raise ValueError(f"guess {guess!r} must be a colour index 0..{m - 1}, -1/None (pass) or a letter")
+
+
+def _strategy_from_array(strategy, player: int, n: int, m: int) -> np.ndarray:
+    """One player's guesses given as a sequence or array: integer colour indices, -1/None or letters."""
+    arr = np.asarray(strategy, dtype=object) if not isinstance(strategy, np.ndarray) else strategy
+    if arr.shape != (m ** (n - 1),):
+        raise ValueError(f"strategy of player {player} must have {m ** (n - 1)} guesses, got shape {arr.shape}")
+    if np.issubdtype(arr.dtype, np.integer):
+        bad = (arr < -1) | (arr >= m)
+        if bad.any():
+            raise ValueError(f"guess {arr[bad][0]!r} of player {player} must be a colour index 0..{m - 1} or -1 (pass)")
+        return arr.astype(np.int8)
+    if arr.dtype.kind in "fcb":  # floats, complex numbers, booleans: never silently truncated
+        raise ValueError(f"guesses of player {player} must be integers, -1/None (pass) or letters, got dtype {arr.dtype}")
+    return np.array([_guess(g, m) for g in arr], dtype=np.int8)
 
 
 def parse_deal(deal, n_colors: int = 2) -> np.ndarray:
@@ -177,10 +196,7 @@ def parse_deal(deal, n_colors: int = 2) -> np.ndarray:
         elif isinstance(s, Mapping):
             rows.append(_strategy_from_mapping(s, n, m))
         else:
-            arr = np.asarray(s)
-            if arr.shape != (m ** (n - 1),):
-                raise ValueError(f"strategy of player {k} must have {m ** (n - 1)} guesses, got shape {arr.shape}")
-            rows.append(np.array([_guess(int(g), m) for g in arr], dtype=np.int8))
+            rows.append(_strategy_from_array(s, k, n, m))
     return np.vstack(rows).astype(np.int8)
 
 

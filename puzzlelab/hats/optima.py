@@ -15,11 +15,16 @@ Proof methods, tried in this order:
 - CP-SAT (puzzlelab.solvers.solve, one worker, fixed seed) with a proven objective bound; its
   incumbent from a hint improves the lower bound only under a deterministic limit (work units),
   so the cached witness does not depend on the machine's speed.
+
+`optimum_bounds` with its default arguments runs exactly the pipeline of the cached table
+(data/hats_optima.csv, `results.optimum_table`): smaller worlds first for the product
+construction, CPSAT_WORK_UNITS deterministic work units for CP-SAT.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,6 +35,9 @@ from .brute import MAX_DEALS, brute_force, n_deals
 from .fullline import full_line_upper_bound
 from .model import check_world
 from .sets import achievable_mask, bits, closed_neighbourhoods, full_mask, stubs
+
+
+CPSAT_WORK_UNITS = 20.0  # CP-SAT's deterministic limit for the open cases (about 20-40 s on one core)
 
 
 class NotProvenError(ValueError):
@@ -108,20 +116,51 @@ def upper_bound(n_players: int, n_colors: int = 2) -> tuple[int, str]:
 # --- constructions -----------------------------------------------------------------------------
 
 
+def hamming_syndrome(x: int, n_players: int) -> int:
+    """XOR of the positions j + 1 of the Blue hats of round x: 0 exactly on the Hamming code."""
+    syndrome = 0
+    for j in range(n_players):
+        if x >> j & 1:
+            syndrome ^= j + 1
+    return syndrome
+
+
+def _check_hamming_length(n: int) -> None:
+    if n < 3 or (n + 1) & n:
+        raise ValueError(f"Hamming codes need N = 2**k - 1 >= 3 players, got {n}")
+
+
 def hamming_lost_set(n_players: int) -> int:
     """For N = 2**k - 1: the Hamming code (rounds whose set hat positions XOR to 0), a perfect cover."""
     n, _ = check_world(n_players, 2)
-    if (n + 1) & n:
-        raise ValueError(f"Hamming codes need N = 2**k - 1 players, got {n}")
+    _check_hamming_length(n)
     mask = 0
     for x in range(2**n):
-        syndrome = 0
-        for j in range(n):
-            if x >> j & 1:
-                syndrome ^= j + 1
-        if syndrome == 0:
+        if hamming_syndrome(x, n) == 0:
             mask |= 1 << x
     return mask
+
+
+def hamming_coset_check(n_players: int) -> tuple[int, bool]:
+    """(lost rounds, covers every round) for the Hamming code of length N = 2**k - 1, without listing rounds.
+
+    The syndrome is linear over GF(2), so the code is its kernel and has 2**N / (number of
+    syndromes) rounds; a round x is within one hat of the code iff its syndrome is 0 or the
+    syndrome of a single Blue hat (flip that hat). So the code covers all rounds iff those N + 1
+    syndromes are all the syndromes, here the k-bit numbers. Works for N = 31, 63 (2**N rounds).
+    """
+    if isinstance(n_players, bool) or not isinstance(n_players, int):
+        raise ValueError(f"n_players must be an integer, got {n_players!r}")
+    n = n_players
+    _check_hamming_length(n)
+    k = (n + 1).bit_length() - 1
+    image = {0}
+    for j in range(n):  # the span of the single-hat syndromes is the image of the syndrome map
+        image |= {s ^ hamming_syndrome(1 << j, n) for s in image}
+    coset_leaders = {0} | {hamming_syndrome(1 << j, n) for j in range(n)}
+    if len(image) != 2**k:
+        raise AssertionError("the syndromes of a Hamming code are the k-bit numbers")
+    return 2**n // len(image), coset_leaders == image
 
 
 def constructed_lost_set(n_players: int) -> int:
@@ -147,9 +186,16 @@ def product_won_set(won1: int, n1: int, won2: int, n2: int, n_colors: int) -> in
     A round (x, y) with x in W1, y in L2 is served by x's serving line, whose other rounds
     (x', y) have x' in L1 and y in L2, so are lost; symmetrically for x in L1, y in W2. Hence
     |W| = |W1| |L2| + |L1| |W2| (the direct-sum idea for covering codes, Cohen et al. Ch. 3).
-    One player (N = 1) who always guesses colour 0 has W = {0}.
+    One player (N = 1) who always guesses colour 0 has W = {0}. N1, N2 >= 1 and each mask must
+    fit its world's M**N rounds (ValueError otherwise).
     """
-    m = n_colors
+    for name, value in (("n1", n1), ("n2", n2)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a number of players >= 1, got {value!r}")
+    _, m = check_world(n1 + n2, n_colors)
+    for name, won, k in (("won1", won1, n1), ("won2", won2, n2)):
+        if isinstance(won, bool) or not isinstance(won, int) or won < 0 or won >> m**k:
+            raise ValueError(f"{name} must be a bitmask of the {m}**{k} = {m**k} rounds of its world, got {won!r}")
     t1, t2 = m**n1, m**n2
     out = 0
     for x in range(t1):
@@ -289,8 +335,22 @@ def won_given_lost(lost: int, n_players: int, n_colors: int) -> int:
     return sum(1 << x for x in bits(full & ~lost) if any(s & ~lost == 0 for s in st[x]))
 
 
-def local_search(n_players: int, n_colors: int = 2, start: int | None = None, steps: int = 20000, seed: int = 0) -> int:
-    """A seeded, fixed-length simulated annealing over lost sets (deterministic): a good won set."""
+def local_search(
+    n_players: int, n_colors: int = 2, start: int | None = None, steps: int = 20000, seed: int = 0,
+    deadline: float | None = None,
+) -> int:
+    """A seeded, fixed-length simulated annealing over lost sets (deterministic): a good won set.
+
+    `deadline` (a time.monotonic() value) stops it early, a safety net: the result is then the
+    best found so far and depends on the machine's speed (`optimum_bounds` reports it).
+    """
+    return _local_search(n_players, n_colors, start, steps, seed, deadline)[0]
+
+
+def _local_search(
+    n_players: int, n_colors: int, start: int | None, steps: int, seed: int, deadline: float | None,
+) -> tuple[int, bool]:
+    """`local_search` and whether it ran all its steps."""
     n, m = check_world(n_players, n_colors)
     rng = np.random.default_rng(seed)
     total = m**n
@@ -300,6 +360,8 @@ def local_search(n_players: int, n_colors: int = 2, start: int | None = None, st
     flips = rng.integers(0, total, size=steps)
     coins = rng.random(steps)
     for k in range(steps):
+        if deadline is not None and k % 256 == 0 and time.monotonic() > deadline:
+            return won_given_lost(best_lost, n, m), False
         cand = lost ^ (1 << int(flips[k]))
         cand_score = won_given_lost(cand, n, m).bit_count()
         temperature = 1.0 * (1 - k / steps) + 1e-3
@@ -307,7 +369,7 @@ def local_search(n_players: int, n_colors: int = 2, start: int | None = None, st
             lost, score = cand, cand_score
             if score > best:
                 best_lost, best = lost, score
-    return won_given_lost(best_lost, n, m)
+    return won_given_lost(best_lost, n, m), True
 
 
 def cpsat_model(n_players: int, n_colors: int = 2):
@@ -328,7 +390,9 @@ def cpsat_model(n_players: int, n_colors: int = 2):
                     model.AddImplication(y, won[z].Not())
                 lines.append(y)
         model.AddBoolOr(lines).OnlyEnforceIf(won[x])
-    model.Add(won[0] == 0)  # symmetry: the colour-permutation group is transitive, and some round is lost
+    # symmetry: permuting the colours of each player separately maps won sets to won sets and
+    # moves any round to round 0; some round is lost, so round 0 may be taken lost
+    model.Add(won[0] == 0)
     model.Maximize(sum(won))
     return model, won
 
@@ -352,15 +416,30 @@ def cpsat_bounds(
 
 def optimum_bounds(
     n_players: int, n_colors: int = 2, time_limit: float = 60.0, search_steps: int = 20000,
-    known: dict[int, int] | None = None, deterministic_limit: float | None = None,
+    known: dict[int, int] | None = None, deterministic_limit: float | None = CPSAT_WORK_UNITS,
 ) -> Bounds:
     """Lower and upper bounds on the most rounds a deal wins, with the method; equal when proven.
 
-    `known`: won sets of smaller worlds (same M) for the product construction. With
-    `deterministic_limit` (CP-SAT work units) an unproven CP-SAT incumbent may raise the lower
-    bound: the run is then reproducible as long as it stops at that limit, not at `time_limit`.
+    The defaults run the pipeline of the cached table data/hats_optima.csv. `known`: won sets of
+    smaller worlds (same M) for the product construction; None computes them first, N = 2, 3, ...
+    with these same arguments (as the table does). Limits: `search_steps` fixes the local search,
+    `deterministic_limit` (CP-SAT work units) fixes CP-SAT, and its incumbent may raise the lower
+    bound only under it (None: CP-SAT counts only when it proves optimality). `time_limit` is a
+    wall-clock budget for the whole call, a safety net: the local search and CP-SAT stop when it
+    runs out (the method then says so, and the result depends on the machine). The exhaustive
+    methods are not interrupted (they take at most a few seconds in the worlds they accept).
     """
     n, m = check_world(n_players, n_colors)
+    if time_limit <= 0:
+        raise ValueError(f"time_limit must be positive, got {time_limit}")
+    return _bounds(n, m, search_steps, known, deterministic_limit, time.monotonic() + time_limit)
+
+
+def _bounds(
+    n: int, m: int, search_steps: int, known: dict[int, int] | None, deterministic_limit: float | None,
+    deadline: float,
+) -> Bounds:
+    """`optimum_bounds` against an absolute deadline (time.monotonic())."""
     if n_deals(n, m) <= MAX_DEALS and m**n <= 64:
         bf = brute_force(n, m)
         k = int(np.argmax(bf.wins))
@@ -370,6 +449,10 @@ def optimum_bounds(
         best = exhaustive_over_lost_sets(n, m)
         return Bounds(n, m, best.bit_count(), best.bit_count(), "exhaustive over all won sets", best)
     upper, upper_name = upper_bound(n, m)
+    if known is None and m >= 3:  # the product construction uses the smaller worlds' best deals
+        known = {}
+        for k in range(2, n):
+            known[k] = _bounds(k, m, search_steps, dict(known), deterministic_limit, deadline).witness
     witness, cons_name = construction(n, m, known)
     if witness.bit_count() == upper:
         return Bounds(n, m, upper, upper, f"combinatorial: {cons_name} meets the {upper_name}", witness)
@@ -379,14 +462,20 @@ def optimum_bounds(
         return Bounds(n, m, best.bit_count(), best.bit_count(), method, best)
     small = m**n <= 100  # small worlds get four longer restarts
     seeds, steps = (range(4), 3 * search_steps) if small else (range(1), search_steps)
-    searched = max((local_search(n, m, start=witness, steps=steps, seed=k) for k in seeds), key=int.bit_count)
+    runs = [_local_search(n, m, witness, steps, k, deadline) for k in seeds]
+    searched = max((w for w, _ in runs), key=int.bit_count)
     if searched.bit_count() > witness.bit_count():
         witness, cons_name = searched, "seeded local search"
     if witness.bit_count() == upper:
         return Bounds(n, m, upper, upper, f"combinatorial: {cons_name} meets the {upper_name}", witness)
+    left = deadline - time.monotonic()
+    if not all(done for _, done in runs) or left <= 0:
+        why = "local search cut short by" if not all(done for _, done in runs) else "no CP-SAT: reached"
+        method = f"open: {cons_name} vs {upper_name} ({why} the time limit)"
+        return Bounds(n, m, witness.bit_count(), upper, method, witness)
     # A time-limited incumbent or bound would make the cached tables depend on the machine's
     # speed: CP-SAT's incumbent counts only under a deterministic limit, its bound only if OPTIMAL.
-    status, mask, bound = cpsat_bounds(n, m, time_limit, hint=witness, deterministic_limit=deterministic_limit)
+    status, mask, bound = cpsat_bounds(n, m, left, hint=witness, deterministic_limit=deterministic_limit)
     if status == "OPTIMAL":
         if mask.bit_count() > witness.bit_count():
             witness = mask
@@ -398,12 +487,19 @@ def optimum_bounds(
     return Bounds(n, m, witness.bit_count(), upper, f"open: {cons_name} vs {upper_name}", witness)
 
 
-def optimum(n_players: int, n_colors: int = 2, time_limit: float = 60.0, search_steps: int = 20000) -> int:
-    """The exact number of rounds an optimal deal wins; NotProvenError when not proven in time."""
-    b = optimum_bounds(n_players, n_colors, time_limit, search_steps)
+def optimum(
+    n_players: int, n_colors: int = 2, time_limit: float = 60.0, search_steps: int = 20000,
+    deterministic_limit: float | None = CPSAT_WORK_UNITS,
+) -> int:
+    """The exact number of rounds an optimal deal wins; NotProvenError when not proven within the limits.
+
+    Same pipeline and limits as `optimum_bounds` (time_limit is a wall-clock budget for the call).
+    """
+    b = optimum_bounds(n_players, n_colors, time_limit, search_steps, deterministic_limit=deterministic_limit)
     if not b.proven:
         raise NotProvenError(
-            f"optimum for N = {n_players}, M = {n_colors} not proven within {time_limit} s: "
+            f"optimum for N = {n_players}, M = {n_colors} not proven within the limits "
+            f"({time_limit} s, {search_steps} search steps, {deterministic_limit} CP-SAT work units): "
             f"{b.lower} <= optimum <= {b.upper}"
         )
     return b.lower

@@ -144,7 +144,25 @@ def plot_maximal_distribution(table: pd.DataFrame, name: str | None = "hats_maxi
 # --- explorations ------------------------------------------------------------------------------
 
 PRESETS = ("equal views: guess the other colour", "one player always guesses the first colour",
-           "parity: everybody bets on an even number of Blue hats", "optimal (minimum covering code)", "always pass", "custom")
+           "parity: everybody bets on an even number of Blue hats", "best known (optimal where proven)", "always pass", "custom")
+
+
+def best_known_won_set(n_players: int, n_colors: int = 2) -> int:
+    """The won set of the best deal we know: the cached optima table's witness (optimal where proven).
+
+    Worlds outside that table (up to 256 rounds) run `optimum_bounds` with a small deterministic
+    CP-SAT limit and a fixed local search, so the preset never depends on the machine's speed.
+    """
+    from .optima import optimum_bounds
+    from .results import optimum_table
+
+    n, m = check_world(n_players, n_colors)
+    if m**n > 256:
+        raise ValueError(f"optimal presets are offered up to 256 rounds; N = {n}, M = {m} has {m**n}")
+    table = optimum_table().set_index(["n_players", "n_colors"])
+    if (n, m) in table.index:
+        return int(table.witness_hex[(n, m)], 16)
+    return optimum_bounds(n, m, time_limit=600, search_steps=2000, deterministic_limit=2.0).witness
 
 
 def preset_deal(preset: str, n_players: int, n_colors: int = 2) -> np.ndarray:
@@ -164,11 +182,7 @@ def preset_deal(preset: str, n_players: int, n_colors: int = 2) -> np.ndarray:
         for k, v in enumerate(vs):
             deal[:, k] = sum(v) % 2  # the colour that makes the number of Blue (1) hats even
     elif preset == PRESETS[3]:
-        from .optima import optimum_bounds
-
-        if m**n > 256:
-            raise ValueError("optimal presets are offered up to 256 rounds")
-        deal = canonical_deal(optimum_bounds(n, m, time_limit=5, search_steps=2000).witness, n, m)
+        deal = canonical_deal(best_known_won_set(n, m), n, m)
     elif preset == PRESETS[4]:
         pass
     else:

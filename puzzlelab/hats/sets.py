@@ -83,10 +83,37 @@ def bits(mask: int) -> Iterator[int]:
 # --- achievable won sets ----------------------------------------------------------------------
 
 
+LARGE_WORLD = 4096  # above this many rounds, `achievable_mask` works on numpy arrays, not per-round bitmasks
+
+
+def mask_to_array(mask: int, n_rounds: int) -> np.ndarray:
+    """Bitmask -> boolean array over the rounds (entry k is bit k)."""
+    if mask < 0 or mask >> n_rounds:
+        raise ValueError(f"mask has bits beyond the {n_rounds} rounds")
+    raw = np.frombuffer(mask.to_bytes((n_rounds + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:n_rounds].astype(bool)
+
+
+def achievable_array(won: np.ndarray, n_players: int, n_colors: int = 2) -> bool:
+    """`achievable_mask` on a boolean array: along each direction, count the lost rounds of every line."""
+    n, m = check_world(n_players, n_colors)
+    grid = np.asarray(won, dtype=bool).reshape((m,) * n)
+    lost = ~grid
+    served = np.zeros_like(grid)
+    for axis in range(n):  # a won round's line is serving iff its M - 1 other rounds are all lost
+        served |= lost.sum(axis=axis, keepdims=True) == m - 1
+    return bool(np.all(served | lost))
+
+
 def achievable_mask(won: int, n_players: int, n_colors: int = 2) -> bool:
     """True iff every won round has a line whose other rounds are all lost."""
-    lost = full_mask(n_players, n_colors) & ~won
-    st = stubs(n_players, n_colors)
+    n, m = check_world(n_players, n_colors)
+    if won < 0 or won >> m**n:
+        raise ValueError(f"won-set mask has bits beyond the {m**n} rounds of N = {n}, M = {m}")
+    if m**n > LARGE_WORLD:  # per-round bitmask stubs would need memory quadratic in the rounds
+        return achievable_array(mask_to_array(won, m**n), n, m)
+    lost = full_mask(n, m) & ~won
+    st = stubs(n, m)
     return all(any(s & ~lost == 0 for s in st[w]) for w in bits(won))
 
 
@@ -164,10 +191,22 @@ def valid_lost_mask(lost: int, n_players: int, n_colors: int = 2) -> bool:
     return achievable_mask(full & ~lost, n_players, n_colors)
 
 
+MAX_MAXIMAL_PLAYERS = 5  # two colours: N = 6 has millions of minimal covers (the search does not finish)
+
+
 def minimal_lost_sets(n_players: int, n_colors: int = 2) -> list[int]:
-    """Every inclusion-minimal lost set (general M; small worlds): complements of maximal won sets."""
+    """Every inclusion-minimal lost set (complements of maximal won sets), for small worlds only.
+
+    Supported: M = 2 with N <= MAX_MAXIMAL_PLAYERS (5), and M >= 3 with M**N <= 16 rounds;
+    larger worlds raise ValueError (for M = 2, iterate `minimal_dominating_sets` lazily instead).
+    """
     n, m = check_world(n_players, n_colors)
     if m == 2:
+        if n > MAX_MAXIMAL_PLAYERS:
+            raise ValueError(
+                f"maximal won sets are listed for at most {MAX_MAXIMAL_PLAYERS} players with two colours, "
+                f"got N = {n} (millions of them: iterate sets.minimal_dominating_sets({n}) lazily instead)"
+            )
         return sorted(minimal_dominating_sets(n))
     if m**n > 16:
         raise ValueError(f"maximal won sets for M = {m} colours are enumerated only up to 16 rounds, not {m**n}")
@@ -201,13 +240,39 @@ def minimal_lost_sets(n_players: int, n_colors: int = 2) -> list[int]:
 
 
 def maximal_won_masks(n_players: int, n_colors: int = 2) -> list[int]:
-    """Bitmasks of all inclusion-maximal achievable won sets (thesis Theorem 1)."""
+    """Bitmasks of all inclusion-maximal achievable won sets (thesis Theorem 1); sizes as `minimal_lost_sets`."""
     full = full_mask(n_players, n_colors)
     return [full & ~lost for lost in minimal_lost_sets(n_players, n_colors)]
 
 
 def maximal_won_sets(n_players: int, n_colors: int = 2) -> list[frozenset[Round]]:
-    """Every inclusion-maximal achievable set of won rounds, largest first."""
+    """Every inclusion-maximal achievable set of won rounds, largest first (thesis Theorem 1).
+
+    Supported: two colours with N <= 5 (46,432 sets for N = 5) and M >= 3 colours with at most 16
+    rounds; larger worlds raise ValueError rather than run without end.
+    """
     masks = maximal_won_masks(n_players, n_colors)
     masks.sort(key=lambda w: (-w.bit_count(), w))
     return [to_rounds(w, n_players, n_colors) for w in masks]
+
+
+# --- the thesis's two neighbour properties (Section 5.1.1) ----------------------------------------
+
+
+def neighbour_property_won_masks(n_players: int) -> list[int]:
+    """For M = 2, N <= 4: every won set W whose won rounds each have a lost neighbour and whose lost
+    rounds each have a won neighbour (the circle/cross properties of thesis Section 5.1.1).
+
+    Exhaustive over all 2**(2**N) sets with numpy (65,536 for N = 4).
+    """
+    n, _ = check_world(n_players, 2)
+    if n > 4:
+        raise ValueError(f"the neighbour properties are checked exhaustively for N <= 4, got N = {n}")
+    size = 2**n
+    sets_ = np.arange(1 << size, dtype=np.int64)
+    won = ((sets_[:, None] >> np.arange(size)[None, :]) & 1).astype(bool)  # [set, round]
+    nbr = np.array([[x ^ (1 << j) for j in range(n)] for x in range(size)])  # [round, neighbour]
+    has_lost_nbr = (~won[:, nbr]).any(axis=2)
+    has_won_nbr = won[:, nbr].any(axis=2)
+    ok = np.where(won, has_lost_nbr, has_won_nbr).all(axis=1)
+    return [int(x) for x in sets_[ok]]

@@ -137,6 +137,67 @@ def parse_table_5_3(text: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+
+# (claim, section, pattern): group "stated" is the thesis's wording, optional group "expr" an expression
+CLAIM_PATTERNS = [
+    ("theorem_2_deals", "Theorem 2", r"\$\$Deals = (?P<expr>\(2\+1\)\^\{\(2\^\{\(3-1\)\}\)\}) = (?P<stated>[\d,]+)\$\$"),
+    ("thoughts", "Theorem 2", r"Thoughts = (?P<expr>531,441 \* 8 \* 3) = (?P<stated>[\d,]+)"),
+    ("corollary_1_maximal_deals", "Corollary 1", r"only (?P<stated>\d+) of these Deals are found to be maximal"),
+    ("ebert_win_rate", "Chapter 3", r"a win rate of (?P<stated>k/k \+ 1) could be achieved"),
+    ("theorem_6_c_for_n4", "Theorem 6", r"Then \*C\* is at least (?P<stated>\w+), because of N = 4"),
+    ("views_seen_by_an_agent", "5.2.1", r"an agent can see \$(?P<stated>N - 1\^M)\$ possible combinations"),
+    ("n5_minimum_chains", "5.3.2", r"must at least be developed is equal to (?P<stated>\w+)\."),
+    ("n5_possibilities", "5.3.2", r"(?P<stated>\d\.\d+E \+ \d+) number of possibilities"),
+]
+
+
+def _number(stated: str) -> float | None:
+    """The number a stated value spells: '531,441', 'eight', '6.0108039E + 8'; None for a formula."""
+    text = stated.strip().lower().replace(",", "").replace(" ", "")
+    if text in NUMBER_WORDS:
+        return float(NUMBER_WORDS[text])
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def parse_claims(text: str) -> pd.DataFrame:
+    """Numbers and formulas the thesis states in its prose, each with the sentence part it comes from."""
+    rows = []
+    for claim, section, pattern in CLAIM_PATTERNS:
+        found = re.search(pattern, text)
+        if found is None:
+            raise ValueError(f"thesis claim {claim!r} not found in the text")
+        groups = found.groupdict()
+        rows.append({"claim": claim, "section": section, "quote": found[0], "stated": groups["stated"],
+                     "stated_number": _number(groups["stated"]), "expression": groups.get("expr") or ""})
+    return pd.DataFrame(rows)
+
+
+def evaluate_expression(expression: str) -> int:
+    """Evaluate one of the thesis's arithmetic formulas exactly as written: '(2+1)^{(2^{(3-1)})}' -> 81."""
+    import ast
+    import operator
+
+    source = expression.replace(",", "").replace("{", "(").replace("}", ")").replace("^", "**")
+    ops = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Pow: operator.pow}
+
+    def value(node: ast.AST) -> int:
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            return node.value
+        if isinstance(node, ast.BinOp) and type(node.op) in ops:
+            return ops[type(node.op)](value(node.left), value(node.right))
+        raise ValueError(f"not a plain arithmetic formula: {expression!r}")
+
+    try:
+        tree = ast.parse(source, mode="eval")
+    except SyntaxError as err:
+        raise ValueError(f"not a plain arithmetic formula: {expression!r}") from err
+    return value(tree.body)
+
+
 # --- cached copies (the notebook reads these; they need the source only when recomputed) -------
 
 
@@ -148,6 +209,7 @@ def thesis_table(name: str) -> pd.DataFrame:
         "table_5_2": parse_table_5_2,
         "tables_5_5_to_5_8": parse_four_agent_tables,
         "table_5_3": parse_table_5_3,
+        "claims": parse_claims,
     }
     if name not in parsers:
         raise ValueError(f"unknown thesis table {name!r}; choose from {sorted(parsers)}")
@@ -211,6 +273,33 @@ def evaluate_thesis_deals(table: pd.DataFrame, n_players: int, order: str) -> pd
             "lost_rounds": " ".join(round_to_string(r) for r in lost),
         })
     return pd.DataFrame(rows)
+
+
+def four_agent_deals(table: pd.DataFrame, order: str) -> pd.DataFrame:
+    """Every deal of Tables 5.5-5.8 in the thesis's notation, with what it wins and whether it is ours.
+
+    `deal strings` are the four agents' strategies as the thesis prints them (view order `order`);
+    `our deal` says whether they are exactly our canonical deal of the won set (also in `order`).
+    """
+    from .model import deal_to_strings, evaluate
+    from .sets import canonical_deal, maximal_won_masks, to_mask
+
+    maximal = set(maximal_won_masks(4))
+    rows = []
+    for rec in table.to_dict("records"):
+        strings = [rec[f"agent{a}"] for a in range(1, 5)]
+        row = {"table": rec["table"], "deal": rec["deal"], "deal strings": " ".join(strings),
+               "read": rec["status"], "claim": rec["claim"], "won": None, "percent": "", "maximal": None,
+               "our deal": None}
+        if rec["status"] != "garbled":
+            won = to_mask(evaluate([to_our_order(x, 4, order) for x in strings]), 4)
+            ours = [from_our_order(x, 4, order) for x in deal_to_strings(canonical_deal(won, 4))]
+            row |= {"won": won.bit_count(), "percent": f"{100 * won.bit_count() / 16:g}%",
+                    "maximal": won in maximal, "our deal": ours == strings}
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    out["won"] = out["won"].astype("Int64")
+    return out
 
 
 def _all_rounds(n_players: int):
