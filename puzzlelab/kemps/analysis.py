@@ -43,3 +43,56 @@ def claims_table(deck, seeds: Iterable[int], lineups: Sequence[Sequence[str]]) -
         })
     bar.close()
     return pd.DataFrame(rows)
+
+
+def valve_table(lineups: Sequence[Sequence[str]], valves: Sequence[int], deck, games: int) -> pd.DataFrame:
+    """How results depend on the turn valve: per line-up and valve, games cut off, Kemps and win share per seat."""
+    from .tournament import lineup_games, seat_rows
+
+    rows = []
+    bar = tqdm(total=len(lineups) * len(valves) * games, desc="Kemps turn valve")
+    for lineup in lineups:
+        for valve in valves:
+            g = lineup_games(tuple(lineup), games, deck, 0, valve)  # seeds 0..games-1, as in tournament()
+            bar.update(games)
+            s = seat_rows(g).groupby("seat")[["kemps", "win"]].mean()
+            rows.append({"lineup": "/".join(lineup), "valve": valve, "games": len(g),
+                         "cut_off": (g["end"] == "turn limit").mean(), "stalemate": (g["end"] == "stalemate").mean(),
+                         "mean_turns": g["turns"].mean(), "total_kemps": g[["k1", "k2", "k3"]].sum(axis=1).mean(),
+                         **{f"win_{j}": s.loc[j, "win"] for j in (1, 2, 3)}})
+    bar.close()
+    return pd.DataFrame(rows)
+
+
+
+def knowledge_growth(lineup: Sequence[str], deck, seeds: Iterable[int]) -> pd.DataFrame:
+    """Per game: turns in which some agent's sub-model of some card gained a state (more relations, report 3.1),
+    and how many of those turns had a Kemps (whose new hand is the DEALT update)."""
+    rows = []
+    for seed in seeds:
+        rec = play(lineup, seed, deck, knowledge=True)
+        grew = []
+        for t, before, after in zip(rec.trace, rec.snapshots, rec.snapshots[1:]):
+            if any(bin(a).count("1") > bin(b).count("1")
+                   for kb0, kb1 in zip(before["kb"], after["kb"]) for a, b in zip(kb1, kb0)):
+                grew.append(t.kemps is not None)
+        rows.append({"seed": seed, "turns": rec.turns, "turns_with_growth": len(grew), "of_which_kemps": sum(grew)})
+    return pd.DataFrame(rows)
+
+
+def dealt_surprises(lineup: Sequence[str], deck, seeds: Iterable[int]) -> pd.DataFrame:
+    """Per new hand dealt after a Kemps: does it hold a card that an opponent had already placed with nobody?
+
+    Without the DEALT update (the report has none, 3.2) that opponent would go on believing the card
+    is with nobody: its knowledge base would rule out the truth.
+    """
+    rows = []
+    for seed in seeds:
+        rec = play(lineup, seed, deck, knowledge=True)
+        for t, before, after in zip(rec.trace, rec.snapshots, rec.snapshots[1:]):
+            if t.kemps is None or not after["hands"][t.player]:
+                continue
+            p, new = t.player, after["hands"][t.player]
+            seen = [q for q in range(3) if q != p and any(before["kb"][q][c] == 1 for c in new)]
+            rows.append({"seed": seed, "turn": t.turn, "player": p + 1, "known_nobody_by": len(seen)})
+    return pd.DataFrame(rows)

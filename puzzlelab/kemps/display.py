@@ -260,9 +260,8 @@ def plot_seat_effects(diffs: pd.DataFrame, name: str | None = None):
     """Paired seat differences in win share over the same deals, with 95% CIs (from seat_differences)."""
     fig, ax = plt.subplots(figsize=(7, 0.32 * len(diffs) + 1))
     y = np.arange(len(diffs))[::-1]
-    colors = ["tab:red" if sig else "tab:blue" for sig in diffs["significant"]]
-    ax.errorbar(diffs["win_diff"], y, xerr=diffs["ci"], fmt="none", ecolor=colors, capsize=3)
-    ax.scatter(diffs["win_diff"], y, color=colors, zorder=3)
+    for yi, d, ci, sig in zip(y, diffs["win_diff"], diffs["ci"], diffs["significant"]):
+        ax.errorbar([d], [yi], xerr=[ci], fmt="o", color="tab:red" if sig else "tab:blue", capsize=3)
     ax.axvline(0, color="grey", lw=1, ls=":")
     ax.set_yticks(y, [f"{s}: seat {p}" for s, p in zip(diffs["scope"], diffs["seats"])], fontsize=8)
     ax.set_xlabel("win share difference between seats, same deals (red: 95% CI excludes 0)")
