@@ -96,3 +96,25 @@ def dealt_surprises(lineup: Sequence[str], deck, seeds: Iterable[int]) -> pd.Dat
             seen = [q for q in range(3) if q != p and any(before["kb"][q][c] == 1 for c in new)]
             rows.append({"seed": seed, "turn": t.turn, "player": p + 1, "known_nobody_by": len(seen)})
     return pd.DataFrame(rows)
+
+
+def long_waits(lineup: Sequence[str], deck, seeds: Iterable[int], min_turns: int = 600) -> pd.DataFrame:
+    """Games longer than `min_turns`: the share of turns without a pick, the longest run of such turns,
+    and how many table cards the move that ended that run picked (and for which group size)."""
+    from .tournament import play_scores
+
+    rows = []
+    for seed in seeds:
+        if play_scores(lineup, seed, deck)[1] <= min_turns:
+            continue
+        rec = play(lineup, seed, deck)
+        run = best = end = 0
+        for i, t in enumerate(rec.trace):
+            run = 0 if t.picked else run + 1
+            if run > best:
+                best, end = run, i + 1
+        breaker = rec.trace[end] if end < len(rec.trace) else None
+        rows.append({"seed": seed, "turns": rec.turns, "no_pick_share": sum(not t.picked for t in rec.trace) / rec.turns,
+                     "longest_wait": best, "breaker_picks": len(breaker.picked) if breaker else 0,
+                     "breaker_group": breaker.why[2] if breaker and breaker.why[0] == "collect" else 0})
+    return pd.DataFrame(rows)
