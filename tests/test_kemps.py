@@ -12,27 +12,32 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import numpy as np
+import pandas as pd
+
 from puzzlelab.kemps import play
 from puzzlelab.kemps import knowledge as K
-from puzzlelab.kemps.env import ACTIONS, KempsEnv
-from puzzlelab.kemps.fast import greedy_selfplay
+from puzzlelab.kemps.display import explore_game, explore_knowledge
+from puzzlelab.kemps.env import ACTIONS, KempsEnv, run_episode
+from puzzlelab.kemps.fast import greedy_game
 from puzzlelab.kemps.play import make_agents, new_game
-from puzzlelab.kemps.strategies import STRATEGIES, make_agent
-from puzzlelab.kemps.tournament import tournament, win_shares
+from puzzlelab.kemps.strategies import STRATEGIES, TheoryOfMind, make_agent
+from puzzlelab.kemps.tournament import (Z95, by_strategy, head_to_head, pack, seat_differences, seat_rows,
+                                        tournament, unpack, win_shares)
 
 DECKS = {20: range(2, 7), 28: range(2, 9), 52: range(1, 14)}
 NAMES = sorted(STRATEGIES)
 LINEUPS = list(itertools.product(NAMES, repeat=3))
 
 
-def sweep(deck, seeds, check):
+def sweep(deck, seeds, check, turns: int = 1000):
     """Play seeded games step by step with every knowledge base tracked; call check after each step."""
     for seed in seeds:
         lineup = LINEUPS[seed % len(LINEUPS)]
         agents = make_agents(lineup)
         game = new_game(agents, seed, deck, knowledge=True)
         check(game, None)
-        while not game.over and game.turn < 250:
+        while not game.over and game.turn < turns:
             p = game.current
             picks, discards, why = agents[p].choose(game, p)
             game.check_move(p, picks, discards)
@@ -55,7 +60,7 @@ def test_cards_conserved_and_knowledge_truthful_after_every_step(size):
         for kb in game.kbs:  # the true holder of a card is never ruled out
             assert K.truthful(kb, truth)
 
-    sweep(DECKS[size], range({20: 1500, 28: 800, 52: 250}[size]), check)
+    sweep(DECKS[size], range({20: 1500, 28: 1000, 52: 1000}[size]), check)
 
 
 def test_kb_strategies_collect_only_values_truly_free():
@@ -92,25 +97,74 @@ def test_kemps_limit_per_game(size):
 @pytest.mark.parametrize("size", sorted(DECKS))
 def test_fast_path_equals_engine(size):
     for seed in range(400):
-        assert greedy_selfplay(seed, DECKS[size]) == play(["greedy"] * 3, seed, DECKS[size], trace=False).scores
+        rec = play(["greedy"] * 3, seed, DECKS[size], trace=False)
+        assert greedy_game(seed, DECKS[size]) == (rec.scores, rec.turns, rec.end)
+    for seed in range(40):  # with a short turn valve too
+        rec = play(["greedy"] * 3, seed, DECKS[size], trace=False, max_turns=7)
+        assert greedy_game(seed, DECKS[size], 7) == (rec.scores, rec.turns, rec.end)
+
+
+def test_tournament_with_two_workers_equals_one():
+    args = dict(strategies=["greedy", "blocking", "tom"], games=12, deck=DECKS[28], progress=False)
+    pd.testing.assert_frame_equal(tournament(**args, workers=2), tournament(**args, workers=1))
 
 
 def test_env_reproduces_play():
-    """Driving the AEC environment with the built-in agents gives the same game as play()."""
+    """Driving the AEC environment with the built-in agents gives the same game as play().
+
+    The environment cannot prove stalemates (its agents are unknown to it) and plays on to
+    its turn valve: after a stalemate of play() nothing may change, which the scores check.
+    """
     for seed in range(40):
         lineup = LINEUPS[(7 * seed) % len(LINEUPS)]
-        env = KempsEnv(DECKS[52])
+        env = KempsEnv(DECKS[52], max_turns=3000)
         env.reset(seed=seed)
         agents = [make_agent(s) for s in lineup]
         for p, a in enumerate(agents):
             a.reset(env.game, p)
-        total = 0
+        moves = []
         for name in env.agent_iter():
-            env.step(env.action_of(agents[env.possible_agents.index(name)]))
-            total += sum(env.rewards.values())
+            obs, reward, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            action = env.action_of(agents[env.possible_agents.index(name)])
+            moves.append(ACTIONS[action][0])
+            env.step(action)
         rec = play(lineup, seed, DECKS[52])
         assert tuple(env.game.scores) == rec.scores
-        assert total == sum(rec.scores)
+        assert [tuple(sorted(t.picked and [t.table.index(c) for c in t.picked])) for t in rec.trace] == \
+            [tuple(m) for m in moves[:rec.turns]]
+
+
+@pytest.mark.parametrize("seed", [3, 11, 29])
+def test_env_rewards_through_last_sum_to_scores(seed):
+    """PettingZoo accumulation: what each agent reads from last() (dead steps included) adds up to its score."""
+    env = KempsEnv(DECKS[52])
+    policies = {"player_1": "greedy", "player_2": "tom", "player_3": "blocking"}
+    totals = run_episode(env, policies, seed)
+    assert totals == tuple(env.game.scores) and sum(totals) > 0
+    assert env.agents == [] and all(env.terminations.values())
+    with pytest.raises(ValueError, match="left the finished game"):
+        env.step(None)
+
+
+def test_env_dead_steps_and_spaces():
+    env = KempsEnv(DECKS[20])
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="action must be"):
+        env.step(None)  # None is only for the dead step
+    assert env.action_space()["n"] == len(ACTIONS)
+    assert set(env.observation_space()) == set(env.observe("player_1"))
+    env = KempsEnv(DECKS[20], max_turns=5)
+    env.reset(seed=0)
+    seen = []
+    for name in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        seen.append((name, truncated))
+        env.step(None if terminated or truncated else 0)
+    assert [t for _, t in seen] == [False] * 5 + [True] * 3  # five turns, then three dead steps
+    assert sorted(n for n, t in seen if t) == env.possible_agents
 
 
 def test_action_table_counts_every_exchange():
@@ -150,7 +204,7 @@ def test_record_is_consistent(seed, lineup, size):
     assert sum(rec.scores) == len(kemps) and rec.turns == len(rec.trace)
     for p in range(3):
         assert rec.scores[p] == sum(t.player == p for t in kemps)
-    assert rec.end in ("deck exhausted", "stalemate", "turn limit", "no groups left")
+    assert rec.end in ("deck exhausted", "stalemate", "turn limit")
     assert play(lineup, seed, DECKS[size]).trace == rec.trace  # same seed, same game
 
 
@@ -173,9 +227,55 @@ def test_win_shares():
     assert win_shares([0, 0, 0]) == [0, 0, 0]
     assert win_shares([2, 2, 1]) == [0.5, 0.5, 0]
     df = tournament(["greedy", "tom"], games=6, deck=DECKS[28], progress=False)
-    assert len(df) == 8 * 3
-    per_lineup = df.groupby("lineup").agg(win=("win_share", "sum"), none=("no_winner", "first"))
-    assert ((per_lineup["win"] + per_lineup["none"] - 1).abs() < 1e-9).all()
+    assert len(df) == 8 * 6 and set(df["seed"]) == set(range(6))
+    rows = seat_rows(df)
+    for (lineup, seed), g in rows.groupby(["lineup", "seed"]):
+        assert g.sort_values("seat")["win"].tolist() == win_shares(g.sort_values("seat")["kemps"].tolist())
+
+
+def test_pack_round_trip():
+    df = tournament(["blocking", "tom"], games=5, deck=DECKS[20], progress=False)
+    assert unpack(pack(df)).equals(df.drop(columns="turns"))
+
+
+def games_frame(scores: dict[str, list[tuple[int, int, int]]]) -> pd.DataFrame:
+    """A tournament-shaped table from given seat scores per line-up (seed = position in the list)."""
+    rows = [(lineup, i, *sc, 10, "deck exhausted") for lineup, games in scores.items() for i, sc in enumerate(games)]
+    return pd.DataFrame(rows, columns=["lineup", "seed", "k1", "k2", "k3", "turns", "end"])
+
+
+def test_confidence_intervals_are_over_deals():
+    """Seats in one game and line-ups on one deal are not independent: copies must not narrow the CI."""
+    df = tournament(["greedy", "kb-greedy"], games=40, deck=DECKS[28], progress=False)
+    once = by_strategy(df).set_index("strategy")
+    twice = by_strategy(pd.concat([df, df.assign(lineup=df["lineup"])])).set_index("strategy")
+    pd.testing.assert_frame_equal(once.drop(columns="seat_games"), twice.drop(columns="seat_games"))
+    # the CI is the normal interval of the per-deal means, computed here a second way, with numpy
+    k = df[["k1", "k2", "k3"]].to_numpy()
+    names = df["lineup"].str.split("/").tolist()
+    per_deal = {}
+    for seed, row, lineup in zip(df["seed"], k, names):
+        for score, name in zip(row, lineup):
+            if name == "greedy":
+                per_deal.setdefault(seed, []).append(score)
+    x = np.array([np.mean(v) for v in per_deal.values()])
+    assert once.loc["greedy", "kemps_mean"] == pytest.approx(x.mean())
+    assert once.loc["greedy", "kemps_ci"] == pytest.approx(Z95 * x.std(ddof=1) / np.sqrt(len(x)))
+    h = head_to_head(df, "greedy").set_index("against").loc["kb-greedy"]
+    assert h["deals"] == 40 and h["win_diff"] == pytest.approx(h["focal_win"] - h["other_win"])
+
+
+def test_seat_differences_are_paired():
+    """Seat 1 always wins: its paired difference is 1 with CI 0; rotations of one game: difference 0."""
+    always = games_frame({"greedy/greedy/greedy": [(1, 0, 0), (2, 1, 0), (1, 0, 0)]})
+    d = seat_differences(always).set_index(["scope", "seats"])
+    assert d.loc[("greedy self-play", "1 - 2"), "win_diff"] == 1 and d.loc[("greedy self-play", "1 - 2"), "ci"] == 0
+    rng = np.random.default_rng(0)
+    base = [tuple(int(x) for x in rng.integers(0, 3, 3)) for _ in range(30)]
+    rotated = {"tom/tom/tom": base, "greedy/greedy/greedy": [s[1:] + s[:1] for s in base],
+               "blocking/blocking/blocking": [s[2:] + s[:2] for s in base]}
+    d = seat_differences(games_frame(rotated)).set_index(["scope", "seats"])
+    assert d.loc["all line-ups", "win_diff"].abs().max() < 1e-12  # each deal seen from every seat
 
 
 @pytest.mark.parametrize(
@@ -191,7 +291,14 @@ def test_win_shares():
         (lambda: play(["greedy"] * 3, 0, max_turns=0), "max_turns"),
         (lambda: tournament(["greedy", "bogus"], games=2, progress=False), "unknown strategies"),
         (lambda: tournament(["greedy"], games=0, progress=False), "games"),
+        (lambda: tournament(["greedy"], games=2, max_turns=0, progress=False), "max_turns"),
+        (lambda: tournament(["greedy"], games=2, workers=True, progress=False), "workers"),
         (lambda: KempsEnv().step(0), "reset"),
+        (lambda: KempsEnv(max_turns="x"), "max_turns"),
+        (lambda: KempsEnv(max_turns=0), "max_turns"),
+        (lambda: explore_game(turn=True), "turn"),
+        (lambda: explore_knowledge(turn=True), "turn"),
+        (lambda: explore_game(deck_values=True), "deck_values"),
     ],
 )
 def test_bad_input_raises_value_error(call, message):
@@ -256,3 +363,251 @@ def test_card_names_round_trip():
     with pytest.raises(ValueError, match="not a card"):
         make_deck(DECKS[20]).card("9♠")
 
+
+
+# ----- end of game: proven stalemates ---------------------------------------------------------
+def stalemates(deck, seeds, lineups):
+    """Games that end in a stalemate, returned at their last position (agents attached)."""
+    found = []
+    for seed in seeds:
+        for lineup in lineups:
+            agents = make_agents(lineup)
+            game = new_game(agents, seed, deck)
+            while not game.over:
+                p = game.current
+                picks, discards, _ = agents[p].choose(game, p)
+                game.step(p, picks, discards)
+            if game.end == "stalemate":
+                found.append(game)
+    return found
+
+
+STALL_LINEUPS = [("kb-greedy",) * 3, ("blocking",) * 3, ("kb-greedy", "blocking", "tom"), ("bold", "kb-greedy", "blocking")]
+
+
+@pytest.mark.parametrize("size", [20, 28])
+def test_stalemate_means_no_table_can_tempt_anyone(size):
+    """At a declared stalemate, every table that could still be laid out is refused by every agent."""
+    games = stalemates(DECKS[size], range({20: 100, 28: 600}[size]), STALL_LINEUPS)[:12]
+    assert len(games) >= 10
+    for game in games:
+        outside = [*game.table, *game.pile, *game.discard]
+        real = game.table
+        for table in itertools.combinations(outside, 6):
+            game.table = list(table)
+            assert all(not game.agents[p].choose(game, p)[0] for p in range(3))
+        game.table = real
+
+
+def test_stalemate_games_never_move_again():
+    """Play on past a declared stalemate (detection off): no card is ever picked, no score changes."""
+    games = stalemates(DECKS[28], range(600), STALL_LINEUPS)[:20] + stalemates(DECKS[52], range(300), STALL_LINEUPS)[:10]
+    assert len(games) >= 20
+    for game in games:
+        agents, scores = game.agents, list(game.scores)
+        game.agents, game.over = None, False
+        for _ in range(600):
+            p = game.current
+            picks, discards, _ = agents[p].choose(game, p)
+            assert not picks
+            game.step(p, picks, discards)
+        assert game.scores == scores
+
+
+def test_no_stalemate_while_a_pick_is_possible():
+    """Greedy can always be tempted while some value has two cards among its hand and the outside cards."""
+    for size in (20, 28, 52):
+        for seed in range(300):
+            assert greedy_game(seed, DECKS[size])[2] == "deck exhausted"
+
+
+# ----- strategies ----------------------------------------------------------------------------
+def test_blocking_never_breaks_its_own_group():
+    """Report 2.4.3: a block discards an inconsequential card, never one of a pair or more in hand."""
+    blocks = 0
+    for deck in (DECKS[28], DECKS[52]):
+        for seed in range(300):
+            rec = play(["blocking", LINEUPS[seed % len(LINEUPS)][1], "blocking"], seed, deck)
+            for t in rec.trace:
+                if t.why[0] == "block":
+                    d = t.discarded[0]
+                    assert sum(c >> 2 == d >> 2 for c in t.hand) == 1
+                    blocks += 1
+    assert blocks > 100
+
+
+def test_tom_judges_every_card_of_an_exchange_on_the_same_knowledge():
+    """All cards of one value picked in one turn are read alike (all blocks or none), on pre-turn knowledge."""
+    multi = both = 0
+    for seed in range(400):
+        agents = make_agents(("tom", "bold", "greedy") if seed % 2 else ("greedy", "tom", "tom"))
+        game = new_game(agents, seed, DECKS[52])
+        toms = [a for a in agents if isinstance(a, TheoryOfMind)]
+        while not game.over and game.turn < 2000:
+            p = game.current
+            picks, discards, _ = agents[p].choose(game, p)
+            pub = list(game.public)
+            cards = [game.table[i] for i in picks]
+            game.step(p, picks, discards)
+            for tom in toms:
+                if tom.me == p:
+                    continue
+                for v in {c >> 2 for c in cards}:
+                    same = [c for c in cards if c >> 2 == v]
+                    mine = any(pub[x] == K.holder(tom.me) for x in range(4 * v, 4 * v + 4))
+                    theirs = any(pub[x] == K.holder(p) for x in range(4 * v, 4 * v + 4))
+                    read = [tom.blocked.get(c) == p for c in same]
+                    assert read == [mine and not theirs] * len(same)
+                    if len(same) > 1:
+                        multi += 1
+                        both += all(read)
+    assert multi > 50 and both > 0
+
+
+# ----- knowledge: exact, not merely truthful ---------------------------------------------------
+def replay_knowledge(rec, me):
+    """Each card's possible states for agent `me` (None: the public), replayed from the trace alone.
+
+    A second implementation of the report's per-card model: sets of states s0..s3 (0 = nobody,
+    p + 1 = player p), changed by what `me` sees and by the announcements of each turn; the deck
+    and discard pile are tracked by counting, as every player can. Yields one list per snapshot.
+    """
+    n = rec.deck.n
+    snaps = rec.snapshots
+    hand0 = snaps[0]["hands"][me] if me is not None else ()
+    everyone = {0, 1, 2, 3} - ({me + 1} if me is not None else set())
+    S = [set(everyone) for _ in range(n)]
+    for c in hand0:
+        S[c] = {me + 1}
+    table = list(rec.trace[0].table) if rec.trace else list(snaps[0]["table"])
+    for c in table:
+        S[c] = {0}
+    discard, out, pile = set(), set(), n - 18
+    yield [set(x) for x in S]
+    for t, after in zip(rec.trace, snaps[1:]):
+        q = t.player
+        for c, d in zip(t.picked, t.discarded):
+            S[c], S[d] = {q + 1}, {0}  # PICKED(q, c), DISCARDED(q, d)
+        if t.kemps is not None:
+            for c in range(n):
+                S[c].discard(q + 1)  # q's hand is gone
+            for c in range(4 * t.kemps, 4 * t.kemps + 4):
+                S[c] = {0}
+                out.add(c)
+            table_now = set(after["table"]) if not t.new_table else set(t.table) - set(t.picked) | set(t.discarded)
+            if pile + len(discard) >= 4:
+                if pile < 4:
+                    pile, discard = pile + len(discard), set()
+                pile -= 4
+                if me == q:
+                    for c in after["hands"][me]:
+                        S[c] = {me + 1}
+                else:  # DEALT(q): a card that may be in the deck may now be q's
+                    for c in range(n):
+                        if 0 in S[c] and c not in table_now and c not in discard and c not in out:
+                            S[c].add(q + 1)
+        if t.new_table:
+            old = set(t.table) - set(t.picked) | set(t.discarded)
+            discard |= old
+            if pile < 6:
+                pile, discard = pile + len(discard), set()
+            pile -= 6
+            for c in after["table"]:
+                S[c] = {0}  # NEW TABLE: seen face up
+        yield [set(x) for x in S]
+
+
+def states(mask: int) -> set[int]:
+    return {s for s in range(4) if mask >> s & 1}
+
+
+@pytest.mark.parametrize("size", sorted(DECKS))
+def test_knowledge_equals_independent_replay(size):
+    """Every knowledge base, after every turn, is exactly the replayed per-card model (no more, no less)."""
+    compared = 0
+    for seed in range({20: 150, 28: 100, 52: 40}[size]):
+        rec = play(LINEUPS[(5 * seed + 1) % len(LINEUPS)], seed, DECKS[size], knowledge=True)
+        for me in (0, 1, 2, None):
+            for snap, S in zip(rec.snapshots, replay_knowledge(rec, me)):
+                kb = snap["public"] if me is None else snap["kb"][me]
+                assert [states(m) for m in kb] == S, (seed, me, snap["turn"])
+                compared += 1
+    assert compared > 1000
+
+
+def test_picked_kemps_and_dealt_updates():
+    """kb[c] == {s_p} right after PICKED(p, c); KEMPS(p) clears p from every card; DEALT adds exactly the deck."""
+    picks = kemps = 0
+    for seed in range(60):
+        lineup = LINEUPS[seed % len(LINEUPS)]
+        agents = make_agents(lineup)
+        game = new_game(agents, seed, DECKS[52], knowledge=True)
+        while not game.over:
+            p = game.current
+            picks_, discards, _ = agents[p].choose(game, p)
+            cards = [game.table[i] for i in picks_]
+            scored = len(game.out)
+            game.step(p, picks_, discards)
+            if len(game.out) == scored:
+                for kb in game.kbs:
+                    assert all(kb[c] == K.holder(p) for c in cards)
+                picks += bool(cards)
+            elif not game.over:
+                kemps += 1
+                v = game.out[-1]
+                assert all(kb[c] == K.NOBODY for kb in game.kbs for c in range(4 * v, 4 * v + 4))
+                assert {c for c in range(game.n) if game.kb[p][c] & K.holder(p)} == set(game.hands[p])
+                deck = set(game.pile)
+                for q, kb in enumerate(game.kb):
+                    if q != p:  # the new hand came from the deck: exactly the cards that may be there
+                        may_be_deck = {c for c in range(game.n) if kb[c] & K.NOBODY and c not in game.table
+                                       and c not in game.discard and c >> 2 not in game.out}
+                        assert {c for c in range(game.n) if kb[c] & K.holder(p)} == may_be_deck
+                        assert set(game.hands[p]) | deck <= may_be_deck  # the truth survives
+    assert picks > 1000 and kemps > 100
+
+
+def consistent_worlds(rec, me):
+    """Every pair of hidden hands of the two others consistent with what `me` saw (20 cards: no new hands)."""
+    j, k = [q for q in range(3) if q != me]
+    snaps = rec.snapshots
+    unseen = [c for c in range(rec.deck.n) if c not in snaps[0]["hands"][me] and c not in rec.trace[0].table]
+    worlds = [(frozenset(a), frozenset(b)) for a in itertools.combinations(unseen, 4)
+              for b in itertools.combinations([c for c in unseen if c not in a], 4)]
+    yield worlds
+    for t, after in zip(rec.trace, snaps[1:]):
+        q = t.player
+        if q != me and t.picked:
+            i = 0 if q == j else 1
+            worlds = [w for w in worlds if set(t.discarded) <= w[i]]
+            worlds = [tuple((h - set(t.discarded)) | set(t.picked) if x == i else h for x, h in enumerate(w))
+                      for w in worlds]
+        if t.kemps is not None and q != me:
+            i = 0 if q == j else 1
+            four = frozenset(range(4 * t.kemps, 4 * t.kemps + 4))
+            worlds = [tuple(frozenset() if x == i else h for x, h in enumerate(w)) for w in worlds if w[i] == four]
+        if t.new_table:
+            new = set(after["table"])
+            worlds = [w for w in worlds if not (new & (w[0] | w[1]))]
+        yield worlds
+
+
+def test_knowledge_contains_every_consistent_deal():
+    """20 cards: brute force over the others' hands. The true deal survives, every deal the agent's
+    observations allow is allowed by its knowledge base, and with hand sizes put back the knowledge
+    base allows exactly those deals (knowledge.deals_possible counts them)."""
+    checked = 0
+    for seed in range(60):
+        rec = play(LINEUPS[(3 * seed) % len(LINEUPS)], seed, DECKS[20], knowledge=True)
+        for me in range(3):
+            j, k = [q for q in range(3) if q != me]
+            for snap, worlds in zip(rec.snapshots, consistent_worlds(rec, me)):
+                truth = (frozenset(snap["hands"][j]), frozenset(snap["hands"][k]))
+                assert truth in worlds
+                kb = snap["kb"][me]
+                for a, b in worlds:
+                    assert all(kb[c] & K.holder(j) for c in a) and all(kb[c] & K.holder(k) for c in b)
+                sizes = [len(h) for h in snap["hands"]]
+                assert K.deals_possible(list(kb), me, sizes) == len(set(worlds))
+                checked += 1
+    assert checked > 500

@@ -188,9 +188,9 @@ def explore_knowledge(seed: int = 0, deck_values: int = 7, lineup: str = "greedy
     """Each agent's knowledge of every card after `turn` of a seeded game (a grid of cards by agent)."""
     from matplotlib.colors import ListedColormap
 
-    rec = _game(seed, deck_values, lineup)
-    if not isinstance(turn, int) or turn < 0:
+    if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
         raise ValueError(f"turn must be a non-negative int, got {turn!r}")
+    rec = _game(seed, deck_values, lineup)
     turn = min(turn, len(rec.snapshots) - 1)  # past the end: the final position
     snap, d = rec.snapshots[turn], rec.deck
     truth = [1 if t == 1 else 2 + {2: 0, 4: 1, 8: 2}[t] for t in snap["truth"]]
@@ -209,14 +209,14 @@ def explore_knowledge(seed: int = 0, deck_values: int = 7, lineup: str = "greedy
 def explore_game(seed: int = 0, deck_values: int = 5, lineup: str = "greedy/greedy/greedy",
                  turn: int = 3) -> pd.DataFrame:
     """The trace table of a seeded game up to `turn` (the widget that steps through a game)."""
-    if not isinstance(turn, int) or turn < 1:
+    if isinstance(turn, bool) or not isinstance(turn, int) or turn < 1:
         raise ValueError(f"turn must be a positive int, got {turn!r}")
     return trace_table(_game(seed, deck_values, lineup), turn)
 
 
 def _game(seed: int, deck_values: int, lineup: str) -> GameRecord:
     """A seeded game with knowledge snapshots; deck_values counts values from 2 up (13 = the full deck)."""
-    if not isinstance(deck_values, int) or not 5 <= deck_values <= 13:
+    if isinstance(deck_values, bool) or not isinstance(deck_values, int) or not 5 <= deck_values <= 13:
         raise ValueError(f"deck_values must be an int in 5..13, got {deck_values!r}")
     deck = FULL if deck_values == 13 else range(2, 2 + deck_values)
     return play(lineup.split("/"), seed, make_deck(deck), knowledge=True, max_turns=300)
@@ -236,9 +236,9 @@ def plot_strategy_bars(table: pd.DataFrame, title: str, name: str | None = None)
     return finish(fig, name)
 
 
-def plot_lineup_heatmap(df: pd.DataFrame, focal: str, name: str | None = None):
-    """Win share of `focal` in seat 1 against every pair of opponents (seats 2 and 3)."""
-    sub = df[(df["seat"] == 1) & (df["strategy"] == focal)].copy()
+def plot_lineup_heatmap(table: pd.DataFrame, focal: str, name: str | None = None):
+    """Win share of `focal` in seat 1 against every pair of opponents (seats 2 and 3); `table` from lineup_table."""
+    sub = table[(table["seat"] == 1) & (table["strategy"] == focal)].copy()
     sub["s2"] = sub["lineup"].map(lambda s: s.split("/")[1])
     sub["s3"] = sub["lineup"].map(lambda s: s.split("/")[2])
     grid = sub.pivot(index="s2", columns="s3", values="win_share").sort_index().sort_index(axis=1)
@@ -256,16 +256,14 @@ def plot_lineup_heatmap(df: pd.DataFrame, focal: str, name: str | None = None):
     return finish(fig, name)
 
 
-def plot_seat_effects(seats: pd.DataFrame, name: str | None = None):
-    """Self-play win share by seat, with 95% CIs: does moving first help?"""
-    fig, ax = plt.subplots(figsize=(7, 3.2))
-    strategies = sorted(seats["strategy"].unique())
-    width = 0.25
-    for s in range(3):
-        sub = seats[seats["seat"] == s + 1].set_index("strategy").loc[strategies]
-        ax.bar(np.arange(len(strategies)) + (s - 1) * width, sub["win_share"], width, yerr=sub["win_ci"],
-               label=f"seat {s + 1}", capsize=3, color=AGENT_COLORS[s])
-    ax.set_xticks(range(len(strategies)), strategies)
-    ax.set_ylabel("win share in self-play")
-    ax.legend(fontsize=8)
+def plot_seat_effects(diffs: pd.DataFrame, name: str | None = None):
+    """Paired seat differences in win share over the same deals, with 95% CIs (from seat_differences)."""
+    fig, ax = plt.subplots(figsize=(7, 0.32 * len(diffs) + 1))
+    y = np.arange(len(diffs))[::-1]
+    for yi, d, ci, sig in zip(y, diffs["win_diff"], diffs["ci"], diffs["significant"]):
+        ax.errorbar([d], [yi], xerr=[ci], fmt="o", color="tab:red" if sig else "tab:blue", capsize=3)
+    ax.axvline(0, color="grey", lw=1, ls=":")
+    ax.set_yticks(y, [f"{s}: seat {p}" for s, p in zip(diffs["scope"], diffs["seats"])], fontsize=8)
+    ax.set_xlabel("win share difference between seats, same deals (red: 95% CI excludes 0)")
+    fig.tight_layout()
     return finish(fig, name)

@@ -3,6 +3,10 @@
 State is plain lists of small ints (see cards.py). Knowledge bases (knowledge.py) are
 updated only for the seats that need them; the public announcements PICKED, DISCARDED,
 KEMPS, DEALT and NEW TABLE change every knowledge base in the same way.
+
+End of game (report Sections 1 and 2.2, made precise): a new hand cannot be dealt
+("deck exhausted"), or a *proven* stalemate: no card can ever move again (see `Game.stuck`),
+or our turn valve `MAX_TURNS` for games that keep moving cards without end.
 """
 
 from __future__ import annotations
@@ -15,13 +19,20 @@ from .cards import HAND_SIZE, PLAYERS, TABLE_SIZE, Deck
 from . import knowledge as K
 
 NO_PICK_TURNS = 3  # report Section 1: new table after three turns without a pick
-MAX_TURNS = 600  # our safety valve against endless picking back and forth (see notebook)
+MAX_TURNS = 20_000  # our safety valve against endless picking back and forth (no tournament game reaches it; see notebook)
 
 
-def stall_limit(n: int, scored: int) -> int:
-    """Table changes without a pick after which every card outside the hands has been shown: the game is stuck."""
-    outside = n - 4 * scored - PLAYERS * HAND_SIZE
-    return -(-outside // TABLE_SIZE) + 1
+def outside_values(game: "Game") -> list[int]:
+    """How many cards of each value are outside the hands (table, deck, discard pile)."""
+    o = [0] * game.m
+    for c in (*game.table, *game.pile, *game.discard):
+        o[c >> 2] += 1
+    return o
+
+
+def four_of_a_kind(hand) -> bool:
+    """A full hand of one value (it scores a Kemps at the end of its owner's next turn)."""
+    return len(hand) == HAND_SIZE and len({c >> 2 for c in hand}) == 1
 
 
 @dataclass
@@ -46,7 +57,7 @@ class Game:
     __slots__ = (
         "deck", "m", "n", "rng", "hands", "table", "pile", "discard", "out", "scores",
         "no_pick", "round", "turn", "current", "kb", "public", "kbs", "listeners", "over",
-        "end", "reshuffles", "stall",
+        "end", "reshuffles", "agents",
     )
 
     def __init__(self, deck: Deck, seed: int, track: tuple[bool, bool, bool] = (False,) * 3,
@@ -62,7 +73,8 @@ class Game:
         self.out: list[int] = []  # value indices already scored as a Kemps
         self.scores = [0] * PLAYERS
         self.no_pick, self.round, self.turn, self.current = 0, 1, 0, 0
-        self.over, self.end, self.reshuffles, self.stall = False, "", 0, 0
+        self.over, self.end, self.reshuffles = False, "", 0
+        self.agents: list | None = None  # set by play.new_game for built-in agents: stalemates are detected
         self.kb = [K.initial(self.n, p, self.hands[p], self.table) if track[p] else None
                    for p in range(PLAYERS)]
         self.public = K.initial(self.n, None, (), self.table) if public else None
@@ -90,9 +102,39 @@ class Game:
         self.round += 1
         for kb in self.kbs:
             K.seen(kb, self.table)
-        self.stall += 1
-        if self.stall >= stall_limit(self.n, len(self.out)):
+        if self.agents is not None and self.stuck():
             self.over, self.end = True, "stalemate"
+
+    def stuck(self) -> bool:
+        """A proven stalemate, checked after a table change: no card will ever move again.
+
+        While nobody picks, the hands are fixed and a knowledge base only changes when a card
+        it was unsure of appears on the table. So once (1) no hand is four of a kind, (2) every
+        agent that keeps a knowledge base knows every card outside the hands is with nobody,
+        and (3) no agent would pick from any table that can still be laid out, nothing can
+        change again. For the built-in strategies whether an agent picks depends on each
+        table value separately (more cards of a value never stop a pick of it), so (3) needs
+        one table per value v: as many v cards as are outside (at most 6), filled up with other
+        outside cards. tests/test_kemps.py checks this against every possible table.
+        """
+        if any(four_of_a_kind(h) for h in self.hands):
+            return False
+        outside = sorted((*self.table, *self.pile, *self.discard))
+        for p, agent in enumerate(self.agents):
+            kb = self.kb[p]
+            if agent.needs_knowledge and any(kb[c] != K.NOBODY for c in outside):
+                return False
+        real = self.table
+        try:
+            for v in sorted({c >> 2 for c in outside}):
+                mine = [c for c in outside if c >> 2 == v][:TABLE_SIZE]
+                self.table = (mine + [c for c in outside if c >> 2 != v])[:TABLE_SIZE]
+                for p, agent in enumerate(self.agents):
+                    if agent.choose(self, p)[0]:
+                        return False
+        finally:
+            self.table = real
+        return True
 
     def _kemps(self, p: int, v: int) -> None:
         """KEMPS: player p scores value v, the four cards leave the game, p is dealt a new hand."""
@@ -111,8 +153,6 @@ class Game:
                 K.own(kb, p, cards) if q == p else K.dealt(kb, p, self.table, self.discard, self.out)
         if self.public is not None:
             K.dealt(self.public, p, self.table, self.discard, self.out)
-        if len(self.out) == self.m:
-            self.over, self.end = True, "no groups left"
 
     # ----- a turn ----------------------------------------------------------------------
     def check_move(self, p: int, picks, discards) -> None:
@@ -137,10 +177,12 @@ class Game:
             row = Turn(self.turn, self.round, p, tuple(table), tuple(hand),
                        tuple(table[i] for i in picks), tuple(discards), why)
             trace.append(row)
+        if picks and self.listeners:  # the turn's announcements reach everyone together (report 3.3)
+            cards = tuple(table[i] for i in picks)
+            for ls in self.listeners:
+                ls.observe(self, p, cards)
         for i, d in zip(picks, discards):
             c = table[i]
-            for ls in self.listeners:
-                ls.observe(self, p, c)
             hand.remove(d)
             hand.append(c)
             table[i] = d
@@ -155,7 +197,7 @@ class Game:
                     trace[-1].kemps = v
                 self._kemps(p, v)
         if picks:
-            self.no_pick = self.stall = 0
+            self.no_pick = 0
         else:
             self.no_pick += 1
         if not self.over and self.no_pick == NO_PICK_TURNS:

@@ -4,15 +4,15 @@
     env.reset(seed=3)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, info = env.last()
-        if terminated or truncated:
-            break
-        env.step(my_policy(obs))
+        env.step(None if terminated or truncated else my_policy(obs))
 
 Agents are "player_1".."player_3"; actions are ints 0..209, one per exchange (a set of table
 positions to pick and an equal-size set of positions in the sorted hand to discard);
 observations are what that player may see: hand, table, scores, pile sizes and its own
-knowledge base. Rewards: +1 to a player in the step where it calls Kemps.
-Differences from PettingZoo: a finished game ends the loop (no dead-agent steps with None).
+knowledge base (see `observation_space`). Rewards: +1 to a player in the step where it
+calls Kemps. As in PettingZoo, `last()` returns the reward the agent to move has collected
+since its own previous step, and when the game ends every agent takes one last step with
+action None (the "dead step"), so each sees its final reward before it leaves `agents`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import numpy as np
 
 from .cards import FULL, HAND_SIZE, PLAYERS, TABLE_SIZE, make_deck
 from .engine import MAX_TURNS, Game
-from .play import check_seed
+from .play import check_max_turns, check_seed
 
 ACTIONS: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
     (picks, discards)
@@ -51,8 +51,9 @@ class KempsEnv:
 
     def __init__(self, deck=FULL, max_turns: int = MAX_TURNS) -> None:
         self.deck = make_deck(deck)
-        self.max_turns = max_turns
+        self.max_turns = check_max_turns(max_turns)
         self.game: Game | None = None
+        self.agents: list[str] = []
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Deal a new game from `seed` (0 if None)."""
@@ -66,7 +67,14 @@ class KempsEnv:
 
     @property
     def agent_selection(self) -> str:
-        return self.possible_agents[self._game.current]
+        """The agent to move; once the game is over, the next agent still to take its dead step."""
+        g = self._game
+        if not g.over:
+            return self.possible_agents[g.current]
+        if not self.agents:
+            raise ValueError("every agent has left the finished game; call reset(seed)")
+        order = [self.possible_agents[(g.current + k) % PLAYERS] for k in range(PLAYERS)]
+        return next(a for a in order if a in self.agents)
 
     @property
     def _game(self) -> Game:
@@ -76,6 +84,22 @@ class KempsEnv:
 
     def num_actions(self) -> int:
         return len(ACTIONS)
+
+    def action_space(self, agent: str | None = None) -> dict:
+        """The action space, described without gymnasium: Discrete(210), one int per exchange (see ACTIONS)."""
+        return {"type": "Discrete", "n": len(ACTIONS), "meaning": "ACTIONS[i] = (table positions, sorted-hand slots)"}
+
+    def observation_space(self, agent: str | None = None) -> dict:
+        """The observation dict, field by field (a description in place of a gymnasium Dict space)."""
+        n = self.deck.n
+        return {
+            "hand": f"tuple of <= {HAND_SIZE} card ids in 0..{n - 1}, sorted",
+            "table": f"tuple of {TABLE_SIZE} card ids in 0..{n - 1}",
+            "scores": f"tuple of {PLAYERS} ints >= 0",
+            "deck_size": "int >= 0", "discard_size": "int >= 0", "turn": "int >= 0",
+            "knowledge": f"tuple of {n} ints in 0..15: bit 0 'with nobody', bit p+1 'player p+1 holds it'",
+            "action_mask": f"int8 array of shape ({len(ACTIONS)},), 1 for a legal action",
+        }
 
     def legal_actions(self, agent: str | None = None) -> list[int]:
         """Every exchange is legal while the hand holds four cards (the report's rule)."""
@@ -99,22 +123,26 @@ class KempsEnv:
         }
 
     def last(self):
-        """(observation, reward, termination, truncation, info) for the agent to move."""
+        """(observation, reward since its last step, termination, truncation, info) for the agent to move."""
         a = self.agent_selection
         return self.observe(a), self._cumulative_rewards[a], self.terminations[a], self.truncations[a], self.infos[a]
 
     def agent_iter(self, max_iter: int = 10**6):
-        """Yield the agent to move until the game is over."""
+        """Yield the agent to move until every agent has left the finished game."""
         for _ in range(max_iter):
-            if self._game.over:
+            if not self.agents:
                 return
             yield self.agent_selection
 
-    def step(self, action: int) -> None:
-        """Play `action` (an int in 0..209) for the agent to move."""
+    def step(self, action: int | None) -> None:
+        """Play `action` (an int in 0..209) for the agent to move; None is the dead step after the end."""
         g = self._game
+        agent = self.agent_selection
         if g.over:
-            raise ValueError("the game is over; call reset(seed)")
+            if action is not None:
+                raise ValueError(f"the game is over: {agent} must step with None (or call reset(seed))")
+            self.agents.remove(agent)  # the dead step: the agent has seen its final reward
+            return
         if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < len(ACTIONS):
             raise ValueError(f"action must be an int in 0..{len(ACTIONS) - 1}, got {action!r}")
         p = g.current
@@ -122,9 +150,10 @@ class KempsEnv:
         hand = sorted(g.hands[p])
         before = list(g.scores)
         g.step(p, picks, [hand[i] for i in slots])
+        self._cumulative_rewards[agent] = 0  # PettingZoo: an agent's tally restarts when it acts
         for q, a in enumerate(self.possible_agents):
             self.rewards[a] = g.scores[q] - before[q]
-            self._cumulative_rewards[a] = self.rewards[a]
+            self._cumulative_rewards[a] += self.rewards[a]
         if not g.over and g.turn >= self.max_turns:
             g.over, g.end = True, "turn limit"
             self.truncations = {a: True for a in self.agents}
@@ -156,7 +185,10 @@ def random_policy(seed: int):
 
 
 def run_episode(env: KempsEnv, policies: dict, seed: int) -> tuple[int, ...]:
-    """Play one game in `env`: policies maps agent name -> a policy(obs) or a built-in strategy name."""
+    """Play one game in `env`: policies maps agent name -> a policy(obs) or a built-in strategy name.
+
+    Returns each agent's total reward, summed from what `last()` hands it (the final scores).
+    """
     from .strategies import make_agent
 
     env.reset(seed=seed)
@@ -171,8 +203,7 @@ def run_episode(env: KempsEnv, policies: dict, seed: int) -> tuple[int, ...]:
             seats[name] = pol
     total = {a: 0 for a in env.possible_agents}
     for name in env.agent_iter():
-        obs, *_ = env.last()
-        env.step(seats[name](obs))
-        for a, r in env.rewards.items():
-            total[a] += r
+        obs, reward, terminated, truncated, _ = env.last()
+        total[name] += reward
+        env.step(None if terminated or truncated else seats[name](obs))
     return tuple(total[a] for a in env.possible_agents)

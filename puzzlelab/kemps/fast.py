@@ -9,8 +9,29 @@ from __future__ import annotations
 import numpy as np
 
 from .cards import FULL, make_deck
-from .engine import MAX_TURNS, stall_limit
+from .engine import MAX_TURNS
 from .play import check_seed
+
+
+def greedy_stuck(hands, outside, m: int) -> bool:
+    """engine.Game.stuck for three Greedy agents: no hand is a Kemps and no table can tempt anyone."""
+    o = [0] * m
+    for c in outside:
+        o[c >> 2] += 1
+    for hand in hands:
+        hc = [0] * m
+        for c in hand:
+            hc[c >> 2] += 1
+        top = max(hc)
+        if top == 4:
+            return False
+        for v in range(m):
+            if o[v]:
+                h = hc[v]
+                size = h + min(o[v], 6, 4 - h)
+                if size >= 2 and size > top:
+                    return False
+    return True
 
 
 def greedy_selfplay(seed: int, deck=FULL, max_turns: int = MAX_TURNS) -> tuple[int, int, int]:
@@ -29,7 +50,7 @@ def greedy_game(seed: int, deck=FULL, max_turns: int = MAX_TURNS) -> tuple[tuple
     pile = order[18:][::-1]
     discard: list[int] = []
     scores = [0, 0, 0]
-    n_out = no_pick = stall = turn = p = 0
+    no_pick = turn = p = 0
     while True:
         hand = hands[p]
         hc, tc = [0] * m, [0] * m
@@ -60,7 +81,6 @@ def greedy_game(seed: int, deck=FULL, max_turns: int = MAX_TURNS) -> tuple[tuple
         if hand[0] >> 2 == hand[1] >> 2 == hand[2] >> 2 == hand[3] >> 2:
             # Kemps (also for a hand dealt as four of a kind): the cards leave, a new hand is dealt
                 scores[p] += 1
-                n_out += 1
                 if len(pile) < 4:
                     if len(pile) + len(discard) < 4:
                         return tuple(scores), turn + 1, "deck exhausted"
@@ -69,10 +89,8 @@ def greedy_game(seed: int, deck=FULL, max_turns: int = MAX_TURNS) -> tuple[tuple
                     discard = []
                 hands[p] = pile[-4:][::-1]
                 del pile[-4:]
-                if n_out == m:
-                    return tuple(scores), turn + 1, "no groups left"
         if picked:
-            no_pick = stall = 0
+            no_pick = 0
         else:
             no_pick += 1
             if no_pick == 3:
@@ -84,8 +102,7 @@ def greedy_game(seed: int, deck=FULL, max_turns: int = MAX_TURNS) -> tuple[tuple
                     discard = []
                 table = pile[-6:][::-1]
                 del pile[-6:]
-                stall += 1
-                if stall >= stall_limit(n, n_out):
+                if greedy_stuck(hands, (*table, *pile, *discard), m):
                     return tuple(scores), turn + 1, "stalemate"
         turn += 1
         if turn >= max_turns:

@@ -30,6 +30,13 @@ def check_seed(seed) -> int:
     return seed
 
 
+def check_max_turns(max_turns) -> int:
+    """The turn valve is a positive int."""
+    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
+        raise ValueError(f"max_turns must be a positive int, got {max_turns!r}")
+    return max_turns
+
+
 def new_game(agents, seed: int, deck, knowledge: bool = False) -> Game:
     """Deal a game; track knowledge for the seats whose agents need it (or all, if asked)."""
     track = tuple(knowledge or a.needs_knowledge for a in agents)
@@ -37,6 +44,8 @@ def new_game(agents, seed: int, deck, knowledge: bool = False) -> Game:
     game = Game(make_deck(deck), check_seed(seed), track, public)
     for p, a in enumerate(agents):
         a.reset(game, p)
+    if all(type(a) in BUILTIN for a in agents):
+        game.agents = list(agents)  # stalemates are provable only for strategies we know (engine.Game.stuck)
     return game
 
 
@@ -44,8 +53,7 @@ def play(strategies: Sequence, seed: int = 0, deck=FULL, *, max_turns: int = MAX
          trace: bool = True, knowledge: bool = False) -> GameRecord:
     """Play one game; `knowledge=True` also snapshots every knowledge base after each turn."""
     agents = make_agents(strategies)
-    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
-        raise ValueError(f"max_turns must be a positive int, got {max_turns!r}")
+    check_max_turns(max_turns)
     game = new_game(agents, seed, deck, knowledge)
     rows = [] if trace else None
     snaps = []

@@ -125,18 +125,16 @@ class Blocking(KBGreedy):
         move = self.collect(game, me, hc, tc, ok)
         if move[0] is not None:
             return move
-        target, most = -1, 2  # the value I collect: most cards in hand (at least 2), then higher value
-        for v, h in enumerate(hc):
-            if ok[v] and h >= most:
-                target, most = v, h
-        spare = sorted((c for c in hand if c >> 2 != target and opp[c >> 2] == 0),
+        # inconsequential cards only: never a blocking card, never one of a pair or more of my
+        # own (blocking "should not prevent the player from forming their own Kemps", 2.4.3)
+        spare = sorted((c for c in hand if hc[c >> 2] < 2 and opp[c >> 2] == 0),
                        key=lambda c: (ok[c >> 2], hc[c >> 2] + tc[c >> 2], c))
         if not spare:
             return (), (), move[1]
         best, key = -1, (0, 0)
         for i, c in enumerate(table):
             w = c >> 2
-            if opp[w] and not hc[w] and w != target and (opp[w], w) > key:
+            if opp[w] and not hc[w] and (opp[w], w) > key:  # a value I hold none of
                 best, key = i, (opp[w], w)
         if best < 0:
             return (), (), move[1]
@@ -176,16 +174,21 @@ class TheoryOfMind(Bold):
         self.blocked: dict[int, int] = {}  # card -> the opponent who picked it to block me
         game.listeners.append(self)
 
-    def observe(self, game, p, c):
-        """Called just before PICKED(p, c) is announced: is this pick a block against me?"""
+    def observe(self, game, p, picked):
+        """Called before player p's PICKED announcements of this turn: which picks are blocks against me?
+
+        Every card of the exchange is judged on the public knowledge before the turn (the
+        report's agents broadcast a turn's announcements together when it ends, 3.3).
+        """
         if p == self.me:
             return
-        pub, v = game.public, c >> 2
-        cards = range(4 * v, 4 * v + 4)
-        they_know_i_collect = any(pub[x] == K.holder(self.me) for x in cards)
-        it_collects = any(pub[x] == K.holder(p) for x in cards)
-        if they_know_i_collect and not it_collects:
-            self.blocked[c] = p
+        pub, mine, theirs = game.public, K.holder(self.me), K.holder(p)
+        for c in picked:
+            same = range(4 * (c >> 2), 4 * (c >> 2) + 4)
+            they_know_i_collect = any(pub[x] == mine for x in same)
+            it_collects = any(pub[x] == theirs for x in same)
+            if they_know_i_collect and not it_collects:
+                self.blocked[c] = p
 
     def allowed(self, game, me):
         kb = game.kb[me]
