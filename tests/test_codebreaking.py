@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from puzzlelab.codebreaking import (STRATEGIES, Game, analyze, analyze_plain, bags_of_gold,
                                     black_peg_mastermind, bulls_and_cows, counterfeit_coin,
-                                    lemma14_bound, mastermind, optimal, simulate, well_formed_table)
+                                    lemma14_bound, mastermind, optimal, parse, simulate, well_formed_table)
 from puzzlelab.codebreaking import coins, explore
-from puzzlelab.codebreaking.games import mastermind_by_formulas, outcome_clauses
+from puzzlelab.codebreaking.games import clause_report, mastermind_by_formulas, outcome_clauses
 
 
 # --- games --------------------------------------------------------------------------------------
@@ -129,16 +129,30 @@ def test_ill_formed_outcomes_name_the_culprit():
         well_formed_table(sat, ["exp A", "exp B"], ["code 0", "code 1", "code 2"])
 
 
-@pytest.mark.parametrize("call", [
-    lambda: mastermind(0, 3), lambda: mastermind(2, -1), lambda: counterfeit_coin(0),
-    lambda: counterfeit_coin(1), lambda: counterfeit_coin(3, formalization=7),
-    lambda: bulls_and_cows(4, 3), lambda: mastermind(9, 9), lambda: bags_of_gold(0, 2),
-    lambda: analyze(mastermind(2, 2), "random"), lambda: optimal(mastermind(2, 2), "best"),
-    lambda: coins.initial(0), lambda: simulate(mastermind(2, 2), "parts", "33"),
-    lambda: explore.make_game("chess", 1, 1), lambda: explore.explore_play(2, 3, 0, "19"),
+@pytest.mark.parametrize("call,words", [
+    (lambda: mastermind(0, 3), "pegs must be an integer ≥ 1"),
+    (lambda: mastermind(2, -1), "colors must be an integer ≥ 1"),
+    (lambda: counterfeit_coin(0), "coins must be an integer ≥ 1"),
+    (lambda: counterfeit_coin(1), "at least 2 coins"),
+    (lambda: counterfeit_coin(3, formalization=7), "formalization must be 8 or 9"),
+    (lambda: bulls_and_cows(4, 3), "need at least 4 symbols"),
+    (lambda: mastermind(9, 9), "too many for an explicit table"),
+    (lambda: bags_of_gold(0, 2), "bags must be an integer ≥ 1"),
+    (lambda: analyze(mastermind(2, 2), "random"), "unknown strategy 'random'"),
+    (lambda: optimal(mastermind(2, 2), "best"), "unknown measure 'best'"),
+    (lambda: coins.initial(0), "coins must be an integer ≥ 1"),
+    (lambda: coins.max_coins(-1), "weighings must be an integer ≥ 0"),
+    (lambda: coins.dyson_bound(0), "weighings must be an integer ≥ 1"),
+    (lambda: simulate(mastermind(2, 2), "parts", "33"), "no code named '33'"),
+    (lambda: simulate(mastermind(2, 2), "parts", 2.7), "code name .str. or an index .int., got 2.7"),
+    (lambda: simulate(mastermind(2, 2), "parts", True), "code name .str. or an index .int., got True"),
+    (lambda: simulate(mastermind(2, 2), "parts", 4), "code index 4 out of range"),
+    (lambda: parse(None), "must be text .str., got NoneType"),
+    (lambda: explore.make_game("chess", 1, 1), "unknown game 'chess'"),
+    (lambda: explore.explore_play(2, 3, 0, "19"), "guess '19' must be 2 digits from 1 to 3"),
 ])
-def test_bad_input_raises_value_error(call):
-    with pytest.raises(ValueError):
+def test_bad_input_raises_value_error(call, words):
+    with pytest.raises(ValueError, match=words):
         call()
 
 
@@ -169,6 +183,22 @@ def test_simulation_agrees_with_analysis():
     for k in range(game.n_codes):
         play = simulate(game, "ent-models", k)
         assert len(play) == a.lengths[k] and play.outcome.iloc[-1] == "3B0W"
+
+
+@pytest.mark.parametrize("pegs,colors", [(3, 3), (4, 4)])
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_determined_is_when_one_code_is_left_in_a_simulated_play(pegs, colors, strategy):
+    # |σ|_v of Definition 12: the first step after which one code is left (one play per code)
+    game = mastermind(pegs, colors)
+    a = analyze(game, strategy)
+    for k in range(game.n_codes):
+        left = simulate(game, strategy, k)["codes left"].tolist()
+        assert a.determined[k] == left.index(1) + 1 and a.lengths[k] == len(left)
+
+
+def test_histogram_counts_every_code_from_depth_zero():
+    a = analyze(counterfeit_coin(1, True), "max-models")  # 2 codes, one weighing: depths 1
+    assert a.histogram() == {1: 2} and sum(analyze(mastermind(3, 3), "parts").histogram().values()) == 27
 
 
 def test_decision_tree_accounts_for_every_code():
@@ -228,7 +258,7 @@ def test_optimal_equals_brute_force(make, symmetry):
     worst, total = brute_force(game)
     assert optimal(game, "worst", symmetry=symmetry).worst == worst
     assert optimal(game, "average", symmetry=symmetry).total == total
-    assert lemma14_bound(game) <= worst
+    assert lemma14_bound(game) <= (worst if not game.ends_on_final else brute_force(game.with_final_outcomes(()))[0])
 
 
 @pytest.mark.parametrize("make", [lambda: mastermind(3, 3), lambda: black_peg_mastermind(3, 3),
@@ -239,6 +269,36 @@ def test_symmetry_does_not_change_the_optimum(make):
         a, b = optimal(game, measure, symmetry=True), optimal(game, measure, symmetry=False)
         assert (a.worst, a.total) == (b.worst, b.total) if measure == "average" else a.worst == b.worst
         assert a.stats["experiments tried"] <= b.stats["experiments tried"]
+
+
+TWO_TYPES = """VARIABLES a, b
+EXPERIMENT 'A' 0
+OUTCOME 'a' a
+OUTCOME 'not a' !a
+EXPERIMENT 'B' 0
+OUTCOME 'b' b
+OUTCOME 'not b' !b
+"""
+
+
+def test_lemma14_uses_the_outcomes_of_one_experiment_type():
+    # 4 codes, two types with 2 outcomes each (4 labels in all): b = 2, bound ⌈log2 4⌉ = 2.
+    game = parse(TWO_TYPES)
+    assert lemma14_bound(game) == brute_force(game)[0] == optimal(game, "worst").worst == 2
+
+
+@pytest.mark.parametrize("make", SMALL)
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_lemma14_bounds_the_determined_length(make, strategy):
+    game = make()
+    assert lemma14_bound(game) <= analyze(game, strategy).determined.max()
+
+
+def test_type_outcomes_are_checked():
+    with pytest.raises(ValueError, match="outside Φ"):
+        tiny_game(type_outcomes={"e": ["x"]})
+    with pytest.raises(ValueError, match="lacks experiment type 'e'"):
+        tiny_game(type_outcomes={"f": ["x"]})
 
 
 def _canonical(row: np.ndarray) -> tuple:
@@ -270,7 +330,31 @@ def test_class_counting_equals_generic_search(n, genuine):
 
 
 def test_two_coins_alone_cannot_be_solved():
-    assert coins.fewest_weighings(2) == math.inf
+    assert coins.fewest_weighings(1) == coins.fewest_weighings(2) == math.inf
+
+
+@pytest.mark.parametrize("w", [1, 2, 3])
+@pytest.mark.parametrize("genuine", [False, True])
+def test_most_coins_by_search_equals_dysons_closed_form(w, genuine):
+    assert coins.max_coins(w, genuine) == coins.dyson_bound(w, genuine)
+
+
+@pytest.mark.parametrize("n,genuine", [(n, g) for g in (False, True) for n in range(1 if g else 3, 10)])
+def test_greedy_is_worst_case_optimal_but_not_always_average_optimal_on_coins(n, genuine):
+    # the greedy strategies (generic engine) against the optimum by class counting
+    game, state = counterfeit_coin(n, genuine), coins.initial(n, genuine)
+    for s in ("max-models", "exp-models", "ent-models"):
+        a = analyze(game, s)
+        assert a.worst == coins.fewest_weighings(n, genuine)
+        assert a.total >= coins.least_total(state)
+
+
+def test_greedy_average_is_beaten_on_seven_coins_with_a_genuine_one():
+    # exact optimum by brute force (generic, no class counting) below every greedy total
+    game = counterfeit_coin(7, True)
+    best = optimal(game, "average").total
+    assert best == coins.least_total(coins.initial(7, True))
+    assert all(analyze(game, s).total > best for s in ("max-models", "exp-models", "ent-models"))
 
 
 # --- language against the built-in games -----------------------------------------------------------
@@ -320,3 +404,50 @@ def test_average_within_a_worst_case_budget_equals_brute_force(make):
         assert res.total == brute_force_total_within(game, budget) and res.worst <= budget
     with pytest.raises(ValueError, match="within"):
         optimal(game, "average", max_worst=worst - 1)
+
+
+@pytest.mark.parametrize("genuine", [False, True])
+def test_a_spanning_tree_of_coin_swaps_gives_the_same_orbits(genuine):
+    # the search keeps only a spanning forest of the transpositions fixing the live codes
+    from dataclasses import replace
+
+    from puzzlelab.codebreaking.optimal import Search
+
+    game = counterfeit_coin(6, genuine)
+    plain = Game(game.name, game.variables, game.codes, game.experiments, game.outcome_table,
+                 game.outcome_labels, code_names=game.code_names, symmetry=replace(game.symmetry, swaps=None))
+    rng = np.random.default_rng(5)
+    for size in (12, 8, 6, 4, 3):
+        live = np.sort(rng.choice(game.n_codes, size, replace=False))
+        assert (Search(game)._orbit_leaders(live) == Search(plain)._orbit_leaders(live)).all()
+
+
+def test_clause_report_accepts_a_correct_outcome_1_1_clause():
+    # 3 pegs, black at 0, white pair (1, 2), maximality ¬f1($2): codes 1x2 with x ∉ {2, 3} answer 1B1W
+    report = clause_report(r"(f_0(\$0) \land \neg f_1(\$1) \land f_2(\$1) \land \neg f_1(\$2)) \lor "
+                           "(¬f_0($0) ∧ f_0($0))", pegs=3, colors=4)
+    first, second = report.iloc[0], report.iloc[1]
+    assert first["white literal f_j($i), i≠j"] and not first.contradiction
+    assert first["answers of the codes satisfying it"] == "1B1W"
+    assert second.contradiction and second["answers of the codes satisfying it"] == "none (unsatisfiable)"
+
+
+@pytest.mark.parametrize("text,words", [(None, "must be text"), ("a ∧ b", "no clause"),
+                                        ("(f_5($0))", "beyond 3")])
+def test_clause_report_rejects_bad_text(text, words):
+    with pytest.raises(ValueError, match=words):
+        clause_report(text)
+
+
+def test_greedy_gap_sentence_names_the_failing_coin_counts():
+    table = explore.coin_greedy_table(8)  # engine and class counting, live
+    gaps = explore.greedy_average_gaps(table)
+    text = explore.describe_greedy_gaps(gaps)
+    failing = gaps[(gaps[list(explore.GREEDY)] > 0).any(axis=1)]
+    for genuine, grp in failing.groupby("extra genuine coin"):
+        assert f"first failure is at {grp.coins.min()} coins" in text
+
+
+def test_widgets_act_on_release():
+    for controls in (explore.strategy_widgets(), explore.play_widgets()):
+        assert all(not w.continuous_update for w in controls.values() if hasattr(w, "continuous_update"))

@@ -6,7 +6,6 @@ language: weighing coins on a balance and scoring Mastermind guesses by colour c
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from itertools import combinations, product
 
@@ -15,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from puzzlelab.codebreaking import black_peg_mastermind, counterfeit_coin, mastermind
 from puzzlelab.codebreaking import game_files as G
 from puzzlelab.codebreaking import language as L
 
@@ -221,20 +221,8 @@ def test_generators_reject_empty_games(bad):
 
 
 # ---------------------------------------------------------------------------
-# against the built-in games of puzzlelab.codebreaking (skipped only if they do not exist)
+# against the built-in games of puzzlelab.codebreaking
 # ---------------------------------------------------------------------------
-
-
-def builtin(name: str):
-    """A built-in game constructor from puzzlelab.codebreaking (or its games module), else skip."""
-    for module in ("puzzlelab.codebreaking", "puzzlelab.codebreaking.games"):
-        try:
-            found = getattr(importlib.import_module(module), name, None)
-        except ImportError:
-            found = None
-        if found is not None:
-            return found
-    pytest.skip(f"built-in {name} not available yet")
 
 
 def assert_same_game(parsed, built) -> None:
@@ -266,26 +254,30 @@ def test_parse_returns_a_game():
 
 @pytest.mark.parametrize("file,pegs,colors", [("mastermind", 4, 6), ("mastermind_3x3", 3, 3)])
 def test_mastermind_files_equal_the_builtin(file, pegs, colors):
-    assert_same_game(L.load(f"{file}.cobra"), builtin("mastermind")(pegs, colors))
+    assert_same_game(L.load(f"{file}.cobra"), mastermind(pegs, colors))
 
 
 def test_black_peg_mastermind_file_equals_the_builtin():
-    assert_same_game(L.load("mastermind_black.cobra"), builtin("black_peg_mastermind")(4, 6))
+    assert_same_game(L.load("mastermind_black.cobra"), black_peg_mastermind(4, 6))
 
 
 @pytest.mark.parametrize("file,coins,genuine", [("coin12", 12, False), ("coin4", 4, False),
-                                                ("coin4_genuine", 4, True)])
+                                                ("coin4_genuine", 4, True), ("coin13", 13, False),
+                                                ("coin13_genuine", 13, True)])
 def test_coin_files_equal_the_builtin(file, coins, genuine):
-    assert_same_game(L.load(f"{file}.cobra"), builtin("counterfeit_coin")(coins, extra_genuine=genuine))
+    assert_same_game(L.load(f"{file}.cobra"), counterfeit_coin(coins, extra_genuine=genuine))
 
 
 def test_example_9_file_equals_the_builtin():
-    counterfeit_coin = builtin("counterfeit_coin")
-    try:
-        built = counterfeit_coin(12, formalization=9)
-    except TypeError:
-        built = counterfeit_coin(12)
-    assert_same_game(L.load("coin12_alt.cobra"), built)
+    assert_same_game(L.load("coin12_alt.cobra"), counterfeit_coin(12, formalization=9))
+
+
+def test_each_experiment_type_keeps_its_own_outcomes():
+    # Two types with two outcome formulas each: b of Lemma 14 is 2, not the 4 labels together.
+    game = L.parse("VARIABLES a, b\nEXPERIMENT 'A' 0\nOUTCOME 'a' a\nOUTCOME 'not a' !a\n"
+                   "EXPERIMENT 'B' 0\nOUTCOME 'b' b\nOUTCOME 'not b' !b\n")
+    assert game.n_outcomes == 4 and game.max_type_outcomes == 2
+    assert game.type_outcomes == {"A": ("a", "not a"), "B": ("b", "not b")}
 
 
 # ---------------------------------------------------------------------------

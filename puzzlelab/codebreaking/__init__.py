@@ -13,10 +13,10 @@ from .analysis import STRATEGIES, Analysis, analyze, analyze_plain, lemma14_boun
 from .game import Game, Symmetry, well_formed_table
 from .games import bags_of_gold, black_peg_mastermind, bulls_and_cows, counterfeit_coin, mastermind
 from .language import parse
-from .optimal import optimal
+from .optimal import optimal, optimal_plain
 
 __all__ = [
     "STRATEGIES", "Analysis", "Game", "Symmetry", "analyze", "analyze_plain", "bags_of_gold",
     "black_peg_mastermind", "bulls_and_cows", "counterfeit_coin", "lemma14_bound", "mastermind",
-    "optimal", "parse", "simulate", "well_formed_table",
+    "optimal", "optimal_plain", "parse", "simulate", "well_formed_table",
 ]

@@ -102,7 +102,7 @@ class Analysis:
         return self.total / len(self.lengths)
 
     def histogram(self) -> dict[int, int]:
-        """Number of codes solved in exactly d experiments, d = 1..worst."""
+        """Number of codes solved in exactly d experiments, for every d = 0..worst that occurs."""
         return {d: int((self.lengths == d).sum()) for d in range(0, self.worst + 1) if (self.lengths == d).any()}
 
     def summary(self) -> dict:
@@ -110,11 +110,23 @@ class Analysis:
                 "worst": self.worst, "total": self.total, "average": round(self.average, 4)}
 
 
-def lemma14_bound(game: Game) -> int:
-    """Lemma 14: every strategy needs ⌈log_b #φ0⌉ experiments in the worst case (b outcomes)."""
-    b, n, k = game.n_outcomes, game.n_codes, 0
+def lemma14_bound(game: Game) -> float:
+    """Lemma 14: every strategy needs ⌈log_b #φ0⌉ experiments to determine the code, b = max_t |Φ(t)|.
+
+    b is the most outcome formulas one experiment type has (not the number of labels over
+    all types). The bound is on the thesis's length |σ|_v (until determined), so it is to
+    be compared with `Analysis.determined`; math.inf if b = 1 and there are several codes.
+    """
+    return ceil_log(game.max_type_outcomes, game.n_codes)
+
+
+def ceil_log(b: int, n: int) -> float:
+    """⌈log_b n⌉ in exact integer arithmetic (the least k with b^k ≥ n); math.inf if b = 1 < n."""
+    if b < 1 or n < 1:
+        raise ValueError(f"⌈log_b n⌉ needs b ≥ 1 and n ≥ 1, got b = {b}, n = {n}")
     if b == 1:
         return 0 if n == 1 else math.inf
+    k = 0
     while b**k < n:
         k += 1
     return k
@@ -165,7 +177,12 @@ def _play(game: Game, pick: Callable[[np.ndarray, int], int], label: str) -> Ana
 def simulate(game: Game, strategy: str, code: str | int) -> pd.DataFrame:
     """One play of `strategy` against one secret code: experiment, outcome, codes left after it."""
     check_strategy(strategy)
-    k = game.code_index(code) if isinstance(code, str) else int(code)
+    if isinstance(code, str):
+        k = game.code_index(code)
+    elif isinstance(code, (int, np.integer)) and not isinstance(code, (bool, np.bool_)):
+        k = int(code)
+    else:
+        raise ValueError(f"{game.name}: the code must be a code name (str) or an index (int), got {code!r}")
     if not 0 <= k < game.n_codes:
         raise ValueError(f"{game.name}: code index {k} out of range")
     live, steps = np.arange(game.n_codes), []

@@ -105,6 +105,7 @@ def max_coins(w: int, extra_genuine: bool = False) -> int:
     Every n is tried up to ⌊3^w / 2⌋ + 1; beyond that the 2n codes exceed the 3^w outcome
     sequences, so no larger n can work.
     """
+    _weighings_count(w, 0)
     best = 0
     for n in range(1, 3**w // 2 + 2):
         if solvable(initial(n, extra_genuine), w):
@@ -114,4 +115,12 @@ def max_coins(w: int, extra_genuine: bool = False) -> int:
 
 def dyson_bound(w: int, extra_genuine: bool = False) -> int:
     """Dyson's (1946) closed form: (3^w − 3)/2 coins, or (3^w − 1)/2 with an extra genuine coin."""
+    _weighings_count(w, 1)
     return (3**w - 1) // 2 if extra_genuine else (3**w - 3) // 2
+
+
+def _weighings_count(w: int, least: int) -> int:
+    """w itself, or ValueError unless it is an integer ≥ least."""
+    if isinstance(w, bool) or not isinstance(w, int) or w < least:
+        raise ValueError(f"the number of weighings must be an integer ≥ {least}, got {w!r}")
+    return w

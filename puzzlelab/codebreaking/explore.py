@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import matplotlib.pyplot as plt
@@ -11,7 +12,7 @@ from matplotlib.figure import Figure
 
 from ..figures import finish
 from . import coins
-from .analysis import STRATEGIES, Analysis, analyze, check_strategy, lemma14_bound
+from .analysis import STRATEGIES, Analysis, analyze, ceil_log, check_strategy, lemma14_bound
 from .game import Game
 from .games import bags_of_gold, black_peg_mastermind, bulls_and_cows, counterfeit_coin, mastermind
 
@@ -37,11 +38,11 @@ def make_game(kind: str, a: int, b: int = 0) -> Game:
 
 
 def summary_row(a: Analysis) -> dict:
-    """One line of a results table: worst, total, average, Lemma 14 bound and the depth histogram."""
+    """One line of a results table: worst, total, average, worst until determined, Lemma 14 bound, histogram."""
     hist = a.histogram()
     return {"game": a.game.name, "strategy": a.strategy, "codes": a.game.n_codes,
             "worst": a.worst, "total": a.total, "average": round(a.average, 4),
-            "Lemma 14": lemma14_bound(a.game),
+            "worst until determined": int(a.determined.max()), "Lemma 14": lemma14_bound(a.game),
             "histogram": " ".join(f"{d}:{n}" for d, n in sorted(hist.items()))}
 
 
@@ -93,23 +94,23 @@ def plot_histograms(analyses: list[Analysis], name: str | None = None) -> Figure
 
 
 def plot_timings(bench: pd.DataFrame, name: str | None = None) -> Figure:
-    """Analysis time per strategy against the number of codes (read from data/bench_codebreaking.csv)."""
-    fig, ax = plt.subplots(figsize=(6.5, 3.6))
-    fast = bench[bench.method == "vectorised"]
-    for strategy, grp in fast.groupby("strategy"):
-        grp = grp.sort_values("codes")
-        ax.plot(grp.codes, grp.seconds, "o-", label=strategy)
-    base = bench[bench.method == "plain"].sort_values("codes")
-    if len(base):
-        ax.plot(base.codes, base.seconds, "k--", marker="x", label="plain recursion (max-models)")
-    for _, row in fast[fast.strategy == "max-models"].iterrows():
+    """Analysis time per strategy against the number of codes, vectorised (solid) and plain recursion
+    (dashed), read from data/bench_codebreaking.csv."""
+    fig, ax = plt.subplots(figsize=(6.5, 3.8))
+    colours = dict(zip(STRATEGIES, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
+    for method, style in (("vectorised", "o-"), ("plain", "x--")):
+        for strategy, grp in bench[bench.method == method].groupby("strategy"):
+            grp = grp.sort_values("codes")
+            ax.plot(grp.codes, grp.seconds, style, color=colours[strategy], label=f"{strategy} ({method})")
+    fast = bench[(bench.method == "vectorised") & (bench.strategy == "max-models")]
+    for _, row in fast.iterrows():
         ax.annotate(row.game.replace("Mastermind ", ""), (row.codes, row.seconds), fontsize=7,
                     textcoords="offset points", xytext=(3, -9))
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("codes (Mastermind pegs × colours)")
-    ax.set_ylabel("seconds for all codes")
-    ax.legend(fontsize=8)
+    ax.set_ylabel("seconds for all codes (best of runs)")
+    ax.legend(fontsize=7, ncol=2)
     return finish(fig, name)
 
 
@@ -125,6 +126,31 @@ def coin_table(ws: tuple[int, ...] = (2, 3, 4)) -> pd.DataFrame:
 
 
 # --- widgets ---------------------------------------------------------------------------------
+def _slider(low: int, high: int, value: int, description: str):
+    """An integer slider that recomputes only when released (slow settings take seconds)."""
+    import ipywidgets
+
+    return ipywidgets.IntSlider(value=value, min=low, max=high, description=description, continuous_update=False)
+
+
+def strategy_widgets() -> dict:
+    """Controls for `explore_strategy`: sliders act on release, so a drag does not queue slow analyses."""
+    import ipywidgets
+
+    return {"kind": ipywidgets.Dropdown(options=list(GAME_KINDS), value="Mastermind", description="kind"),
+            "a": _slider(1, 13, 3, "a"), "b": _slider(0, 10, 4, "b"),
+            "strategy": ipywidgets.Dropdown(options=list(STRATEGIES), value="ent-models", description="strategy")}
+
+
+def play_widgets() -> dict:
+    """Controls for `explore_play`: the guesses are read when Enter is pressed or the box is left."""
+    import ipywidgets
+
+    return {"pegs": _slider(1, 4, 4, "pegs"), "colors": _slider(1, 6, 6, "colors"),
+            "seed": _slider(0, 100, 1, "seed"),
+            "guesses": ipywidgets.Text(value="1122", description="guesses", continuous_update=False)}
+
+
 def explore_strategy(kind: str = "Mastermind", a: int = 3, b: int = 4, strategy: str = "max-models") -> Figure:
     """Worst, average and depth histogram of one strategy on one game (kind and size)."""
     check_strategy(strategy)
@@ -186,12 +212,15 @@ OPTIMAL_RUNS = [("Mastermind", 2, 3, "worst"), ("Mastermind", 2, 3, "average"),
                 ("Mastermind", 3, 3, "worst"), ("Mastermind", 3, 3, "average"),
                 ("Mastermind", 3, 4, "worst"), ("Mastermind", 3, 4, "average"),
                 ("Mastermind", 4, 4, "worst"), ("Mastermind", 4, 4, "average"),
+                ("Mastermind", 4, 4, "average", 4),
                 ("Mastermind", 4, 5, "worst"), ("Mastermind", 4, 5, "average"),
                 ("Mastermind", 4, 6, "worst"), ("Mastermind", 4, 6, "average"),
+                ("Mastermind", 4, 6, "average", 5),
                 ("black-peg Mastermind", 3, 3, "worst"), ("black-peg Mastermind", 3, 3, "average"),
                 ("coin", 12, 0, "worst"), ("coin", 12, 0, "average"),
-                ("coin + genuine", 12, 0, "worst"), ("coin", 13, 0, "worst"),
-                ("coin + genuine", 13, 0, "worst")]
+                ("coin + genuine", 12, 0, "worst"), ("coin + genuine", 12, 0, "average"),
+                ("coin", 13, 0, "worst"), ("coin", 13, 0, "average"),
+                ("coin + genuine", 13, 0, "worst"), ("coin + genuine", 13, 0, "average")]
 
 
 def optimal_row(kind: str, a: int, b: int, measure: str, symmetry: bool = True,
@@ -208,8 +237,12 @@ def optimal_row(kind: str, a: int, b: int, measure: str, symmetry: bool = True,
 
 
 def optimal_table() -> pd.DataFrame:
-    """Optimal worst and average cases by the generic search (with symmetry reduction)."""
-    return pd.DataFrame([optimal_row(*run) for run in _progress(OPTIMAL_RUNS, "searches")])
+    """Optimal worst and average cases by the generic search (with symmetry reduction); a fifth
+    entry in a run is a bound on the worst case for the average search."""
+    rows = []
+    for kind, a, b, measure, *bound in _progress(OPTIMAL_RUNS, "searches"):
+        rows.append(optimal_row(kind, a, b, measure, max_worst=bound[0] if bound else None))
+    return pd.DataFrame(rows)
 
 
 SYMMETRY_RUNS = [("Mastermind", 3, 3, "average"), ("Mastermind", 3, 4, "average"),
@@ -239,6 +272,118 @@ def coin_greedy_table(max_coins: int = 13) -> pd.DataFrame:
                 row[f"{s} worst"], row[f"{s} total"] = a.worst, a.total
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+GREEDY = ("max-models", "exp-models", "ent-models")
+
+
+def lambda_table(max_coins: int = 13) -> pd.DataFrame:
+    """Lemma 22 / Example 23's Λ = ⌈log₃ #codes⌉ (2n codes, b = 3) beside the optimal worst case, n = 1..max_coins."""
+    rows = []
+    for genuine in (False, True):
+        for n in range(1, max_coins + 1):
+            predicted, actual = ceil_log(3, 2 * n), coins.fewest_weighings(n, genuine)
+            rows.append({"coins": n, "extra genuine coin": genuine, "codes": 2 * n,
+                         "⌈log₃ 2n⌉ (Lemma 22)": predicted,
+                         "optimal worst": actual if actual < float("inf") else "unsolvable",
+                         "match": predicted == actual})
+    return pd.DataFrame(rows)
+
+
+def greedy_average_gaps(table: pd.DataFrame) -> pd.DataFrame:
+    """Greedy total minus the optimal total for each coin game of `coin_greedy_table` (0: average-optimal)."""
+    out = table[["coins", "extra genuine coin", "optimal total"]].copy()
+    for s in GREEDY:
+        out[s] = table[f"{s} total"] - table["optimal total"]
+    return out
+
+
+def _ranges(ns: list) -> str:
+    """[7, 8, 9, 11] → '7–9 and 11'; names are just listed: ['a', 'b', 'c'] → 'a, b and c'."""
+    runs: list[list] = []
+    for n in ns:
+        if runs and isinstance(n, (int, np.integer)) and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    parts = [f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs]
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+
+
+def _failing_sets(sub: pd.DataFrame) -> dict[tuple, list[str]]:
+    """Coin counts where each greedy strategy misses the optimal total, strategies with equal sets together."""
+    by_set: dict[tuple, list[str]] = {}
+    for s in GREEDY:
+        by_set.setdefault(tuple(sub.coins[sub[s] > 0]), []).append(s)
+    return by_set
+
+
+def _first_failure(sub: pd.DataFrame) -> str:
+    """'7 coins (38 against 36 weighings in total)': the smallest game a greedy strategy misses."""
+    first = sub[(sub[list(GREEDY)] > 0).any(axis=1)]
+    if not len(first):
+        return "none"
+    r = first.iloc[0]
+    return (f"{r.coins} coins ({int(r['optimal total'] + r[list(GREEDY)].max())} against "
+            f"{int(r['optimal total'])} weighings in total)")
+
+
+def describe_greedy_gaps(gaps: pd.DataFrame) -> str:
+    """Which greedy strategy misses the optimal average for which numbers of coins (a bullet per case)."""
+    lines = []
+    for genuine in (False, True):
+        sub = gaps[gaps["extra genuine coin"] == genuine].sort_values("coins")
+        case = "with an extra genuine coin" if genuine else "without a genuine coin"
+        clauses = [f"{_ranges(names)} {'is' if len(names) == 1 else 'are'} "
+                   + (f"above the optimum for {_ranges(list(ns))} coins and optimal for every other number"
+                      if ns else "optimal for every number of coins")
+                   for ns, names in _failing_sets(sub).items()]
+        clauses.append(f"the first failure is at {_first_failure(sub)}")
+        lines.append(f"- {case} ({sub.coins.min()}–{sub.coins.max()} coins): " + "; ".join(clauses) + ".")
+    return "\n".join(lines)
+
+
+def summarize_greedy_gaps(gaps: pd.DataFrame) -> str:
+    """The same in one line: failing coin counts per strategy, with and without a genuine coin."""
+    parts = []
+    for genuine in (False, True):
+        sub = gaps[gaps["extra genuine coin"] == genuine].sort_values("coins")
+        sets = "; ".join(f"{_ranges(names)} for n = {_ranges(list(ns)) if ns else 'none'}"
+                         for ns, names in _failing_sets(sub).items())
+        parts.append(f"{'with' if genuine else 'without'} a genuine coin, above the optimum: {sets} "
+                     f"(first: {_first_failure(sub)})")
+    return "; ".join(parts)
+
+
+def coin_average_check(optimal_results: pd.DataFrame) -> pd.DataFrame:
+    """Optimal coin totals by the generic search beside class counting (`coins.least_total`)."""
+    rows = []
+    for r in optimal_results[optimal_results.game.str.startswith("coin") & (optimal_results.measure == "average")].itertuples():
+        n, genuine = int(r.game.split()[1]), "+ genuine" in r.game
+        counted = coins.least_total(coins.initial(n, genuine))
+        rows.append({"game": r.game, "codes": r.codes, "generic search total": r.total,
+                     "class counting total": counted, "match": r.total == counted,
+                     "average": round(r.total / r.codes, 4)})
+    return pd.DataFrame(rows)
+
+
+def final_outcome_effect() -> pd.DataFrame:
+    """Knuth's strategy on Mastermind 4 × 6 counted until guessed and until determined, and max-models
+    on data/games/mastermind.cobra read with its FINAL_OUTCOME lines as plain OUTCOME lines."""
+    from .language import GAMES_DIR, parse
+
+    knuth = analyze(mastermind(4, 6), "max-models")
+    text = (GAMES_DIR / "mastermind.cobra").read_text(encoding="utf-8")
+    plain = analyze(parse(re.sub(r"\bFINAL_OUTCOME\b", "OUTCOME", text), "mastermind without FINAL_OUTCOME"),
+                    "max-models")
+    return pd.DataFrame([
+        {"game": "mastermind.cobra (FINAL_OUTCOME '4B0W')", "counted until": "guessed",
+         "total": knuth.total, "worst": knuth.worst},
+        {"game": "the same plays (Knuth's strategy)", "counted until": "determined (Definition 12)",
+         "total": int(knuth.determined.sum()), "worst": int(knuth.determined.max())},
+        {"game": "mastermind.cobra with FINAL_OUTCOME read as OUTCOME", "counted until": "determined",
+         "total": plain.total, "worst": plain.worst},
+    ])
 
 
 SHIPPED = {"coin4": ("coin", 4, 8), "coin4_genuine": ("coin + genuine", 4, 8),

@@ -7,7 +7,7 @@ rows of a boolean matrix, and every experiment's outcome on every code is comput
 into an integer table. Knowledge is then just the set of codes still possible.
 
     Game(name, variables, codes, experiments, outcome_table, outcome_labels,
-         *, final_outcomes=(), code_names=None, symmetry=None)
+         *, final_outcomes=(), code_names=None, symmetry=None, type_outcomes=None)
 
 - `codes`: bool array (n_codes × n_vars); row k is the valuation of code k.
 - `experiments[j] = (type name, parametrization)`; the parametrization is a tuple of ints
@@ -18,6 +18,8 @@ into an integer table. Knowledge is then just the set of codes still possible.
   game ends as soon as the code is *determined* (one code left), as in the coin game.
   Non-empty means a game ends only when a final outcome is *observed*: the last guess counts.
   A final outcome must single out one code (checked).
+- `type_outcomes`: for each experiment type t, the labels of its outcome formulas Φ(t)
+  (Definition 4); by default every type has every label. Lemma 14's b is the largest |Φ(t)|.
 - `symmetry`: optional `Symmetry` (permutations of codes and experiments that map the
   game to itself, §3.4), or a function building it on first use; it only shrinks the
   optimal search.
@@ -44,13 +46,16 @@ class Symmetry:
     Each row g must map every experiment's partition of the codes onto the partition of the
     image experiment (outcome labels may be renamed, final outcomes must stay final).
     `complete=True` says the rows form a whole group (so the stabilizer of a set of codes
-    can be read off directly); `complete=False` says they are only generators.
+    can be read off directly); `complete=False` says they are only generators. Generators
+    that are transpositions of two symbols (§3.5 Phase 1) may say which (`swaps`): then a
+    spanning tree of them generates the same group, and the search uses only that.
     """
 
     code_perms: np.ndarray
     experiment_perms: np.ndarray
     complete: bool
     description: str = ""
+    swaps: np.ndarray | None = None  # generators only: swaps[g] = the two symbols generator g exchanges
 
     @property
     def size(self) -> int:
@@ -72,6 +77,7 @@ class Game:
         final_outcomes: Iterable[str | int] = (),
         code_names: Sequence[str] | None = None,
         symmetry: Symmetry | Callable[[], Symmetry | None] | None = None,
+        type_outcomes: dict[str, Sequence[str]] | None = None,
     ) -> None:
         if not isinstance(name, str) or not name:
             raise ValueError("game name must be a non-empty string")
@@ -100,6 +106,7 @@ class Game:
         self.outcome_table = _outcome_table(
             outcome_table, len(self.experiments), len(self.codes), len(self.outcome_labels), name
         )
+        self.type_outcomes = self._type_outcomes(type_outcomes)
         self.final_outcomes = frozenset(self._outcome_index(o) for o in final_outcomes)
         self.is_final = np.zeros(len(self.outcome_labels), dtype=bool)
         self.is_final[list(self.final_outcomes)] = True
@@ -135,8 +142,13 @@ class Game:
 
     @property
     def n_outcomes(self) -> int:
-        """b of Lemma 14: the number of outcome formulas an experiment has."""
+        """The number of outcome labels over all experiment types (columns of `partition_sizes`)."""
         return len(self.outcome_labels)
+
+    @property
+    def max_type_outcomes(self) -> int:
+        """b of Lemma 14 and Lemma 22: max over experiment types t of |Φ(t)|, the outcomes one experiment has."""
+        return max(len(labels) for labels in self.type_outcomes.values())
 
     @property
     def ends_on_final(self) -> bool:
@@ -196,6 +208,28 @@ class Game:
         )
 
     # --- helpers ---------------------------------------------------------------------------
+    def _type_outcomes(self, given: dict[str, Sequence[str]] | None) -> dict[str, tuple[str, ...]]:
+        """Φ(t) per type as label tuples; every experiment's outcomes must lie in its type's set."""
+        types = list(dict.fromkeys(t for t, _ in self.experiments))
+        if given is None:
+            return {t: tuple(self.outcome_labels) for t in types}
+        if not isinstance(given, dict):
+            raise ValueError(f"{self.name}: type_outcomes must map experiment types to outcome labels")
+        out = {str(t): tuple(str(o) for o in labels) for t, labels in given.items()}
+        missing = [t for t in types if t not in out]
+        if missing:
+            raise ValueError(f"{self.name}: type_outcomes lacks experiment type {missing[0]!r}")
+        kinds = np.array([t for t, _ in self.experiments])
+        for t, labels in out.items():
+            unknown = [o for o in labels if o not in self.outcome_labels]
+            if unknown or not labels:
+                raise ValueError(f"{self.name}: type {t!r} has unknown or no outcome labels {unknown}")
+            allowed = np.isin(np.arange(self.n_outcomes), [self.outcome_labels.index(o) for o in labels])
+            rows = self.outcome_table[kinds == t]
+            if rows.size and not allowed[rows].all():
+                raise ValueError(f"{self.name}: an experiment of type {t!r} has an outcome outside Φ({t})")
+        return out
+
     def _outcome_index(self, o: str | int) -> int:
         if isinstance(o, (int, np.integer)) and not isinstance(o, bool):
             if not 0 <= int(o) < self.n_outcomes:

@@ -428,10 +428,13 @@ class GameTables(NamedTuple):
     outcome_labels: list[str]
     final_outcomes: list[str]
     alphabet: list[str]
+    type_outcomes: dict[str, list[str]]  # Φ(t): the outcome labels of each experiment type
 
 
 def game_tables(text: str, name: str = "game") -> GameTables:
     """Parse `text`, enumerate codes and experiments, and tabulate every outcome."""
+    if not isinstance(text, str):
+        raise ValueError(f"a game description must be text (str), got {type(text).__name__}")
     spec = build_spec(parse_statements(text))
     codes = enumerate_codes(spec)
     if len(codes) == 0:
@@ -449,7 +452,8 @@ def game_tables(text: str, name: str = "game") -> GameTables:
         experiments += [(e.name, row) for row in map(tuple, symbols[params].tolist())]
     table = np.concatenate(rows).astype(np.int16)
     return GameTables(name, list(spec.variables), codes, experiments, table, labels,
-                      final_labels(spec), list(spec.alphabet))
+                      final_labels(spec), list(spec.alphabet),
+                      {e.name: [label for label, _ in e.outcomes] for e in spec.experiments})
 
 
 def symbol_numbers(alphabet: list[str]) -> np.ndarray:
@@ -485,7 +489,7 @@ def parse(text: str, name: str = "game"):
 
     t = game_tables(text, name)
     return Game(t.name, t.variables, t.codes, t.experiments, t.outcome_table, t.outcome_labels,
-                final_outcomes=t.final_outcomes)
+                final_outcomes=t.final_outcomes, type_outcomes=t.type_outcomes)
 
 
 def load(path: str | Path):
