@@ -17,11 +17,11 @@ from ..progress import tqdm
 from ..figures import finish
 from .limits import solve_limited, work_used
 from .model import (
-    Announcement, cards, check_hand, check_sizes, counting_lower_bound, is_informative, is_safe, mask,
+    Announcement, cards, check_hand, counting_lower_bound, is_informative, is_safe, mask,
     sizes, views,
 )
 from .search import cpsat_model, report_dfs
-from .solver import decide, for_hand
+from .solver import Verdict, decide, for_hand
 
 N_MAX = 16
 MIN_WORK = 3.0  # CP-SAT work units per cell for the smallest announcement (about 2-5 s each here)
@@ -64,7 +64,7 @@ def decide_grid(c_values: Iterable[int] = (1, 2, 3), n_max: int = N_MAX) -> pd.D
         {"size": "Int64"})
 
 
-def verdict_row(v) -> dict:
+def verdict_row(v: Verdict) -> dict:
     """One grid row: the verdict, its proof or witness, and the CP-SAT work (rounded, deterministic)."""
     return dict(a=v.a, b=v.b, c=v.c, n=v.a + v.b + v.c, status=v.status, method=v.method, size=v.size,
                 work_units=round(v.work, 2), detail=v.detail, witness=format_announcement(v.witness))

@@ -28,13 +28,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from math import comb
 
-from ..solvers import solve as cp_solve
 from .constructions import first_construction, relabel
 from .model import (
     Announcement,
     cards,
     check_hand,
-    check_sizes,
     is_informative,
     is_safe,
     mask,
