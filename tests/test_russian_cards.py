@@ -1,7 +1,9 @@
 """Tests for puzzlelab.russian_cards: rules vs epistemic model, solvers vs exhaustive search."""
 
 from itertools import combinations
+from math import comb
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -53,6 +55,30 @@ def test_bad_announcements():
         rc.is_safe([], 3, 3, 1)
     with pytest.raises(ValueError, match="'B' or 'C'"):
         rc.views([(0, 1, 2)], 3, 3, 1, "A")
+
+
+@pytest.mark.parametrize("hand", [(0, 1, 2.7), (0, 1, 2.0), (0, True, 2), (0, 1, "2")])
+def test_non_integer_cards_are_rejected_not_truncated(hand):
+    with pytest.raises(ValueError, match="cards must be integers"):
+        rc.check_hand(hand, 3, 3, 1)
+    with pytest.raises(ValueError, match="cards must be integers"):
+        rc.is_informative([(0, 3, 4), hand], 3, 3, 1)
+    with pytest.raises(ValueError, match="cards must be integers"):
+        rc.is_safe([(0, 3, 4), hand], 3, 3, 1)
+
+
+def test_numpy_integers_are_accepted():
+    three = np.int64(3)
+    assert rc.check_sizes(three, 3, np.int32(1)) == 7
+    assert rc.check_hand(np.array([2, 0, 1]), three, 3, 1) == (0, 1, 2)
+    assert rc.solve(three, three, np.int64(1)) == rc.solve(3, 3, 1)
+    v = rc.decide(np.int64(3), 3, 1)
+    assert type(v.a) is int and v.status == "solvable"
+    assert rc.is_informative([np.array([0, 1, 2]), (0, 3, 4)], three, 3, 1)
+    with pytest.raises(ValueError, match="hand size c must be an integer"):
+        rc.check_sizes(3, 3, np.float64(1.0))
+    with pytest.raises(ValueError, match="hand size a must be an integer"):
+        rc.decide(np.bool_(True), 3, 1)
 
 
 def test_hand_text_forms():
@@ -200,12 +226,15 @@ def test_cpsat_minimum_equals_smallest_enumerated_331():
 
 
 def test_symmetry_cases_cover_every_solution_331():
-    """Each solution for 012 is feasible in exactly the case k = its largest other overlap."""
-    for k in range(0, 2):
-        model, _ = cpsat_model(3, 3, 1, symmetry_case=k)
-        res = cp_solve(model, time_limit=30)
-        overlaps = {max(len(set(h) & {0, 1, 2}) for h in L if h != (0, 1, 2)) for L in rc.safe_announcements(3, 3, 1)}
-        assert res.feasible == (k in overlaps)
+    """symmetry.case_model(k) is feasible exactly for the largest pairwise overlaps k that occur
+    among the enumerated solutions (every solution is a relabelling of one in its case)."""
+    from puzzlelab.russian_cards.symmetry import case_model, case_range
+
+    sols = rc.safe_announcements(3, 3, 1)
+    overlaps = {max(len(set(g) & set(h)) for g, h in combinations(L, 2)) for L in sols}
+    for k in case_range(3, 3, 1):
+        res = cp_solve(case_model(3, 3, 1, k)[0], time_limit=30)
+        assert res.feasible == (k in overlaps) and (res.feasible or res.infeasible)
 
 
 @pytest.mark.parametrize("abc", [(2, 4, 1), (3, 2, 2), (4, 3, 2), (3, 2, 1), (5, 2, 1), (4, 1, 1), (5, 2, 2), (4, 3, 2)])
@@ -275,7 +304,7 @@ def test_planes_are_solutions():
 def test_small_grid_is_verified_and_matches_enumeration():
     from puzzlelab.russian_cards import grid as rg
 
-    g = rg.decide_grid(c_values=(1,), n_max=8, time_limit=20)
+    g = rg.decide_grid(c_values=(1,), n_max=8)
     assert rg.verify_grid(g).all()
     for r in g.itertuples():
         exists = bool(rc.safe_announcements(r.a, r.b, r.c, limit=1))
@@ -299,6 +328,12 @@ def test_explore_views():
     df = rg.explore_views(3, 3, 1, "012", "C")
     assert df.loc[0, "count"] == len(rc.solve(3, 3, 1)) and len(df) == 1 + 7
     assert "unsolvable" in rg.explore_views(3, 2, 1, "012").iloc[0, 0]
+    proof = rg.explore_views(3, 2, 1, "012").anne_could_hold.tolist()  # the proof's content
+    assert any("Lemma C" in step and "S(2,3,6)" in step for step in proof)
+    assert any("C(5,1) = 5 is not divisible by C(2,1) = 2" in step for step in proof)
+    steps = rg.explore_views(4, 4, 2, "0123").anne_could_hold.tolist()
+    assert [s for s in steps if s.startswith("largest overlap")] == [
+        f"largest overlap k={k}: INFEASIBLE (0.00 units)" for k in (0, 1)]
     with pytest.raises(ValueError, match="n <= 12"):
         rg.explore_views(6, 6, 2, "012345")
     with pytest.raises(ValueError, match="'B'"):
@@ -373,29 +408,63 @@ def test_case_models_agree_with_enumeration(abc):
     assert found == exists
 
 
-def test_lex_constraints_only_cut_non_canonical_solutions_331():
-    """(3,3,1), case k=1: CP-SAT's solutions with lex constraints are exactly the in_case ones."""
+def _all_solutions(model, x, hands):
+    """Every solution of a CP-SAT model, as the set of hands whose variable is 1 (and the count of
+    full solutions, auxiliary variables included)."""
     from ortools.sat.python import cp_model
 
-    from puzzlelab.russian_cards.symmetry import case_model, in_case
-
-    model, x, hands = case_model(3, 3, 1, 1)
-    solver = cp_model.CpSolver()
-    solver.parameters.enumerate_all_solutions = True
-    solver.parameters.num_workers = 1
-    found = set()
+    found, count = set(), [0]
 
     class Collect(cp_model.CpSolverSolutionCallback):
         def on_solution_callback(self):
+            count[0] += 1
             found.add(frozenset(h for h, v in zip(hands, x) if self.Value(v)))
 
-    solver.solve(model, Collect())
-    plain, _, _ = case_model(3, 3, 1, 1, lex=False)
-    everything = set()
-    solver.solve(plain, type("C", (cp_model.CpSolverSolutionCallback,), {
-        "on_solution_callback": lambda self: everything.add(frozenset(h for h, v in zip(hands, x) if self.Value(v)))})())
-    assert found and found < everything
-    assert found == {s for s in everything if in_case(s, 3, 3, 1, 1)}
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1
+    assert solver.solve(model, Collect()) == cp_model.OPTIMAL
+    return found, count[0]
+
+
+@pytest.mark.parametrize("abc, k", [((3, 3, 1), 1), ((3, 4, 1), 1), ((4, 3, 1), 2)])
+def test_lex_constraints_only_cut_non_canonical_solutions(abc, k):
+    """Case k: the plain model's solutions are the enumerated announcements through H0 and H1
+    with pairwise overlaps <= k; the lex model keeps exactly those that satisfy `in_case`."""
+    from puzzlelab.russian_cards.symmetry import case_hands, case_model, in_case
+
+    a, b, c = abc
+    h0, h1 = case_hands(a, k)
+    plain_model, plain_x, hands = case_model(a, b, c, k, lex=False)
+    plain, n_plain = _all_solutions(plain_model, plain_x, hands)  # the plain model's own variables
+    enumerated = {frozenset(L) for L in enumerate_masks(a + b + c, a, c, h0)
+                  if h1 in L and all((g & h).bit_count() <= k for g, h in combinations(L, 2))}
+    assert plain == enumerated and n_plain == len(plain)
+    lex_model, lex_x, lex_hands = case_model(a, b, c, k)
+    assert lex_hands == hands
+    kept, n_kept = _all_solutions(lex_model, lex_x, lex_hands)
+    assert n_kept == len(kept)  # the auxiliary lex variables are fixed by x: no blow-up
+    assert kept == {s for s in plain if in_case(s, a, b, c, k)}
+    assert kept and kept < plain  # the constraints cut something, and not everything
+
+
+@pytest.mark.parametrize("abc", [(4, 8, 1), (4, 7, 1)])
+def test_lex_constraints_keep_a_case_below_the_rule1_bound(abc):
+    """k = 1 < a-c-1 = 2: whenever the plain case has a solution (for (4,8,1) also the lines of
+    PG(2,3), which share one card pairwise), the lex model has one, and it satisfies in_case."""
+    from puzzlelab.russian_cards.symmetry import case_model, in_case
+
+    a, b, c = abc
+    if abc == (4, 8, 1):
+        lines = rc.plane(*abc)
+        assert rc.is_solution(lines, *abc) and max(len(set(g) & set(h)) for g, h in combinations(lines, 2)) == 1
+    plain = cp_solve(case_model(a, b, c, 1, lex=False)[0], time_limit=60)
+    assert plain.feasible
+    model, x, hands = case_model(a, b, c, 1)
+    res = cp_solve(model, time_limit=60)
+    assert res.feasible
+    chosen = [h for h, v in zip(hands, x) if res.value(v)]
+    assert in_case(chosen, a, b, c, 1) and rc.is_solution([rc.model.cards(h) for h in chosen], a, b, c)
 
 
 def test_orbit_witnesses_verify_and_respect_unsolvable_cells():
@@ -415,15 +484,160 @@ def test_formerly_open_cells_are_decided_in_the_cached_grid():
 
     grid = read_table("russian_cards_grid")
     assert (grid.status != "open").all()
+    assert rg.verify_grid(grid).all()
     look = {(r.a, r.b, r.c): r for r in grid.itertuples()}
     for abc in [(9, 4, 2), (10, 4, 2)]:
         ann = rg.parse_announcement(look[abc].witness)
         assert tuple(range(abc[0])) in ann and rc.is_solution(ann, *abc)
-    for abc in [(6, 7, 3), (7, 6, 3), (8, 5, 3)]:
-        assert look[abc].method == "CP-SAT INFEASIBLE in every symmetry case"
+
+
+@pytest.mark.parametrize("abc", [(6, 7, 3), (7, 6, 3)])
+def test_hard_unsolvable_cells_recomputed_case_by_case(abc):
+    """Every symmetry case of (6,7,3) and (7,6,3) is INFEASIBLE within the work limit (the slowest
+    test: (7,6,3), k=3 needs about 16 work units); the cached grid's work units agree."""
+    from puzzlelab.cache import read_table
+    from puzzlelab.russian_cards.limits import solve_limited, work_used
+    from puzzlelab.russian_cards.solver import WORK_LIMIT
+    from puzzlelab.russian_cards.symmetry import case_model, case_range
+
+    grid = read_table("russian_cards_grid").set_index(["a", "b", "c"])
+    assert grid.loc[abc, "status"] == "unsolvable"
+    assert grid.loc[abc, "method"] == "CP-SAT INFEASIBLE in every symmetry case"
+    for k in case_range(*abc):
+        res = solve_limited(case_model(*abc, k)[0], WORK_LIMIT)
+        assert res.infeasible, (abc, k, res.status)
+        # deterministic work: the same units as when the cached grid was computed
+        assert f"k={k}: INFEASIBLE ({work_used(res):.2f} units)" in grid.loc[abc, "detail"]
+
+
+@pytest.mark.parametrize("abc", [(4, 6, 2), (6, 5, 3)])
+def test_whole_model_agrees_with_the_case_split(abc):
+    """Independent cross-check: CP-SAT on the whole model (no symmetry breaking) proves these
+    unsolvable, as does `decide` through the symmetry cases."""
+    from puzzlelab.russian_cards.limits import solve_limited
+
+    assert rc.lemma(*abc) is None
+    assert solve_limited(cpsat_model(*abc)[0], 40.0).infeasible
+    v = rc.decide(*abc)
+    assert v.status == "unsolvable" and v.method == "CP-SAT INFEASIBLE in every symmetry case"
 
 
 def test_quick_symmetry_case_proof_663():
     """(6,6,3) re-proved through the cases in a few seconds (each k INFEASIBLE)."""
-    v = rc.decide(6, 6, 3, time_limit=60)
+    v = rc.decide(6, 6, 3)
     assert v.status == "unsolvable" and v.method == "CP-SAT INFEASIBLE in every symmetry case"
+    assert [f"k={k}: INFEASIBLE" in v.detail for k in (0, 1, 2)] == [True] * 3
+
+
+# -- work limits: deterministic, and the wall clock never decides -------------------------------
+def test_work_is_reproducible_and_a_work_stop_is_an_answer():
+    from puzzlelab.russian_cards.limits import solve_limited, stopped_by_work, work_used
+
+    runs = [solve_limited(cpsat_model(4, 4, 1, minimize=True)[0], 0.5) for _ in range(2)]
+    assert [r.status for r in runs] == [runs[0].status] * 2 and not runs[0].optimal
+    assert all(stopped_by_work(r, 0.5) for r in runs)
+    assert work_used(runs[0]) == work_used(runs[1]) and runs[0].objective == runs[1].objective
+
+
+def test_a_wall_clock_stop_raises_instead_of_answering(monkeypatch):
+    from puzzlelab.russian_cards import limits
+
+    monkeypatch.setattr(limits, "wall_cap", lambda work: 0.02)
+    with pytest.raises(limits.WallClockStop, match="wall-clock cap"):
+        limits.solve_limited(cpsat_model(4, 4, 1, minimize=True)[0], 100.0)
+    monkeypatch.undo()
+    with pytest.raises(rc.WallClockStop, match="budget ran out"):
+        rc.decide(4, 4, 2, time_limit=1e-9)  # needs CP-SAT: no verdict is made up
+
+
+# -- the report's text, read and compared ---------------------------------------------------------
+def test_appendix_parser_on_a_two_column_snippet():
+    """Left column (Bill 0..) first, then the right column (indented >= 20), then the rest."""
+    from puzzlelab.russian_cards.report import parse_appendix
+
+    right = " " * 40
+    text = "\n".join([
+        "## **Appendix**", "```", "solution found! (dfs approach)", "   [0, 1, 2]",
+        right + "Possible hand of B 1: [0, 1, 3]",
+        r"   \begin{bmatrix} 0, & 3, & 4 \end{bmatrix}",
+        right + "no options left",
+        "Possible hand of B 0: [0, 1, 2]", "no options left", "```",
+        "Possible hand of C 0: [0]", r"- $\begin{bmatrix} 1 & 3 & 5 \end{bmatrix}$", "- [1, 4, 6]",
+        "Possible hand of C 1: [1]", "- [2, 3]",
+    ])
+    df = parse_appendix(text)
+    assert df.who.tolist() == ["announcement", "B", "B", "C", "C"]
+    assert df["index"].tolist() == [0, 0, 1, 0, 1]
+    assert df.report.tolist()[:4] == ["012 034", "no options left", "no options left", "135 146"]
+    assert df.readable.tolist() == [True, True, True, True, False]  # "2, 3" is not a whole hand
+    with pytest.raises(ValueError, match="Appendix"):
+        parse_appendix("no appendix here")
+
+
+def test_cached_appendix_agrees_with_our_views():
+    """Every line of the report's appendix (read from its text, cached) equals our recomputation."""
+    from puzzlelab.cache import read_table
+    from puzzlelab.russian_cards import grid as rg
+
+    app = read_table("russian_cards_appendix")
+    ann_text = app.loc[app.who == "announcement", "report"].item()
+    ann = [tuple(int(ch) for ch in h) for h in ann_text.split()]
+    assert ann_text == rg.short(rc.report_dfs(3, 3, 1).announcement)
+    for who, size in (("B", 3), ("C", 1)):
+        lines = app[app.who == who]
+        assert lines.readable.all() and list(lines["index"]) == list(range(comb(7, size)))
+        ours = rc.views(ann, 3, 3, 1, who)
+        for r in lines.itertuples():
+            hand = all_hands(7, size)[r.index]
+            assert r.holds == str(list(hand))
+            assert r.report == (rg.short(ours[hand]) or "no options left")
+
+
+def test_cath_considers_binomial_many_deals():
+    """Report §2.2: Cath cannot tell apart C(a+b, a) deals (Anne, Bill likewise), in the Kripke model."""
+    for a, b, c in [(3, 3, 1), (4, 4, 1), (4, 3, 2), (2, 5, 2)]:
+        m = rc.deal_model(a, b, c)
+        for agent, own, others in (("A", a, (b, c)), ("B", b, (a, c)), ("C", c, (a, b))):
+            assert {len(m.cell(agent, w)) for w in m.worlds} == {comb(sum(others), others[0])}
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), abc=st.tuples(st.integers(2, 5), st.integers(1, 5), st.integers(1, 3)))
+def test_rule2_as_stated_deduplicated_and_ours_agree(data, abc):
+    """The report's Rule 2, its deduplicated form and our semantic rule: the same outcome."""
+    from puzzlelab.russian_cards.report import rule2_as_stated, rule2_deduplicated
+
+    a, b, c = abc
+    n = a + b + c
+    hands = [mask(h) for h in all_hands(n, a)]
+    idx = data.draw(st.sets(st.integers(0, len(hands) - 1), min_size=1, max_size=25))
+    L = [hands[i] for i in sorted(idx)]
+    assert rule2_as_stated(L, n, c) == rule2_deduplicated(L, n, c) == safe_masks(L, n, c)
+
+
+def test_weak_rule1_lets_an_extra_decoy_inform_cath():
+    """Report §3: under 'each decoy shares <= a-c-1 cards with the true hand', Cath crosses off
+    clashing pairs; an extra decoy then tells her owners she could not tell before."""
+    from puzzlelab.russian_cards.report import harmful_decoy, owners_learned, weak_rule1_options
+
+    ann = rc.report_dfs(3, 3, 1).announcement
+    for x in range(3, 7):  # with Rule 1 as used (no clashing pair) Cath learns nothing
+        assert not owners_learned(weak_rule1_options(ann, 3, 3, 1, (x,)), (x,), 7)
+    found = harmful_decoy(ann, 3, 3, 1, (0, 1, 2))
+    assert found is not None and len(set(found["decoy"]) & {0, 1, 2}) <= 1
+    assert not rc.is_informative([*ann, found["decoy"]], 3, 3, 1)  # it breaks pairwise Rule 1
+    assert found["learned"] and set(found["after"]) < set(found["before"]) | {found["decoy"]}
+    with pytest.raises(ValueError, match="Cath's hand"):
+        weak_rule1_options(ann, 3, 3, 1, (7,))
+
+
+def test_cached_smallest_announcements_verify():
+    from puzzlelab.cache import read_table
+    from puzzlelab.russian_cards import grid as rg
+
+    small = read_table("russian_cards_min_size")
+    assert (small.lower_bound <= small.smallest).all() and (small.smallest <= small.grid_size).all()
+    assert (small.proven == (small.lower_bound == small.smallest)).all()
+    for r in small.itertuples():
+        ann = rg.parse_announcement(r.witness)
+        assert len(ann) == r.smallest and rc.is_solution(ann, r.a, r.b, r.c)

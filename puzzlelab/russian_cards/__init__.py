@@ -6,6 +6,9 @@ Source: the student report ``000_0345cfe31a1e6c99.txt``. Layout:
 - ``kripke``        the independent check by epistemic model (uses ``puzzlelab.epistemic``)
 - ``search``        the report's depth-first solver, exhaustive enumeration, CP-SAT model
 - ``constructions`` announcements from the literature (sum modulo m, finite planes, ...)
+- ``limits``        CP-SAT with deterministic work limits (the wall clock only as a safety net)
+- ``symmetry``, ``orbits``  the symmetry-broken CP-SAT cases and the cyclic-orbit witnesses
+- ``report``        the report's appendix parsed from its text, the report's rule variants
 - ``solver``        `decide` (witness or proof per size), `solve`, `safe_announcements`
 - ``grid``          solvability grids, the report's tables, plots and `explore_…` functions
 """
@@ -23,12 +26,13 @@ from .model import (
     is_solution,
     views,
 )
+from .limits import WallClockStop
 from .search import DfsResult, report_dfs
-from .solver import Verdict, decide, lemma, safe_announcements, solve
+from .solver import Verdict, decide, lemma, lemma_proof, safe_announcements, solve
 
 __all__ = [
     "Announcement", "DfsResult", "Hand", "ModelCheck", "Verdict", "check_announcement",
     "check_hand", "check_sizes", "deal_model", "deals", "decide", "first_construction",
-    "is_informative", "is_safe", "is_solution", "lemma", "model_check", "plane", "power_sums",
-    "report_dfs", "safe_announcements", "solve", "sum_mod", "views",
+    "is_informative", "is_safe", "is_solution", "lemma", "lemma_proof", "model_check", "plane", "power_sums",
+    "report_dfs", "safe_announcements", "solve", "sum_mod", "views", "WallClockStop",
 ]

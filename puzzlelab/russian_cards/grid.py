@@ -15,14 +15,16 @@ from matplotlib.figure import Figure
 from ..progress import tqdm
 
 from ..figures import finish
-from ..solvers import solve as cp_solve
+from .limits import solve_limited, work_used
 from .model import (
-    Announcement, cards, check_hand, check_sizes, counting_lower_bound, is_informative, is_safe, views,
+    Announcement, cards, check_hand, counting_lower_bound, is_informative, is_safe, mask,
+    sizes, views,
 )
 from .search import cpsat_model, report_dfs
-from .solver import decide, for_hand
+from .solver import Verdict, decide, for_hand
 
 N_MAX = 16
+MIN_WORK = 3.0  # CP-SAT work units per cell for the smallest announcement (about 2-5 s each here)
 
 
 # -- witnesses as text (for CSV caches) -------------------------------------------------------
@@ -51,15 +53,21 @@ def cells(c: int, n_max: int = N_MAX) -> list[tuple[int, int, int]]:
     return [(a, b, c) for a in range(1, n_max) for b in range(1, n_max) if a + b + c <= n_max]
 
 
-def decide_grid(c_values: Iterable[int] = (1, 2, 3), n_max: int = N_MAX, time_limit: float = 60.0) -> pd.DataFrame:
-    """Decide every cell (witness or proof, the method named); the table cached in data/."""
+def decide_grid(c_values: Iterable[int] = (1, 2, 3), n_max: int = N_MAX) -> pd.DataFrame:
+    """Decide every cell (witness or proof, the method named); the table cached in data/.
+
+    `work_units` is CP-SAT's deterministic time for the cell (the same on every machine);
+    wall times are machine-dependent and live in the benchmark's table instead.
+    """
     todo = [abc for c in c_values for abc in cells(c, n_max)]
-    rows = []
-    for a, b, c in tqdm(todo, desc="Russian cards grid"):
-        v = decide(a, b, c, time_limit=time_limit)
-        rows.append(dict(a=a, b=b, c=c, n=a + b + c, status=v.status, method=v.method,
-                         size=v.size, witness=format_announcement(v.witness)))
-    return pd.DataFrame(rows).astype({"size": "Int64"})
+    return pd.DataFrame([verdict_row(decide(*abc)) for abc in tqdm(todo, desc="Russian cards grid")]).astype(
+        {"size": "Int64"})
+
+
+def verdict_row(v: Verdict) -> dict:
+    """One grid row: the verdict, its proof or witness, and the CP-SAT work (rounded, deterministic)."""
+    return dict(a=v.a, b=v.b, c=v.c, n=v.a + v.b + v.c, status=v.status, method=v.method, size=v.size,
+                work_units=round(v.work, 2), detail=v.detail, witness=format_announcement(v.witness))
 
 
 def verify_grid(grid: pd.DataFrame) -> pd.Series:
@@ -81,25 +89,33 @@ def method_family(method: str) -> str:
     return "search witness"
 
 
-def min_sizes(grid: pd.DataFrame, n_max: int = 11, time_limit: float = 5.0) -> pd.DataFrame:
-    """Smallest announcement per solvable cell with n <= n_max (CP-SAT minimisation).
+def min_sizes(grid: pd.DataFrame, n_max: int = N_MAX, work_limit: float = MIN_WORK) -> pd.DataFrame:
+    """Smallest announcement per solvable cell with n <= n_max (CP-SAT minimisation, work-limited).
 
-    The lower bound is the larger of CP-SAT's bound and the double-counting bound.
+    The grid's witness is CP-SAT's starting hint, and is kept when CP-SAT finds nothing smaller
+    within the work limit. The lower bound is the larger of CP-SAT's bound and the
+    double-counting bound; `proven` when they meet (or CP-SAT proves optimality).
     """
-    todo = grid[(grid.status == "solvable") & (grid.n <= n_max)]
+    todo = grid[(grid.status == "solvable") & (grid.n <= n_max)].sort_values(["n", "c", "a", "b"])
     rows = []
     for row in tqdm(list(todo.itertuples()), desc="smallest announcements"):
-        model, x = cpsat_model(row.a, row.b, row.c, minimize=True)
-        res = cp_solve(model, time_limit=time_limit)
-        ann = tuple(sorted(cards(h) for h, v in x.items() if res.value(v))) if res.feasible else None
-        if ann is not None and not (is_informative(ann, row.a, row.b, row.c) and is_safe(ann, row.a, row.b, row.c)):
-            raise AssertionError(f"CP-SAT minimum for {(row.a, row.b, row.c)} fails the verifier")
-        rows.append(dict(a=row.a, b=row.b, c=row.c, n=row.n,
-                         smallest=int(res.objective) if res.feasible else None,
-                         lower_bound=max(int(np.ceil(res.bound - 1e-9)), counting_lower_bound(row.a, row.b, row.c))
-                         if res.feasible else None,
-                         proven=res.optimal, witness=format_announcement(ann)))
-    return pd.DataFrame(rows).astype({"smallest": "Int64", "lower_bound": "Int64"})
+        a, b, c = int(row.a), int(row.b), int(row.c)
+        model, x = cpsat_model(a, b, c, minimize=True)
+        hint = {mask(h) for h in parse_announcement(row.witness)}
+        for h, v in x.items():
+            model.add_hint(v, int(h in hint))
+        res = solve_limited(model, work_limit, what=f"smallest announcement {(a, b, c)}")
+        ann = parse_announcement(row.witness)
+        if res.feasible and res.objective < len(ann):
+            ann = tuple(sorted(cards(h) for h, v in x.items() if res.value(v)))
+        if not (is_informative(ann, a, b, c) and is_safe(ann, a, b, c)):
+            raise AssertionError(f"the smallest announcement found for {(a, b, c)} fails the verifier")
+        bound = int(np.ceil(res.bound - 1e-9)) if res.feasible else 0
+        low = max(bound, counting_lower_bound(a, b, c))
+        rows.append(dict(a=a, b=b, c=c, n=a + b + c, grid_size=len(hint), smallest=len(ann), lower_bound=low,
+                         proven=res.optimal or low == len(ann), work_units=round(work_used(res), 2),
+                         witness=format_announcement(ann)))
+    return pd.DataFrame(rows)
 
 
 def yn_table(grid: pd.DataFrame, c: int, rows: Iterable[int], cols: Iterable[int], by: str = "b") -> pd.DataFrame:
@@ -171,16 +187,24 @@ def report_solver_table(sizes: Iterable[tuple[int, int, int]], max_nodes: int = 
 
 # -- explorations ---------------------------------------------------------------------------
 def explore_views(a: int = 3, b: int = 3, c: int = 1, hand: str = "012", who: str = "C") -> pd.DataFrame:
-    """Solve (a, b, c) for Anne's hand, then list what Bill ('B') or Cath ('C') still considers."""
-    n = check_sizes(a, b, c)
+    """Solve (a, b, c) for Anne's hand, then list what Bill ('B') or Cath ('C') still considers.
+
+    When no announcement exists, the rows are the proof: the lemma with its numbers, or the
+    CP-SAT cases (each INFEASIBLE, with its work), or the exhaustive search.
+    """
+    a, b, c = sizes(a, b, c)
+    n = a + b + c
     if n > 12:
         raise ValueError(f"the exploration is limited to n <= 12 cards (got n = {n})")
     h = check_hand(hand, a, b, c)
     if who not in ("B", "C"):
         raise ValueError(f"who must be 'B' (Bill) or 'C' (Cath), got {who!r}")
-    v = decide(a, b, c, time_limit=10)
+    v = decide(a, b, c, time_limit=120)
     if v.status != "solvable":
-        return pd.DataFrame([dict(holds=f"({a},{b},{c}): {v.status}", anne_could_hold=v.method, count=0)])
+        head = dict(holds=f"({a},{b},{c}): {v.status}", anne_could_hold=v.method, count=0)
+        steps = [dict(holds=f"proof, step {i}", anne_could_hold=step, count=0)
+                 for i, step in enumerate(v.detail.split("; "), 1)]
+        return pd.DataFrame([head, *steps])
     ann = for_hand(v, h)
     rows = [dict(holds="Anne announces", anne_could_hold=short(ann), count=len(ann))]
     rows += [

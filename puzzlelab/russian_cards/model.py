@@ -21,6 +21,8 @@ Internally a hand is a bit mask (bit q set = card q); the public API speaks tupl
 
 from __future__ import annotations
 
+import numbers
+import operator
 from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
@@ -31,14 +33,27 @@ Announcement = tuple[Hand, ...]
 
 
 # -- sizes, hands and validation ----------------------------------------------------------
-def check_sizes(a: int, b: int, c: int) -> int:
-    """Validate the hand sizes (integers >= 1) and return the deck size n = a + b + c."""
+def as_int(v: object, what: str) -> int:
+    """`v` as a Python int: any integer type (numpy's too) is accepted; bools, floats, text are not."""
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        raise ValueError(f"{what} must be an integer, got {v!r}")
+    return operator.index(v)
+
+
+def sizes(a: int, b: int, c: int) -> tuple[int, int, int]:
+    """Validate the hand sizes (integers >= 1) and return them as Python ints."""
+    out = []
     for name, v in (("a", a), ("b", b), ("c", c)):
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise ValueError(f"hand size {name} must be an integer, got {v!r}")
+        v = as_int(v, f"hand size {name}")
         if v < 1:
             raise ValueError(f"hand size {name} must be at least 1, got {v}")
-    return a + b + c
+        out.append(v)
+    return out[0], out[1], out[2]
+
+
+def check_sizes(a: int, b: int, c: int) -> int:
+    """Validate the hand sizes (integers >= 1) and return the deck size n = a + b + c."""
+    return sum(sizes(a, b, c))
 
 
 def mask(hand: Iterable[int]) -> int:
@@ -78,10 +93,7 @@ def check_hand(hand: Iterable[int] | None, a: int, b: int, c: int) -> Hand:
         return tuple(range(a))
     if isinstance(hand, str):
         hand = parse_hand(hand)
-    try:
-        h = tuple(sorted(int(q) for q in hand))
-    except (TypeError, ValueError):
-        raise ValueError(f"a hand must be a collection of card numbers, got {hand!r}") from None
+    h = tuple(sorted(_cards_of(hand, "a hand")))
     if len(set(h)) != len(h):
         raise ValueError(f"hand {h} lists a card twice")
     if len(h) != a:
@@ -90,6 +102,18 @@ def check_hand(hand: Iterable[int] | None, a: int, b: int, c: int) -> Hand:
     if bad:
         raise ValueError(f"cards {bad} are outside the deck 0..{n - 1}")
     return h
+
+
+def _cards_of(hand: object, what: str) -> list[int]:
+    """The cards of a hand as Python ints; non-integer cards (2.7, True, '3') are rejected."""
+    try:
+        items = list(hand)  # type: ignore[call-overload]
+    except TypeError:
+        raise ValueError(f"{what} must be a collection of card numbers, got {hand!r}") from None
+    bad = [q for q in items if isinstance(q, bool) or not isinstance(q, numbers.Integral)]
+    if bad:
+        raise ValueError(f"cards must be integers, got {bad[0]!r} in {what} {hand!r}")
+    return [operator.index(q) for q in items]
 
 
 def parse_hand(text: str) -> list[int]:
@@ -108,9 +132,10 @@ def check_announcement(
     """Validate an announcement (distinct a-card hands from the deck; contains `hand` if given)."""
     n = check_sizes(a, b, c)
     try:
-        hs = [tuple(sorted(int(q) for q in h)) for h in announcement]
-    except (TypeError, ValueError):
+        items = list(announcement)
+    except TypeError:
         raise ValueError("an announcement must be a collection of hands (collections of cards)") from None
+    hs = [tuple(sorted(_cards_of(h, "an announced hand"))) for h in items]
     if not hs:
         raise ValueError("an announcement must contain at least one hand")
     for h in hs:

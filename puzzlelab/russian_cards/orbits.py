@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import numpy as np
 from ortools.sat.python import cp_model
 
-from ..solvers import solve as cp_solve
 from .constructions import relabel
+from .limits import Deadline, solve_limited, work_used
 from .model import Announcement, cards, check_sizes, is_informative, is_safe, subset_masks
 from .symmetry import permute
 
@@ -71,17 +71,23 @@ def orbit_model(a: int, b: int, c: int, gens: Sequence[Sequence[int]]) -> tuple[
     return model, y, orbits
 
 
-def orbit_witness(
-    a: int, b: int, c: int, length: int, *, work_limit: float = 5.0, time_limit: float = 30.0
-) -> Announcement | None:
-    """A verified announcement (containing 0..a-1) invariant under a `length`-cycle, or None."""
+def orbit_search(
+    a: int, b: int, c: int, length: int, *, work_limit: float = 5.0, deadline: Deadline | None = None
+) -> tuple[Announcement | None, float]:
+    """A verified announcement (containing 0..a-1) invariant under a `length`-cycle, or None;
+    with the CP-SAT work units spent. Raises WallClockStop if the clock, not the work limit, ran out."""
     n = check_sizes(a, b, c)
     model, y, orbits = orbit_model(a, b, c, [cycle(n, length)])
-    res = cp_solve(model, time_limit=time_limit, deterministic_limit=work_limit)
+    res = solve_limited(model, work_limit, deadline=deadline, what=f"orbit search {(a, b, c)}, {length}-cycle")
     if not res.feasible:
-        return None
+        return None, work_used(res)
     hands = [cards(h) for i, orb in enumerate(orbits) if res.value(y[i]) for h in orb]
     ann = relabel(hands, tuple(range(a)), n)
     if not (is_informative(ann, a, b, c) and is_safe(ann, a, b, c)):
         raise AssertionError(f"orbit search produced an announcement the verifier rejects for {(a, b, c)}")
-    return ann
+    return ann, work_used(res)
+
+
+def orbit_witness(a: int, b: int, c: int, length: int, *, work_limit: float = 5.0) -> Announcement | None:
+    """A verified announcement (containing 0..a-1) invariant under a `length`-cycle, or None."""
+    return orbit_search(a, b, c, length, work_limit=work_limit)[0]

@@ -124,16 +124,15 @@ def brute_force_masks(n: int, a: int, c: int, h0: int) -> list[list[int]]:
 
 # -- CP-SAT model -----------------------------------------------------------------------
 def cpsat_model(
-    a: int, b: int, c: int, *, minimize: bool = False, symmetry_case: int | None = None
+    a: int, b: int, c: int, *, minimize: bool = False
 ) -> tuple[cp_model.CpModel, dict[int, cp_model.IntVar]]:
     """0/1 model: x_h = 1 iff hand h is announced; Anne's hand 0..a-1 is announced.
 
     Rule 1: every (a-c)-set of cards lies in at most one announced hand.
     Rule 2: every (c+1)-set is avoided by an announced hand, and for every c-set X and card
     y outside X some announced hand contains y and avoids X.
-    `symmetry_case=k` restricts to announcements whose largest overlap of another hand with
-    Anne's hand is k, and fixes such a hand (cards 0..k-1 and a..2a-k-1): every announcement
-    is a relabelling of one of the cases k = 0..a-c-1 (relabellings that fix Anne's hand).
+    This is the whole model (no symmetry breaking): `decide` uses the cases of `symmetry.py`;
+    the tests and the benchmark use this one as an independent cross-check and baseline.
     Clauses are written straight into the model's protocol buffer (numpy builds the lists).
     """
     import numpy as np
@@ -167,13 +166,6 @@ def cpsat_model(
         for y in range(n):
             if not xs >> y & 1:
                 clause(np.nonzero(avoid & ((arr >> y) & 1).astype(bool))[0], "bool_or")
-    if symmetry_case is not None:
-        k = symmetry_case
-        h1 = mask([*range(k), *range(a, 2 * a - k)])
-        model.add(x[h1] == 1)
-        for h in hands:
-            if h != h0 and (h & h0).bit_count() > k:
-                model.add(x[h] == 0)
     if minimize:
         model.minimize(sum(x.values()))
     assert all(index[h] == i for i, h in enumerate(hands))  # literal i is hand i

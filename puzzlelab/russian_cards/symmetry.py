@@ -109,17 +109,26 @@ def case_model(a: int, b: int, c: int, k: int, *, lex: bool = True) -> tuple[cp_
 
 
 def _add_lex(model: cp_model.CpModel, x: list, pairs: list[tuple[int, int]]) -> None:
-    """x >=lex x∘p, given the compared positions; mirror positions are implied and skipped."""
+    """x >=lex x∘p, given the compared positions; mirror positions are implied and skipped.
+
+    eq_i is *defined* as "pairs 1..i are all equal" (both directions), so every solution of the
+    model is fixed by its x: the tests enumerate the model's solutions and compare them with
+    `in_case`.
+    """
     prev = None
     for i, j in pairs:
         v, w = x[i], x[j]
         ct = model.add_implication(w, v)  # v >= w while every earlier pair is equal
         if prev is not None:
             ct.only_enforce_if(prev)
-        eq = model.new_bool_var("")  # forced true when all pairs so far are equal
+        eq = model.new_bool_var("")  # eq <=> prev and (v <=> w)
         guard = [] if prev is None else [prev.Not()]
         model.add_bool_or([eq, v, w, *guard])
         model.add_bool_or([eq, v.Not(), w.Not(), *guard])
+        model.add_bool_or([eq.Not(), v.Not(), w])
+        model.add_bool_or([eq.Not(), v, w.Not()])
+        if prev is not None:
+            model.add_implication(eq, prev)
         prev = eq
 
 
