@@ -1,4 +1,4 @@
-"""Where puzzlelab keeps its cached tables (data/) and exported figures (figures/)."""
+"""Where puzzlelab keeps its cached tables (data/), exported figures (figures/), and finds the source texts."""
 
 from __future__ import annotations
 
@@ -8,3 +8,15 @@ from pathlib import Path
 ROOT = Path(os.environ.get("PUZZLELAB_ROOT", Path(__file__).resolve().parents[1]))
 DATA = ROOT / "data"
 FIGURES = ROOT / "figures"
+SOURCES = (ROOT.parent / "shared" / "sources", ROOT / "shared" / "sources")
+
+
+def source_text(name: str) -> str:
+    """The text extraction of a source document (shared/sources/ beside or inside the repository).
+
+    Only recomputing the tables parsed from a source needs it; the notebooks read those from data/.
+    """
+    for base in SOURCES:
+        if (base / name).exists():
+            return (base / name).read_text(encoding="utf-8")
+    raise ValueError(f"source text {name} not found in {' or '.join(map(str, SOURCES))} (needed only to recompute)")

@@ -183,3 +183,14 @@ def test_benchmark_tables_are_kept_but_not_compared(path):
         if cell["cell_type"] == "code" and re.search(r"read_table\(\s*[\"']bench_", source):
             tags = cell["metadata"].get("tags", [])
             assert {"nbval-ignore-output", "keep-output"} <= set(tags), f"{path.name}: {source[:60]!r}"
+
+
+def test_source_texts_are_found_or_named_in_a_clear_error():
+    from puzzlelab import paths
+
+    sources = ROOT.parent / "shared" / "sources"
+    if sources.exists():  # beside the repository, as in the project's own workspace
+        name = next(p.name for p in sorted(sources.glob("*.txt")))
+        assert paths.source_text(name) == (sources / name).read_text(encoding="utf-8")
+    with pytest.raises(ValueError, match="source text no-such-source.txt not found"):
+        paths.source_text("no-such-source.txt")

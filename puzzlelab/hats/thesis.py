@@ -10,27 +10,18 @@ all-pass string one 'P' short) or 'garbled' (not evaluated).
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pandas as pd
 
 from ..cache import cached_table
-from ..paths import ROOT
+from .. import paths
 
 SOURCE_NAME = "004_de608af7352f040c.txt"
 
 
-def source_path() -> Path:
-    """Where the thesis's text lives: shared/sources/ beside the repository."""
-    for base in (ROOT.parent / "shared" / "sources", ROOT / "shared" / "sources"):
-        if (base / SOURCE_NAME).exists():
-            return base / SOURCE_NAME
-    raise ValueError(f"thesis text {SOURCE_NAME} not found beside {ROOT} (needed only to recompute)")
-
-
 def source_text() -> str:
     """The thesis's text extraction."""
-    return source_path().read_text(encoding="utf-8")
+    return paths.source_text(SOURCE_NAME)
 
 
 def _block(text: str, header: str, caption: str) -> list[str]:

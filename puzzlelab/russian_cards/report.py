@@ -22,11 +22,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-from pathlib import Path
 
 import pandas as pd
 
-from ..paths import ROOT
+from .. import paths
 from .model import Hand, all_hands, as_int, check_announcement, check_sizes, subset_masks
 
 SOURCE_NAME = "000_0345cfe31a1e6c99.txt"
@@ -34,17 +33,9 @@ COLUMN = 20  # lines of the appendix block indented this much or more belong to 
 HEADER = re.compile(r"Possible hand of ([BC]) (\d+):\s*\[([\d,\s]*)\]")
 
 
-def source_path() -> Path:
-    """Where the report's text lives: shared/sources/ beside the repository."""
-    for base in (ROOT.parent / "shared" / "sources", ROOT / "shared" / "sources"):
-        if (base / SOURCE_NAME).exists():
-            return base / SOURCE_NAME
-    raise ValueError(f"report text {SOURCE_NAME} not found beside {ROOT} (needed only to recompute)")
-
-
 def source_text() -> str:
     """The report's text extraction."""
-    return source_path().read_text(encoding="utf-8")
+    return paths.source_text(SOURCE_NAME)
 
 
 # -- the appendix ------------------------------------------------------------------------------
