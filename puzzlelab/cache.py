@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from . import paths
 from .paths import DATA
 
 RECOMPUTE_ENV = "PUZZLELAB_RECOMPUTE"
@@ -55,3 +56,13 @@ def cached_table(
             raise ValueError(f"cached_table({name!r}): compute() must return a DataFrame")
         write_table(df, name)
     return read_table(name)
+
+
+def cached_source_table(name: str, source: str, parse: Callable[[str], pd.DataFrame]) -> pd.DataFrame:
+    """A table read out of a source document's text, cached as data/<name>.csv.
+
+    Re-parsed on request only where the source text is at hand (shared/sources/); without
+    it the cached copy stands, so `make reproduce` works on a machine that has only the repository.
+    """
+    recompute = recompute_requested() and paths.source_available(source)
+    return cached_table(name, lambda: parse(paths.source_text(source)), recompute=recompute)

@@ -11,6 +11,11 @@ FIGURES = ROOT / "figures"
 SOURCES = (ROOT.parent / "shared" / "sources", ROOT / "shared" / "sources")
 
 
+def source_available(name: str) -> bool:
+    """Is the text of source document `name` at hand?"""
+    return any((base / name).exists() for base in SOURCES)
+
+
 def source_text(name: str) -> str:
     """The text extraction of a source document (shared/sources/ beside or inside the repository).
 

@@ -194,3 +194,24 @@ def test_source_texts_are_found_or_named_in_a_clear_error():
         assert paths.source_text(name) == (sources / name).read_text(encoding="utf-8")
     with pytest.raises(ValueError, match="source text no-such-source.txt not found"):
         paths.source_text("no-such-source.txt")
+
+
+def test_source_tables_stand_without_the_source_and_are_reparsed_with_it(tmp_root, monkeypatch):
+    from puzzlelab import paths
+
+    parsed = []
+
+    def parse(text: str) -> pd.DataFrame:
+        parsed.append(text)
+        return pd.DataFrame({"words": [len(text.split())]})
+
+    source_dir = tmp_root / "sources"
+    source_dir.mkdir()
+    (source_dir / "doc.txt").write_text("three little words")
+    monkeypatch.setattr(paths, "SOURCES", (source_dir,))
+    monkeypatch.setenv(cache.RECOMPUTE_ENV, "1")
+    assert cache.cached_source_table("t", "doc.txt", parse).words.tolist() == [3] and len(parsed) == 1
+    (source_dir / "doc.txt").unlink()  # recompute asked for, source gone: the cached copy stands
+    assert cache.cached_source_table("t", "doc.txt", parse).words.tolist() == [3] and len(parsed) == 1
+    with pytest.raises(ValueError, match="source text doc.txt not found"):
+        cache.cached_source_table("other", "doc.txt", parse)

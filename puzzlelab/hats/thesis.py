@@ -13,15 +13,9 @@ import re
 
 import pandas as pd
 
-from ..cache import cached_table
-from .. import paths
+from ..cache import cached_source_table
 
 SOURCE_NAME = "004_de608af7352f040c.txt"
-
-
-def source_text() -> str:
-    """The thesis's text extraction."""
-    return paths.source_text(SOURCE_NAME)
 
 
 def _block(text: str, header: str, caption: str) -> list[str]:
@@ -204,7 +198,7 @@ def thesis_table(name: str) -> pd.DataFrame:
     }
     if name not in parsers:
         raise ValueError(f"unknown thesis table {name!r}; choose from {sorted(parsers)}")
-    return cached_table(f"hats_thesis_{name}", lambda: parsers[name](source_text()))
+    return cached_source_table(f"hats_thesis_{name}", SOURCE_NAME, parsers[name])
 
 
 # --- which order of views do the thesis's strings use? ------------------------------------------

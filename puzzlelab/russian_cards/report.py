@@ -25,7 +25,7 @@ from itertools import combinations
 
 import pandas as pd
 
-from .. import paths
+from ..cache import cached_source_table
 from .model import Hand, all_hands, as_int, check_announcement, check_sizes, subset_masks
 
 SOURCE_NAME = "000_0345cfe31a1e6c99.txt"
@@ -33,9 +33,14 @@ COLUMN = 20  # lines of the appendix block indented this much or more belong to 
 HEADER = re.compile(r"Possible hand of ([BC]) (\d+):\s*\[([\d,\s]*)\]")
 
 
-def source_text() -> str:
-    """The report's text extraction."""
-    return paths.source_text(SOURCE_NAME)
+def appendix_table() -> pd.DataFrame:
+    """The appendix's view lines, parsed (`parse_appendix`) and cached in data/russian_cards_appendix.csv."""
+    return cached_source_table("russian_cards_appendix", SOURCE_NAME, parse_appendix)
+
+
+def c1_table() -> pd.DataFrame:
+    """The report's c = 1 table, cell by cell (`c1_table_cells`), cached in data/russian_cards_report_table.csv."""
+    return cached_source_table("russian_cards_report_table", SOURCE_NAME, c1_table_cells)
 
 
 # -- the appendix ------------------------------------------------------------------------------
