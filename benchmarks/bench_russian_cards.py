@@ -24,7 +24,7 @@ import puzzlelab.russian_cards as rc
 from puzzlelab.cache import write_table
 from puzzlelab.progress import tqdm
 from puzzlelab.russian_cards import grid as rg
-from puzzlelab.russian_cards.limits import work_used
+from puzzlelab.solvers import work_used
 from puzzlelab.russian_cards.model import cards, mask
 from puzzlelab.russian_cards.search import cpsat_model, packings
 from puzzlelab.solvers import solve as cp_solve

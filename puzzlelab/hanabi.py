@@ -377,15 +377,18 @@ def escaping_identities(card: Card, part: Iterable[str]) -> set[tuple[str, str]]
     counting can punch the escaping identities out and certify a mixed part.
     """
     part = set(part)
-    colours = {h for i in card for h in i if h in COLOURS}
-    values = {h for i in card for h in i if h in VALUES}
+    colours, values = rectangle(card)
     return {(c, v) for c in colours - part for v in values - part}
+
+
+def rectangle(card: Card) -> tuple[set[str], set[str]]:
+    """The colours and the values a full-Hanabi card may have (its knowledge is within their product)."""
+    return {h for i in card for h in i if h in COLOURS}, {h for i in card for h in i if h in VALUES}
 
 
 def holes(card: Card) -> set[tuple[str, str]]:
     """The identities of the card's colour-by-value rectangle that it can no longer be."""
-    colours = {h for i in card for h in i if h in COLOURS}
-    values = {h for i in card for h in i if h in VALUES}
+    colours, values = rectangle(card)
     return {(c, v) for c in colours for v in values} - {_pair(i) for i in card}
 
 
@@ -466,8 +469,7 @@ def random_knowledge(
 def is_rectangular(table: HintTable) -> bool:
     """Is every card's knowledge a product (colours it may have) x (values it may have)?"""
     for card in table.cards:
-        colours = {h for i in card for h in i if h in COLOURS}
-        values = {h for i in card for h in i if h in VALUES}
+        colours, values = rectangle(card)
         if len(card) != len(colours) * len(values):
             return False
     return True

@@ -20,7 +20,7 @@ from puzzlelab.kemps import knowledge as K
 from puzzlelab.kemps.display import explore_game, explore_knowledge
 from puzzlelab.kemps.env import ACTIONS, KempsEnv, run_episode
 from puzzlelab.kemps.fast import greedy_game
-from puzzlelab.kemps.play import make_agents, new_game
+from puzzlelab.kemps.play import make_agents, new_game, play_out
 from puzzlelab.kemps.strategies import STRATEGIES, TheoryOfMind, make_agent
 from puzzlelab.kemps.tournament import (Z95, by_strategy, head_to_head, pack, seat_differences, seat_rows,
                                         tournament, unpack, win_shares)
@@ -372,11 +372,7 @@ def stalemates(deck, seeds, lineups):
     for seed in seeds:
         for lineup in lineups:
             agents = make_agents(lineup)
-            game = new_game(agents, seed, deck)
-            while not game.over:
-                p = game.current
-                picks, discards, _ = agents[p].choose(game, p)
-                game.step(p, picks, discards)
+            game = play_out(new_game(agents, seed, deck), agents)
             if game.end == "stalemate":
                 found.append(game)
     return found

@@ -146,12 +146,17 @@ def test_model_check_agrees_with_rules_on_random_announcements(data, abc):
 @given(data=st.data(), abc=st.tuples(st.integers(2, 6), st.integers(1, 6), st.integers(1, 3)))
 def test_report_rule2_equals_semantic_rule2(data, abc):
     """Lemma: a safe announcement has no c-set meeting all its hands, so both readings agree."""
-    a, b, c = abc
-    n = a + b + c
-    hands = [mask(h) for h in all_hands(n, a)]
-    idx = data.draw(st.sets(st.integers(0, len(hands) - 1), min_size=1, max_size=20))
-    L = [hands[i] for i in sorted(idx)]
+    n, c = sum(abc), abc[2]
+    L = drawn_announcement(data, abc, max_hands=20)
     assert safe_masks(L, n, c) == safe_masks(L, n, c, every_c_set=True)
+
+
+def drawn_announcement(data, abc: tuple[int, int, int], max_hands: int) -> list[int]:
+    """A Hypothesis-drawn set of a-card hands (bit masks) for (a, b, c), in mask order."""
+    a, n = abc[0], sum(abc)
+    hands = [mask(h) for h in all_hands(n, a)]
+    idx = data.draw(st.sets(st.integers(0, len(hands) - 1), min_size=1, max_size=max_hands))
+    return [hands[i] for i in sorted(idx)]
 
 
 def test_pairwise_rule1_is_bill_learning_in_every_deal():
@@ -496,7 +501,7 @@ def test_hard_unsolvable_cells_recomputed_case_by_case(abc):
     """Every symmetry case of (6,7,3) and (7,6,3) is INFEASIBLE within the work limit (the slowest
     test: (7,6,3), k=3 needs about 16 work units); the cached grid's work units agree."""
     from puzzlelab.cache import read_table
-    from puzzlelab.russian_cards.limits import solve_limited, work_used
+    from puzzlelab.solvers import solve_limited, work_used
     from puzzlelab.russian_cards.solver import WORK_LIMIT
     from puzzlelab.russian_cards.symmetry import case_model, case_range
 
@@ -514,7 +519,7 @@ def test_hard_unsolvable_cells_recomputed_case_by_case(abc):
 def test_whole_model_agrees_with_the_case_split(abc):
     """Independent cross-check: CP-SAT on the whole model (no symmetry breaking) proves these
     unsolvable, as does `decide` through the symmetry cases."""
-    from puzzlelab.russian_cards.limits import solve_limited
+    from puzzlelab.solvers import solve_limited
 
     assert rc.lemma(*abc) is None
     assert solve_limited(cpsat_model(*abc)[0], 40.0).infeasible
@@ -531,7 +536,7 @@ def test_quick_symmetry_case_proof_663():
 
 # -- work limits: deterministic, and the wall clock never decides -------------------------------
 def test_work_is_reproducible_and_a_work_stop_is_an_answer():
-    from puzzlelab.russian_cards.limits import solve_limited, stopped_by_work, work_used
+    from puzzlelab.solvers import solve_limited, stopped_by_work, work_used
 
     runs = [solve_limited(cpsat_model(4, 4, 1, minimize=True)[0], 0.5) for _ in range(2)]
     assert [r.status for r in runs] == [runs[0].status] * 2 and not runs[0].optimal
@@ -540,11 +545,11 @@ def test_work_is_reproducible_and_a_work_stop_is_an_answer():
 
 
 def test_a_wall_clock_stop_raises_instead_of_answering(monkeypatch):
-    from puzzlelab.russian_cards import limits
+    from puzzlelab import solvers
 
-    monkeypatch.setattr(limits, "wall_cap", lambda work: 0.02)
-    with pytest.raises(limits.WallClockStop, match="wall-clock cap"):
-        limits.solve_limited(cpsat_model(4, 4, 1, minimize=True)[0], 100.0)
+    monkeypatch.setattr(solvers, "wall_cap", lambda work: 0.02)
+    with pytest.raises(solvers.WallClockStop, match="wall-clock cap"):
+        solvers.solve_limited(cpsat_model(4, 4, 1, minimize=True)[0], 100.0)
     monkeypatch.undo()
     with pytest.raises(rc.WallClockStop, match="budget ran out"):
         rc.decide(4, 4, 2, time_limit=1e-9)  # needs CP-SAT: no verdict is made up
@@ -607,11 +612,8 @@ def test_rule2_as_stated_deduplicated_and_ours_agree(data, abc):
     """The report's Rule 2, its deduplicated form and our semantic rule: the same outcome."""
     from puzzlelab.russian_cards.report import rule2_as_stated, rule2_deduplicated
 
-    a, b, c = abc
-    n = a + b + c
-    hands = [mask(h) for h in all_hands(n, a)]
-    idx = data.draw(st.sets(st.integers(0, len(hands) - 1), min_size=1, max_size=25))
-    L = [hands[i] for i in sorted(idx)]
+    n, c = sum(abc), abc[2]
+    L = drawn_announcement(data, abc, max_hands=25)
     assert rule2_as_stated(L, n, c) == rule2_deduplicated(L, n, c) == safe_masks(L, n, c)
 
 

@@ -353,7 +353,11 @@ def optimal_plain(game: Game) -> tuple[int, int]:
                 continue  # teaches nothing
             worst, total = 0, 0
             for o, part in parts.items():
-                w, t = (1, 1) if o in final else (1 + solve(frozenset(part))[0], len(part) + solve(frozenset(part))[1])
+                if o in final:
+                    w, t = 1, 1
+                else:
+                    sub_worst, sub_total = solve(frozenset(part))
+                    w, t = 1 + sub_worst, len(part) + sub_total
                 worst, total = max(worst, w), total + t
             best_worst, best_total = min(best_worst, worst), min(best_total, total)
         return best_worst, best_total

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import reduce
+from operator import or_
 
 import numpy as np
 
@@ -54,14 +56,6 @@ def chain_crossings(n_players: int) -> list[tuple[int, int, int]]:
             b = a ^ (1 << (n - 1 - j))
             if a < b:
                 out.append((a + 1, b + 1, j + 1))
-    return out
-
-
-def sum_or(masks) -> int:
-    """Bitwise OR of bitmasks."""
-    out = 0
-    for m in masks:
-        out |= m
     return out
 
 
@@ -187,7 +181,7 @@ def combination(numbers: Sequence[int], numbering: Mapping[int, Round], n_player
         raise ValueError(f"chain numbers {unknown} are not in the numbering (1..{len(numbering)})")
     lost = sum(1 << round_index(numbering[k], 2) for k in numbers)
     closed = closed_neighbourhoods(n)
-    won = _won(lost, sum_or(closed[x] for x in bits(lost)))  # rounds a chain makes right, none wrong
+    won = _won(lost, reduce(or_, (closed[x] for x in bits(lost)), 0))  # rounds a chain makes right, none wrong
     return {"incorrect rounds": " ".join(round_to_string(numbering[k]) for k in numbers),
             "complete": valid_lost_mask(lost, n, 2), "won rounds": won.bit_count(),
             "won set maximal": won in set(maximal_won_masks(n))}

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 from ortools.sat.python import cp_model
 
-from ..solvers import solve
+from ..solvers import Deadline, WallClockStop, solve, solve_limited
 from .brute import MAX_DEALS, brute_force, n_deals
 from .fullline import full_line_upper_bound
 from .model import check_world
@@ -401,13 +401,20 @@ def cpsat_bounds(
     n_players: int, n_colors: int = 2, time_limit: float = 60.0, hint: int | None = None,
     deterministic_limit: float | None = None,
 ):
-    """(status, best won mask, proven upper bound) from CP-SAT."""
+    """(status, best won mask, proven upper bound) from CP-SAT.
+
+    With `deterministic_limit` the answer is the same on every machine (`solvers.solve_limited`):
+    if `time_limit` runs out first, WallClockStop is raised instead of a machine-dependent answer.
+    """
     n, m = check_world(n_players, n_colors)
     model, won = cpsat_model(n, m)
     if hint is not None:
         for x, v in enumerate(won):
             model.AddHint(v, bool(hint >> x & 1))
-    res = solve(model, time_limit=time_limit, deterministic_limit=deterministic_limit)
+    if deterministic_limit is None:
+        res = solve(model, time_limit=time_limit)
+    else:
+        res = solve_limited(model, deterministic_limit, deadline=Deadline(time_limit), what=f"hats N = {n}, M = {m}")
     if not res.feasible:
         return res.status, None, None
     mask = sum(1 << x for x, v in enumerate(won) if res.value(v))
@@ -475,7 +482,11 @@ def _bounds(
         return Bounds(n, m, witness.bit_count(), upper, method, witness)
     # A time-limited incumbent or bound would make the cached tables depend on the machine's
     # speed: CP-SAT's incumbent counts only under a deterministic limit, its bound only if OPTIMAL.
-    status, mask, bound = cpsat_bounds(n, m, left, hint=witness, deterministic_limit=deterministic_limit)
+    try:
+        status, mask, bound = cpsat_bounds(n, m, left, hint=witness, deterministic_limit=deterministic_limit)
+    except WallClockStop:
+        return Bounds(n, m, witness.bit_count(), upper, f"open: {cons_name} vs {upper_name} (CP-SAT cut short by "
+                      "the time limit)", witness)
     if status == "OPTIMAL":
         if mask.bit_count() > witness.bit_count():
             witness = mask

@@ -49,6 +49,17 @@ def new_game(agents, seed: int, deck, knowledge: bool = False) -> Game:
     return game
 
 
+def play_out(game: Game, agents, max_turns: int = MAX_TURNS) -> Game:
+    """Let built-in `agents` play `game` to its end (or the turn valve), without trace; returns the game."""
+    while not game.over:
+        p = game.current
+        picks, discards, _ = agents[p].choose(game, p)
+        game.step(p, picks, discards)
+        if game.turn >= max_turns and not game.over:
+            game.over, game.end = True, "turn limit"
+    return game
+
+
 def play(strategies: Sequence, seed: int = 0, deck=FULL, *, max_turns: int = MAX_TURNS,
          trace: bool = True, knowledge: bool = False) -> GameRecord:
     """Play one game; `knowledge=True` also snapshots every knowledge base after each turn."""

@@ -19,7 +19,7 @@ from ..progress import tqdm
 from .cards import FULL
 from .engine import MAX_TURNS
 from .fast import greedy_game
-from .play import check_max_turns, check_seed, make_agents, new_game
+from .play import check_max_turns, check_seed, make_agents, new_game, play_out
 from .strategies import ABLATIONS, STRATEGIES
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
@@ -31,13 +31,7 @@ def play_scores(lineup: Sequence[str], seed: int, deck=FULL, max_turns: int = MA
     if tuple(lineup) == ("greedy",) * 3:
         return greedy_game(seed, deck, max_turns)
     agents = make_agents(lineup)
-    game = new_game(agents, seed, deck)
-    while not game.over:
-        p = game.current
-        picks, discards, _ = agents[p].choose(game, p)
-        game.step(p, picks, discards)
-        if game.turn >= max_turns and not game.over:
-            game.over, game.end = True, "turn limit"
+    game = play_out(new_game(agents, seed, deck), agents, max_turns)
     return tuple(game.scores), game.turn, game.end
 
 

@@ -6,7 +6,6 @@ Source: the student report ``000_0345cfe31a1e6c99.txt``. Layout:
 - ``kripke``        the independent check by epistemic model (uses ``puzzlelab.epistemic``)
 - ``search``        the report's depth-first solver, exhaustive enumeration, CP-SAT model
 - ``constructions`` announcements from the literature (sum modulo m, finite planes, ...)
-- ``limits``        CP-SAT with deterministic work limits (the wall clock only as a safety net)
 - ``symmetry``, ``orbits``  the symmetry-broken CP-SAT cases and the cyclic-orbit witnesses
 - ``report``        the report's appendix parsed from its text, the report's rule variants
 - ``solver``        `decide` (witness or proof per size), `solve`, `safe_announcements`
@@ -26,7 +25,7 @@ from .model import (
     is_solution,
     views,
 )
-from .limits import WallClockStop
+from ..solvers import WallClockStop
 from .search import DfsResult, report_dfs
 from .solver import Verdict, decide, lemma, lemma_proof, safe_announcements, solve
 

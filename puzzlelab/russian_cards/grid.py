@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from ..progress import tqdm
 
 from ..figures import finish
-from .limits import solve_limited, work_used
+from ..solvers import solve_limited, work_used
 from .model import (
     Announcement, cards, check_hand, counting_lower_bound, is_informative, is_safe, mask,
     sizes, views,

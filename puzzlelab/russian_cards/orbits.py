@@ -16,7 +16,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 
 from .constructions import relabel
-from .limits import Deadline, solve_limited, work_used
+from ..solvers import Deadline, solve_limited, work_used
 from .model import Announcement, cards, check_sizes, is_informative, is_safe, subset_masks
 from .symmetry import permute
 

@@ -14,7 +14,7 @@ Order of attack (each step names itself in `Verdict.method`):
 4. **CP-SAT**: first on orbits of a cyclic group of cards (`orbits.py`, witnesses only), then
    the symmetry-broken cases of `symmetry.py` one by one (largest overlap k of two hands
    fixed, lex-leader constraints): a FEASIBLE case gives a witness, INFEASIBLE in every case
-   is a proof. Each call stops at a deterministic work limit (module `limits`), so verdicts
+   is a proof. Each call stops at a deterministic work limit (`puzzlelab.solvers.solve_limited`), so verdicts
    do not depend on the machine: a case stopped by the work limit leaves the cell "open"; a
    call stopped by the wall-clock safety net raises `WallClockStop` (never a verdict).
 
@@ -38,12 +38,12 @@ from .model import (
     mask,
     sizes,
 )
-from .limits import Deadline, solve_limited, work_used
+from ..solvers import Deadline, solve_limited, work_used
 from .orbits import orbit_search
 from .search import enumerate_masks, random_greedy, report_dfs
 from .symmetry import case_model, case_range
 
-# CP-SAT deterministic work units (module `limits`: 0.8-2.8 s of wall time per unit measured on
+# CP-SAT deterministic work units (`puzzlelab.solvers`: 0.8-2.8 s of wall time per unit measured on
 # the project's 2-core machine, so roughly 30-110 s for a case that reaches the limit). The
 # hardest grid case needs 16.15 units ((7,6,3), k=3), so 40 leaves a margin of 2.5.
 WORK_LIMIT = 40.0  # per symmetry case
