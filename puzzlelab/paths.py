@@ -11,16 +11,27 @@ FIGURES = ROOT / "figures"
 SOURCES = (ROOT.parent / "shared" / "sources", ROOT / "shared" / "sources")
 
 
+def _file_name(name: str) -> str:
+    """A source document's file name, given its citation key (`puzzlelab.sources`) or the name itself."""
+    from .sources import SOURCE_DOCUMENTS
+
+    ref = SOURCE_DOCUMENTS.get(name)
+    return ref.file if ref is not None and ref.file else name
+
+
 def source_available(name: str) -> bool:
-    """Is the text of source document `name` at hand?"""
+    """Is the text of source document `name` (a citation key such as 'janssen2017') at hand?"""
+    name = _file_name(name)
     return any((base / name).exists() for base in SOURCES)
 
 
 def source_text(name: str) -> str:
     """The text extraction of a source document (shared/sources/ beside or inside the repository).
 
-    Only recomputing the tables parsed from a source needs it; the notebooks read those from data/.
+    `name` is its citation key (`puzzlelab.sources`). Only recomputing the tables parsed from a
+    source needs it; the notebooks read those from data/.
     """
+    name = _file_name(name)
     for base in SOURCES:
         if (base / name).exists():
             return (base / name).read_text(encoding="utf-8")

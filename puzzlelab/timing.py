@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["best_of", "speed_table", "timed"]
 
 
 def timed(f: Callable[..., Any], *args: Any) -> tuple[float, Any]:
@@ -16,3 +22,15 @@ def timed(f: Callable[..., Any], *args: Any) -> tuple[float, Any]:
 def best_of(f: Callable[[], Any], repeat: int = 3) -> float:
     """Fastest wall time of `repeat` calls of f() (the usual timeit convention)."""
     return min(timed(f)[0] for _ in range(repeat))
+
+
+def speed_table(name: str, columns: Sequence[str] | None = None) -> "pd.DataFrame":
+    """The benchmark table data/<name>.csv narrowed for a notebook (at most 8 columns).
+
+    `columns` picks and orders the columns to show; by default the first eight.
+    """
+    from .cache import read_table
+
+    table = read_table(name)
+    keep = [c for c in (columns or table.columns) if c in table.columns][:8]
+    return table[keep]

@@ -1,42 +1,96 @@
-"""Wrap pure `explore_…` functions in ipywidgets without ever showing a traceback."""
+"""Widgets for the notebooks: live explorations that never show a traceback, and static explorers.
+
+- `interact_safely(explore, **controls)`: `ipywidgets.interact` for a pure `explore_…`
+  function. Controls start at the function's own defaults; bad parameters show a one-line
+  plain-text message; the call returns the widget box (so a cell shows nothing stray).
+- `static_explorer(views, description=...)`: a control over *precomputed* views (tables,
+  figures, text) linked on the client side (`jslink`), so it keeps working on a static page
+  with no kernel, e.g. in the published site.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+import inspect
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from IPython.display import display
+
+__all__ = ["Message", "interact_safely", "show_safely", "static_explorer"]
+
+
+class Message:
+    """A one-line message shown as plain text (never re-read as Markdown or HTML)."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return f'<pre class="puzzlelab-message" style="white-space: pre-wrap">{html.escape(self.text)}</pre>'
 
 
 def show_safely(explore: Callable[..., Any], **params: Any) -> None:
     """Display `explore(**params)`; a ValueError (bad parameters) is shown as a one-line message."""
     try:
         result = explore(**params)
-    except ValueError as err:  # bad parameters: the message names the problem
-        display(_message(f"⚠ {err}"))
+    except ValueError as err:  # bad parameters (ArgumentTypeError included): the message names it
+        display(Message(f"⚠ {err}"))
         return
     except Exception as err:  # a bug, but still no traceback on screen
-        display(_message(f"⚠ {type(err).__name__}: {err}"))
+        display(Message(f"⚠ {type(err).__name__}: {err}"))
         return
     display(result)
 
 
-def interact_safely(explore: Callable[..., Any], *, manual: bool = False, **widgets: Any):
+def interact_safely(explore: Callable[..., Any], *, manual: bool = False, **controls: Any):
     """`ipywidgets.interact` for an `explore_…` function: bad parameters give a message, not a traceback.
 
-    `manual=True` adds a "Run" button (`interact_manual`) for explorations that take seconds,
-    so that moving a slider does not start a computation at every step.
+    Controls given as abbreviations (a `(min, max)` tuple, a list of choices, a default value)
+    start at `explore`'s own default for that parameter. `manual=True` adds a "Run" button
+    (`interact_manual`) for explorations that take seconds. Returns the widget box.
     """
     import ipywidgets
 
+    @functools.wraps(explore)
     def _run(**params: Any) -> None:
         show_safely(explore, **params)
 
-    _run.__name__ = explore.__name__
-    return (ipywidgets.interact_manual if manual else ipywidgets.interact)(_run, **widgets)
+    # interact reads each control's starting value from the signature's defaults.
+    _run.__signature__ = inspect.signature(explore)  # type: ignore[attr-defined]
+    chooser = ipywidgets.interact_manual if manual else ipywidgets.interact
+    return chooser(_run, **controls).widget
 
 
-def _message(text: str):
-    from IPython.display import Markdown
+def static_explorer(views: Mapping[str, Any], *, description: str = "show",
+                    slider: bool = False):
+    """A dropdown (or selection slider) that switches between precomputed views, kernel-free.
 
-    return Markdown(f"**{text}**")
+    `views` maps a label to what to show (anything `display` accepts: a DataFrame, a figure,
+    a Message). Each view is rendered once into an `Output` inside a `Stack`; the control's
+    index is `jslink`ed to the stack's, so switching works in a browser with no kernel, as
+    on the published static site, and in JupyterLab alike.
+    """
+    import ipywidgets as w
+
+    if not views:
+        raise ValueError("static_explorer needs at least one view")
+    labels = list(views)
+    outputs = []
+    for label in labels:
+        out = w.Output()
+        with out:
+            display(views[label])
+        outputs.append(out)
+    stack = w.Stack(outputs, selected_index=0)
+    control_type = w.SelectionSlider if slider else w.Dropdown
+    control = control_type(options=labels, index=0, description=description,
+                           style={"description_width": "initial"},
+                           layout=w.Layout(width="max-content"))
+    w.jslink((control, "index"), (stack, "selected_index"))
+    return w.VBox([control, stack])

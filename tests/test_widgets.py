@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from IPython.display import Markdown
-
 from puzzlelab import widgets
 
 
@@ -20,13 +18,13 @@ def test_value_error_becomes_a_message(monkeypatch):
         raise ValueError(f"n must be positive, got {n}")
 
     widgets.show_safely(explore_bad, n=-1)
-    assert isinstance(shown[0], Markdown) and "n must be positive, got -1" in shown[0].data
+    assert isinstance(shown[0], widgets.Message) and "n must be positive, got -1" in shown[0].text
 
 
 def test_unexpected_errors_are_shown_without_traceback(monkeypatch):
     shown = capture(monkeypatch)
     widgets.show_safely(lambda: 1 / 0)
-    assert "ZeroDivisionError" in shown[0].data
+    assert "ZeroDivisionError" in shown[0].text
 
 
 def test_results_are_displayed(monkeypatch):
@@ -43,6 +41,31 @@ def test_interact_safely_builds_live_or_manual_controls():
 
     live = widgets.interact_safely(explore_double, k=(0, 4))
     manual = widgets.interact_safely(explore_double, manual=True, k=(0, 4))
-    assert isinstance(live.widget, ipywidgets.interactive) and isinstance(manual.widget, ipywidgets.interactive)
-    assert not any(isinstance(c, ipywidgets.Button) for c in live.widget.children)
-    assert any(isinstance(c, ipywidgets.Button) for c in manual.widget.children)
+    assert isinstance(live, ipywidgets.interactive) and isinstance(manual, ipywidgets.interactive)
+    assert not any(isinstance(c, ipywidgets.Button) for c in live.children)
+    assert any(isinstance(c, ipywidgets.Button) for c in manual.children)
+
+
+def test_controls_start_at_the_functions_defaults():
+    def explore_sizes(a: int = 3, b: int = 3, who: str = "B"):
+        return (a, b, who)
+
+    box = widgets.interact_safely(explore_sizes, a=(2, 8), b=(1, 8), who=["C", "B"])
+    values = {c.description: c.value for c in box.children if hasattr(c, "value")}
+    assert values == {"a": 3, "b": 3, "who": "B"}
+
+
+def test_messages_are_plain_text_not_markdown():
+    html = widgets.Message("need M**(N-1) <= 10").__repr__()
+    assert html == "need M**(N-1) <= 10"
+    assert "M**(N-1) &lt;= 10" in widgets.Message("need M**(N-1) <= 10")._repr_html_()
+
+
+def test_static_explorer_links_its_control_to_the_stack():
+    import ipywidgets
+
+    box = widgets.static_explorer({"one": 1, "two": 2}, description="n")
+    control, stack = box.children
+    assert isinstance(stack, ipywidgets.Stack) and len(stack.children) == 2
+    control.index = 1  # in a browser jslink does this on the client; here the Python side is checked
+    assert control.options == ("one", "two")

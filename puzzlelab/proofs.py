@@ -1,0 +1,65 @@
+"""How a result was established: one record shape for every puzzle's exact and bounded results.
+
+A `Proof` has a `kind` from a fixed vocabulary and a free-text `detail` for a reader. Code
+decides by `kind`, never by parsing `detail`. Russian Cards verdicts, the hat optima's bounds
+and the code-breaking optima all use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+__all__ = ["KINDS", "Kind", "Proof"]
+
+Kind = Literal["lemma", "construction", "exhaustive", "solver", "open"]
+KINDS: tuple[str, ...] = get_args(Kind)
+
+
+@dataclass(frozen=True)
+class Proof:
+    """One established fact: `kind` (lemma, construction, exhaustive, solver, open) and `detail`.
+
+    - lemma: a proven mathematical statement applies (detail: the lemma and its numbers);
+    - construction: an explicit object was built and checked (detail: which construction);
+    - exhaustive: every candidate was enumerated (detail: what was searched);
+    - solver: a SAT/CP/ILP solver proved it (detail: the model, its cases and the work spent);
+    - open: not established (detail: what was tried and where it stopped).
+    """
+
+    kind: Kind
+    detail: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"proof kind must be one of {', '.join(KINDS)}; got {self.kind!r}")
+        if not isinstance(self.detail, str):
+            raise TypeError(f"proof detail must be a string, got {self.detail!r}")
+
+    @property
+    def settled(self) -> bool:
+        """True for every kind but 'open'."""
+        return self.kind != "open"
+
+    @classmethod
+    def lemma(cls, detail: str) -> Proof:
+        return cls("lemma", detail)
+
+    @classmethod
+    def construction(cls, detail: str) -> Proof:
+        return cls("construction", detail)
+
+    @classmethod
+    def exhaustive(cls, detail: str) -> Proof:
+        return cls("exhaustive", detail)
+
+    @classmethod
+    def solver(cls, detail: str) -> Proof:
+        return cls("solver", detail)
+
+    @classmethod
+    def open(cls, detail: str) -> Proof:
+        return cls("open", detail)
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.detail}" if self.detail else self.kind

@@ -1,0 +1,111 @@
+"""The works puzzlelab reproduces or compares with, each under a short citation key.
+
+The five source documents (text extractions kept in `shared/sources/`, see `paths`) and the
+outside results the notebooks check against. Docstrings and notebooks cite by key
+(`cite("janssen2017")` -> "Janssen (2017)") or by author and year, never by a file name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+__all__ = ["REFERENCES", "SOURCE_DOCUMENTS", "Reference", "cite", "reference", "references_table"]
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One cited work: who, what, when, where; `file` is set for the five source documents."""
+
+    key: str
+    authors: str
+    title: str
+    year: str
+    venue: str
+    file: str | None = None
+    url: str | None = None
+
+    @property
+    def short(self) -> str:
+        """Author-year form: 'Janssen (2017)'."""
+        return f"{self.authors} ({self.year})"
+
+
+_SOURCES = (
+    Reference("group11_rc", "Group 11", "The Russian Cards problem (project report)", "n.d.",
+              "student project report, undated", file="000_0345cfe31a1e6c99.txt"),
+    Reference("klimos2014", "Klimoš", "Algorithmic Analysis of Code Breaking Games", "2014",
+              "master's thesis, Masaryk University, Brno", file="001_55441e2ad7b760b9.txt"),
+    Reference("group6_kemps2023", "Group 6",
+              "Modelling Kemps using public announcements and higher order knowledge", "2023",
+              "student project report (Logical Aspects of Multiagent Systems), June 2023",
+              file="002_dd5094b6dd5152ba.txt"),
+    Reference("odwyer2018", "O'Dwyer", "Hanabi set-packing puzzle", "2018",
+              "blog post, 9 April 2018", file="003_df98dedd51aa94b7.txt",
+              url="https://quuxplusone.github.io/blog/2018/04/09/hanabi-set-packing/"),
+    Reference("janssen2017", "Janssen", "The Leprechaun Hatting Problem", "2017",
+              "bachelor thesis, LIACS, Leiden University", file="004_de608af7352f040c.txt"),
+)
+
+_OUTSIDE = (
+    # code breaking
+    Reference("knuth1977", "Knuth", "The computer as Master Mind", "1977",
+              "J. Recreational Mathematics 9 (1976-77) 1-6"),
+    Reference("irving1979", "Irving", "Towards an optimum Mastermind strategy", "1979",
+              "J. Recreational Mathematics 11 (1978-79) 81-87"),
+    Reference("neuwirth1982", "Neuwirth", "Some strategies for Mastermind", "1982",
+              "Zeitschrift für Operations Research 26 (1982) B257-B278"),
+    Reference("koyama_lai1993", "Koyama and Lai", "An optimal Mastermind strategy", "1993",
+              "J. Recreational Mathematics 25 (1993) 251-256"),
+    Reference("kooi2005", "Kooi", "Yet another Mastermind strategy", "2005",
+              "ICGA Journal 28 (2005) 13-20"),
+    Reference("dyson1946", "Dyson", "The problem of the pennies", "1946",
+              "The Mathematical Gazette 30 (1946) 231-234"),
+    # Hanabi
+    Reference("karp1972", "Karp", "Reducibility among combinatorial problems", "1972",
+              "Complexity of Computer Computations, Plenum Press (1972) 85-103"),
+    # hats
+    Reference("ebert1998", "Ebert", "Applications of recursive operators to randomness and "
+              "complexity", "1998", "PhD thesis, University of California at Santa Barbara"),
+    Reference("lenstra_seroussi2002", "Lenstra and Seroussi", "On hats and other covers", "2002",
+              "IEEE International Symposium on Information Theory (ISIT 2002); arXiv:cs/0509045"),
+    Reference("van_wee1988", "van Wee", "Improved sphere bounds on the covering radius of codes",
+              "1988", "IEEE Transactions on Information Theory 34 (1988) 237-245"),
+    # Russian Cards
+    Reference("van_ditmarsch2003", "van Ditmarsch", "The Russian cards problem", "2003",
+              "Studia Logica 75 (2003) 31-62"),
+    Reference("albert2005", "Albert, Aldred, Atkinson, van Ditmarsch and Handley",
+              "Safe communication for card players by combinatorial designs for two-step "
+              "protocols", "2005", "Australasian J. Combinatorics 33 (2005) 33-46"),
+    Reference("cordon_franco2012", "Cordón-Franco, van Ditmarsch, Fernández-Duque, Joosten and "
+              "Soler-Toscano", "A secure additive protocol for card players", "2012",
+              "Australasian J. Combinatorics 54 (2012) 163-175"),
+    Reference("swanson_stinson2014", "Swanson and Stinson", "Additional constructions to solve "
+              "the generalized Russian cards problem using combinatorial designs", "2014",
+              "Electronic J. Combinatorics 21(3) (2014) P3.29"),
+    Reference("gattinger2018", "Gattinger", "New Directions in Model Checking Dynamic Epistemic "
+              "Logic (SMCDEL)", "2018", "PhD thesis, ILLC, University of Amsterdam"),
+)
+
+REFERENCES: dict[str, Reference] = {r.key: r for r in _SOURCES + _OUTSIDE}
+SOURCE_DOCUMENTS: dict[str, Reference] = {r.key: r for r in _SOURCES}
+
+
+def reference(key: str) -> Reference:
+    """The reference under `key` (a ValueError lists the known keys)."""
+    if key not in REFERENCES:
+        raise ValueError(f"unknown citation key {key!r}; known: {', '.join(sorted(REFERENCES))}")
+    return REFERENCES[key]
+
+
+def cite(key: str) -> str:
+    """Author-year citation for `key`: cite('klimos2014') -> 'Klimoš (2014)'."""
+    return reference(key).short
+
+
+def references_table(source_documents_only: bool = False) -> pd.DataFrame:
+    """All references as a table (key, authors, year, title, venue, file)."""
+    refs = SOURCE_DOCUMENTS if source_documents_only else REFERENCES
+    return pd.DataFrame([{"key": r.key, "authors": r.authors, "year": r.year, "title": r.title,
+                          "venue": r.venue, "file": r.file or ""} for r in refs.values()])
