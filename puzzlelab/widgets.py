@@ -2,7 +2,7 @@
 
 - `interact_safely(explore, **controls)`: `ipywidgets.interact` for a pure `explore_…`
   function. Controls start at the function's own defaults; bad parameters show a one-line
-  plain-text message; the call returns the widget box (so a cell shows nothing stray).
+  plain-text message; nothing stray is shown after the widget.
 - `static_explorer(views, description=...)`: a control over *precomputed* views (tables,
   figures, text) linked on the client side (`jslink`), so it keeps working on a static page
   with no kernel, e.g. in the published site.
@@ -48,12 +48,13 @@ def show_safely(explore: Callable[..., Any], **params: Any) -> None:
     display(result)
 
 
-def interact_safely(explore: Callable[..., Any], *, manual: bool = False, **controls: Any):
+def interact_safely(explore: Callable[..., Any], *, manual: bool = False, **controls: Any) -> None:
     """`ipywidgets.interact` for an `explore_…` function: bad parameters give a message, not a traceback.
 
     Controls given as abbreviations (a `(min, max)` tuple, a list of choices, a default value)
     start at `explore`'s own default for that parameter. `manual=True` adds a "Run" button
-    (`interact_manual`) for explorations that take seconds. Returns the widget box.
+    for explorations that take seconds. Displays the widget and returns None, so that the
+    cell shows nothing after it.
     """
     import ipywidgets
 
@@ -61,10 +62,11 @@ def interact_safely(explore: Callable[..., Any], *, manual: bool = False, **cont
     def _run(**params: Any) -> None:
         show_safely(explore, **params)
 
-    # interact reads each control's starting value from the signature's defaults.
+    # interactive reads each control's starting value from the signature's defaults.
     _run.__signature__ = inspect.signature(explore)  # type: ignore[attr-defined]
-    chooser = ipywidgets.interact_manual if manual else ipywidgets.interact
-    return chooser(_run, **controls).widget
+    box = ipywidgets.interactive(_run, {"manual": manual, "manual_name": "Run"}, **controls)
+    box.update()  # show the opening view at once, as interact does
+    display(box)
 
 
 def static_explorer(views: Mapping[str, Any], *, description: str = "show",

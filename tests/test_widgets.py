@@ -33,24 +33,28 @@ def test_results_are_displayed(monkeypatch):
     assert shown == [42]
 
 
-def test_interact_safely_builds_live_or_manual_controls():
+def test_interact_safely_builds_live_or_manual_controls(monkeypatch):
     import ipywidgets
 
     def explore_double(k: int = 1):
         return 2 * k
 
-    live = widgets.interact_safely(explore_double, k=(0, 4))
-    manual = widgets.interact_safely(explore_double, manual=True, k=(0, 4))
+    shown = capture(monkeypatch)
+    assert widgets.interact_safely(explore_double, k=(0, 4)) is None  # nothing stray in the cell
+    widgets.interact_safely(explore_double, manual=True, k=(0, 4))
+    live, manual = [s for s in shown if isinstance(s, ipywidgets.interactive)]
     assert isinstance(live, ipywidgets.interactive) and isinstance(manual, ipywidgets.interactive)
     assert not any(isinstance(c, ipywidgets.Button) for c in live.children)
     assert any(isinstance(c, ipywidgets.Button) for c in manual.children)
 
 
-def test_controls_start_at_the_functions_defaults():
+def test_controls_start_at_the_functions_defaults(monkeypatch):
     def explore_sizes(a: int = 3, b: int = 3, who: str = "B"):
         return (a, b, who)
 
-    box = widgets.interact_safely(explore_sizes, a=(2, 8), b=(1, 8), who=["C", "B"])
+    shown = capture(monkeypatch)
+    widgets.interact_safely(explore_sizes, a=(2, 8), b=(1, 8), who=["C", "B"])
+    box = shown[-1]
     values = {c.description: c.value for c in box.children if hasattr(c, "value")}
     assert values == {"a": 3, "b": 3, "who": "B"}
 
