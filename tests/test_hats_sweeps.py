@@ -1,4 +1,4 @@
-"""The hats sweeps (optima over (N, M), maximal-set counts) give the serial answer on any executor."""
+"""The hats sweeps (optima over (N, M), maximal-set counts) give the serial answer anywhere."""
 
 from __future__ import annotations
 

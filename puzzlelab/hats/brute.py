@@ -19,7 +19,8 @@ from .. import checks
 from .model import check_world, rounds, view_table
 
 __all__ = [
-    "MAX_DEALS", "BruteForce", "all_strategies", "brute_force", "feasible", "n_deals", "n_strategies",
+    "MAX_DEALS", "BruteForce", "all_strategies", "brute_force", "feasible", "n_deals",
+    "n_strategies",
     "strategy_masks",
 ]
 
@@ -72,7 +73,7 @@ def strategy_masks(n_players: int, n_colors: int = 2) -> tuple[np.ndarray, np.nd
 
 @dataclass(frozen=True)
 class BruteForce:
-    """Won-set bitmask of every deal, deals in lexicographic order of (strategy of player 1, 2, ...)."""
+    """Won-set bitmask of every deal, deals ordered by (strategy of player 1, 2, ...)."""
 
     n_players: int
     n_colors: int

@@ -42,7 +42,7 @@ MAX_CODE_PLAYERS = 10  # max_disjoint_chains: 2**N chains with one clause per pa
 
 @dataclass(frozen=True)
 class Chain:
-    """One chain: its number (1-based, rounds in lexicographic order), incorrect and correct rounds."""
+    """One chain: its number (1-based, rounds in lexicographic order) and its rounds."""
 
     number: int
     incorrect: Round
@@ -61,7 +61,7 @@ def chains(n_players: int) -> list[Chain]:
 
 
 def chain_crossings(n_players: int) -> list[tuple[int, int, int]]:
-    """Pairs of crossing chains (a, b, agent) with a < b: rounds differing in the agent's hat only."""
+    """Crossing chains (a, b, agent), a < b: rounds that differ in the agent's hat only."""
     n = _two_colour_world(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "chain_crossings")
     out = []
     for a in range(2**n):
@@ -73,7 +73,7 @@ def chain_crossings(n_players: int) -> list[tuple[int, int, int]]:
 
 
 def _won(combo_mask: int, treated: int) -> int:
-    """Rounds made correct and not wrong by a chain combination: treated minus the chains' rounds."""
+    """Rounds a chain combination makes correct and none wrong: treated minus its rounds."""
     return treated & ~combo_mask
 
 
@@ -163,7 +163,8 @@ def max_disjoint_chains(n_players: int, time_limit: float = 60.0) -> int:
     time_limit = checks.number(time_limit, "time_limit", low=0.001, high=3600)
     model = cp_model.CpModel()
     x = [model.NewBoolVar(f"c{k}") for k in range(2**n)]
-    near = [1 << j for j in range(n)] + [1 << i | 1 << j for i, j in itertools.combinations(range(n), 2)]
+    pairs = itertools.combinations(range(n), 2)
+    near = [1 << j for j in range(n)] + [1 << i | 1 << j for i, j in pairs]
     for a in range(2**n):
         for b in (a ^ d for d in near):
             if a < b:
@@ -184,7 +185,8 @@ def disjoint_chain_pairs(lost: int, n_players: int) -> list[tuple[int, int]]:
     """
     n = _two_colour_world(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "disjoint_chain_pairs")
     xs = list(bits(check_mask(lost, n, 2, "lost")))
-    return [(a + 1, b + 1) for k, a in enumerate(xs) for b in xs[k + 1 :] if (a ^ b).bit_count() >= 3]
+    return [(a + 1, b + 1) for k, a in enumerate(xs) for b in xs[k + 1 :]
+            if (a ^ b).bit_count() >= 3]
 
 
 def combination(numbers: Sequence[int], numbering: Mapping[int, Round], n_players: int) -> dict:
@@ -193,7 +195,8 @@ def combination(numbers: Sequence[int], numbering: Mapping[int, Round], n_player
     n = _two_colour_world(n_players, 5, "combination")
     numbers = checks.integers(numbers, "numbers", low=1)
     if not isinstance(numbering, Mapping):
-        raise checks.ArgumentTypeError(f"numbering must map chain numbers to rounds, got {numbering!r}")
+        raise checks.ArgumentTypeError(
+            f"numbering must map chain numbers to rounds, got {numbering!r}")
     unknown = [k for k in numbers if k not in numbering]
     if unknown:
         raise ValueError(f"chain numbers {unknown} are not in the numbering (1..{len(numbering)})")

@@ -59,7 +59,7 @@ def lemma_applies(n_players: int, n_colors: int, k: int) -> bool:
 
 
 def excluded(n_players: int, n_colors: int, k: int) -> bool:
-    """True when no achievable won set has exactly k rounds (per-direction counting or the lemma)."""
+    """True when no achievable won set has k rounds (per-direction counting or the lemma)."""
     n, m, k = _world_and_size(n_players, n_colors, k)
     c = cap(n, m, k)
     if k > n * c:  # per-direction counting: k <= u_1 + ... + u_N <= N c

@@ -45,7 +45,7 @@ def largest_players(n_colors: int, limit: int = MAX_ROUNDS) -> int:
 
 
 def check_world(n_players: int, n_colors: int = 2) -> tuple[int, int]:
-    """Validate N >= 2 players and 2 <= M <= 8 colours, at most MAX_ROUNDS rounds (Section 2.1.1)."""
+    """Validate N >= 2 players, 2 <= M <= 8 colours, at most MAX_ROUNDS rounds (Section 2.1.1)."""
     n = checks.integer(n_players, "n_players", low=2)
     m = checks.integer(n_colors, "n_colors", low=2, high=len(LETTERS))
     most = largest_players(m)

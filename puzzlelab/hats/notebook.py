@@ -46,7 +46,8 @@ __all__ = [
 def _frame(table: object, name: str, columns: tuple[str, ...]) -> pd.DataFrame:
     """A DataFrame with (at least) the named columns."""
     if not isinstance(table, pd.DataFrame):
-        raise checks.ArgumentTypeError(f"{name} must be a pandas DataFrame, got {type(table).__name__}")
+        raise checks.ArgumentTypeError(
+            f"{name} must be a pandas DataFrame, got {type(table).__name__}")
     missing = [c for c in columns if c not in table.columns]
     if missing:
         raise ValueError(f"{name} lacks the columns {missing}")
@@ -58,7 +59,7 @@ AGENT_COLOURS = ["tab:blue", "tab:orange", "tab:green", "tab:purple", "tab:brown
 
 
 def hypercube_layout(n_players: int) -> np.ndarray:
-    """2-D positions of the 2**N rounds: a sum of one skewed vector per hat (distinct for N <= 8)."""
+    """2-D positions of the 2**N rounds: a sum of one skewed vector per hat (N <= 8)."""
     n = checks.integer(n_players, "n_players", low=2, high=8)
     presets = {
         2: [(1, 0), (0, 1)],
@@ -93,7 +94,8 @@ def plot_chain_crossing(name: str | None = "hats_chain_crossing") -> Figure:
                 fontsize=8, zorder=3)
     handles = [plt.Line2D([], [], color=AGENT_COLOURS[i], lw=2.2, label=f"cross at agent {i + 1}")
                for i in range(n)]
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 0.6), fontsize=8, frameon=False)
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 0.6), fontsize=8,
+              frameon=False)
     ax.set_title("Chain crossing for N = 3 (chains named by their incorrect round):\n"
                  "the crossing graph is the cube Q3")
     ax.set_axis_off()
@@ -103,7 +105,7 @@ def plot_chain_crossing(name: str | None = "hats_chain_crossing") -> Figure:
 
 def plot_hypercube(deal: object, n_colors: int = 2, title: str = "", name: str | None = None,
                    ax: plt.Axes | None = None) -> Figure:
-    """A deal on the hypercube of rounds: won rounds (green), lost (red crosses), guesses as arrows."""
+    """A deal on the hypercube of rounds: won (green), lost (red crosses), guesses as arrows."""
     if checks.integer(n_colors, "n_colors") != 2:
         raise ValueError("the hypercube picture needs two colours")
     title = checks.text(title, "title")
@@ -126,7 +128,7 @@ def plot_hypercube(deal: object, n_colors: int = 2, title: str = "", name: str |
             y = x ^ (1 << (n - 1 - j))
             if x < y:
                 ax.plot(*zip(pos[x], pos[y]), color="0.85", lw=0.8, zorder=0)
-    for j in range(n):  # a guess by agent j+1: an arrow from the round it gets wrong to the right one
+    for j in range(n):  # a guess by agent j+1: from the round it gets wrong to the right one
         for x in np.flatnonzero(ans[j] == 1):
             y = x ^ (1 << (n - 1 - j))
             if ans[j, y] == -1:
@@ -157,7 +159,8 @@ def plot_optimal_hypercubes(witnesses: dict[int, int],
                              gridspec_kw={"width_ratios": [1, 1.5, 2][: len(ns)]})
     for ax, n in zip(np.atleast_1d(axes), ns):
         deal = canonical_deal(witnesses[n], n)
-        plot_hypercube(deal, 2, title=f"N = {n}: {witnesses[n].bit_count()} of {2**n} rounds won", ax=ax)
+        title = f"N = {n}: {witnesses[n].bit_count()} of {2**n} rounds won"
+        plot_hypercube(deal, 2, title=title, ax=ax)
     fig.suptitle("Optimal deals (arrow: a guess, from the round it gets wrong to the round it gets "
                  "right);\n"
                  "the lost rounds (red) form a minimum covering code of radius 1", fontsize=11)
@@ -165,15 +168,18 @@ def plot_optimal_hypercubes(witnesses: dict[int, int],
 
 
 def plot_win_rate(table: pd.DataFrame, name: str | None = "hats_win_rate") -> Figure:
-    """Optimum win rate per N against the thesis's Table 5.3 and Theorem 6, and the N/(N+1) bound."""
+    """Optimum win rate per N against the thesis's Table 5.3 and Theorem 6, and N/(N+1)."""
     _frame(table, "table", ("n_players", "optimum_rate", "counting_bound_rate", "thesis_rate",
                             "theorem6_rate"))
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
-    ax.plot(table.n_players, table.optimum_rate, "o-", color="tab:green", label="exact optimum (ours)")
+    ax.plot(table.n_players, table.optimum_rate, "o-", color="tab:green",
+            label="exact optimum (ours)")
     ax.plot(table.n_players, table.counting_bound_rate, ":", color="0.4", label="bound N/(N+1)")
     t = table.dropna(subset=["thesis_rate"])
-    ax.plot(t.n_players, t.thesis_rate, "s--", color="tab:red", label="thesis Table 5.3 (prediction)")
-    ax.plot(table.n_players, table.theorem6_rate, "^:", color="tab:orange", label="thesis Theorem 6 formula")
+    ax.plot(t.n_players, t.thesis_rate, "s--", color="tab:red",
+            label="thesis Table 5.3 (prediction)")
+    ax.plot(table.n_players, table.theorem6_rate, "^:", color="tab:orange",
+            label="thesis Theorem 6 formula")
     ax.set_xlabel("players N (two colours)")
     ax.set_ylabel("fraction of rounds won")
     ax.set_ylim(0.45, 1.0)
@@ -235,7 +241,7 @@ def hamming_row(n_players: int) -> dict:
 
 
 def optimum_cases(max_n: int = 8) -> list[tuple[int, int]]:
-    """The worlds (N, M) of the optima table: two colours up to max_n, three up to 5, four up to 4."""
+    """The worlds (N, M) of the optima table: M = 2 up to max_n, M = 3 up to 5, M = 4 up to 4."""
     most = checks.integer(max_n, "max_n", low=2, high=12)
     tops = {2: most, 3: min(most, 5), 4: min(most, 4)}
     return [(n, m) for m, top in tops.items() for n in range(2, top + 1)]
@@ -329,7 +335,7 @@ def _optimal_set_row(n: int, lost: int) -> dict:
 
 
 def optimal_set_counts(table: pd.DataFrame) -> pd.DataFrame:
-    """How many won sets are optimal, per N (M = 2), by double counting; full listing where cheap."""
+    """How many won sets are optimal per N (M = 2), by double counting; listed where cheap."""
     _frame(table, "table", ("n_players", "n_colors", "lower"))
 
     def compute() -> pd.DataFrame:

@@ -170,7 +170,7 @@ def _check_hamming_length(n: int) -> None:
 
 
 def hamming_lost_set(n_players: int) -> int:
-    """For N = 2**k - 1: the Hamming code (rounds whose Blue positions XOR to 0), a perfect cover."""
+    """For N = 2**k - 1: the Hamming code (Blue positions XOR to 0), a perfect cover."""
     n, _ = check_world(n_players, 2)
     _check_hamming_length(n)
     return from_bits(x for x in range(2**n) if hamming_syndrome(x, n) == 0)
@@ -241,7 +241,8 @@ def _known_won_sets(known: object, n: int, m: int) -> dict[int, int]:
     if known is None:
         return {}
     if not isinstance(known, dict):
-        raise checks.ArgumentTypeError(f"known must map player counts to won-set masks, got {known!r}")
+        raise checks.ArgumentTypeError(
+            f"known must map player counts to won-set masks, got {known!r}")
     out = {}
     for k, w in known.items():
         k = checks.integer(k, "a key of known", low=1)
@@ -274,7 +275,7 @@ def construction(n_players: int, n_colors: int = 2, known: dict[int, int] | None
 
 
 def exhaustive_over_lost_sets(n_players: int, n_colors: int = 2) -> int:
-    """Most won rounds over all 2**(M**N) won sets that pass `achievable` (M**N <= 16): a bitmask."""
+    """Most won rounds over all 2**(M**N) sets that pass `achievable` (M**N <= 16): a mask."""
     n, m = check_world(n_players, n_colors)
     if m**n > 16:
         raise ValueError(f"exhaustive search over lost sets needs M**N <= 16, got {m**n}")
@@ -453,7 +454,8 @@ def cpsat_bounds(
     if work is None:
         res = solve(model, time_limit=time_limit)
     else:
-        res = solve_limited(model, work, deadline=Deadline(time_limit), what=f"hats N = {n}, M = {m}")
+        res = solve_limited(model, work, deadline=Deadline(time_limit),
+                            what=f"hats N = {n}, M = {m}")
     if not res.feasible:
         return res.status, None, None
     mask = from_bits(x for x, v in enumerate(won) if res.value(v))
@@ -533,7 +535,8 @@ def _solver_step(n: int, m: int, found: _Candidate, work: float | None, deadline
         return found.bounds(n, m, Proof.open(f"{vs} (CP-SAT cut short by the time limit)"))
     if status == "OPTIMAL":
         best = mask if mask.bit_count() > found.witness.bit_count() else found.witness
-        return Bounds(n, m, best.bit_count(), best.bit_count(), Proof.solver("CP-SAT OPTIMAL"), best)
+        size = best.bit_count()
+        return Bounds(n, m, size, size, Proof.solver("CP-SAT OPTIMAL"), best)
     if work is not None and mask is not None and mask.bit_count() > found.witness.bit_count():
         if not achievable_mask(mask, n, m):
             raise AssertionError("CP-SAT returned a won set that no deal achieves")
@@ -592,7 +595,7 @@ def optimum(
     n_players: int, n_colors: int = 2, time_limit: float | None = 60.0, search_steps: int = 20000,
     deterministic_limit: float | None = CPSAT_WORK_UNITS,
 ) -> int:
-    """The exact number of rounds an optimal deal wins; NotProvenError when not proven in the limits.
+    """The exact number of rounds an optimal deal wins; NotProvenError if unproven in the limits.
 
     Same pipeline and limits as `optimum_bounds` (time_limit is a wall-clock budget for the call).
     """

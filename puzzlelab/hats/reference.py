@@ -33,7 +33,8 @@ def naive_evaluate(deal: object, n_colors: int = 2) -> frozenset[Round]:
     return frozenset(won)
 
 
-def naive_brute_force(n_players: int = 3, n_colors: int = 2, limit: int | None = None) -> np.ndarray:
+def naive_brute_force(n_players: int = 3, n_colors: int = 2,
+                      limit: int | None = None) -> np.ndarray:
     """Evaluate deal after deal in plain Python (optionally only the first `limit` deals)."""
     from .brute import all_strategies
     from .sets import to_mask

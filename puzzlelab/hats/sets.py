@@ -135,7 +135,7 @@ def mask_to_array(mask: int, n_rounds: int) -> np.ndarray:
 
 
 def achievable_array(won: np.ndarray, n_players: int, n_colors: int = 2) -> bool:
-    """`achievable_mask` on a boolean array: along each direction, count the lost rounds per line."""
+    """`achievable_mask` on a boolean array: per direction, count the lost rounds of each line."""
     n, m = check_world(n_players, n_colors)
     grid = np.asarray(won)
     if grid.dtype != bool or grid.size != m**n:

@@ -37,7 +37,7 @@ def _text(text: object) -> str:
 
 
 def _block(text: str, header: str, caption: str) -> list[str]:
-    """Lines strictly between the line starting with `header` and the next line starting with `caption`."""
+    """Lines strictly between the line starting with `header` and the next one with `caption`."""
     lines = _text(text).splitlines()
     start = next((k for k, line in enumerate(lines) if line.startswith(header)), None)
     stop = None if start is None else next(
@@ -72,7 +72,8 @@ def parse_table_4_1(text: str) -> pd.DataFrame:
     for line in _block(text, "Correct\tIncorrect", "Table 4.1"):
         m = re.fullmatch(r"\s*([RB]{3}) ([RB]{3}) ([RB]{3})\t([RB]{3})\s*", line)
         if m:
-            rows.append({"chain": len(rows) + 1, "correct": " ".join(m.groups()[:3]), "incorrect": m[4]})
+            rows.append({"chain": len(rows) + 1, "correct": " ".join(m.groups()[:3]),
+                         "incorrect": m[4]})
     return pd.DataFrame(rows)
 
 
@@ -91,7 +92,8 @@ def parse_figure_5_1(text: str) -> pd.DataFrame:
             for agent, cell in enumerate(part[1:], start=1):
                 m = re.fullmatch(r"\s*([RB]{2}) = ([RBP])\s*", cell)
                 if m:
-                    rows.append({"deal": current[half], "agent": agent, "view": m[1], "guess": m[2]})
+                    rows.append({"deal": current[half], "agent": agent, "view": m[1],
+                                 "guess": m[2]})
     return pd.DataFrame(rows).sort_values(["deal", "agent"], kind="stable").reset_index(drop=True)
 
 
@@ -111,7 +113,7 @@ def _deal_rows(lines: list[str], n_agents: int, claim: str, first_number: int) -
             letters, status = read_cell(cell, length)
             row[f"agent{a}"] = letters
             statuses.append(status)
-        row["status"] = "garbled" if "garbled" in statuses else ("repaired" if "repaired" in statuses else "clean")
+        row["status"] = next((s for s in ("garbled", "repaired") if s in statuses), "clean")
         rows.append(row)
     return rows
 
@@ -150,27 +152,33 @@ def parse_table_5_3(text: str) -> pd.DataFrame:
         if len(fields) != 3 or not fields[0].strip().isdigit() or not fields[1].strip().isdigit():
             raise ValueError(f"unexpected Table 5.3 row {line!r}")
         n, best, pct = fields
-        rows.append({"n_players": int(n), "thesis_max_correct": int(best), "thesis_percentage": pct.strip()})
+        rows.append({"n_players": int(n), "thesis_max_correct": int(best),
+                     "thesis_percentage": pct.strip()})
     return pd.DataFrame(rows)
 
 
-NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                "eight": 8, "nine": 9}
 
-# (claim, section, pattern): group "stated" is the thesis's wording, optional group "expr" an expression
+# (claim, section, pattern): group "stated" is the thesis's wording, optional "expr" a formula
 CLAIM_PATTERNS = [
-    ("theorem_2_deals", "Theorem 2", r"\$\$Deals = (?P<expr>\(2\+1\)\^\{\(2\^\{\(3-1\)\}\)\}) = (?P<stated>[\d,]+)\$\$"),
+    ("theorem_2_deals", "Theorem 2",
+     r"\$\$Deals = (?P<expr>\(2\+1\)\^\{\(2\^\{\(3-1\)\}\)\}) = (?P<stated>[\d,]+)\$\$"),
     ("thoughts", "Theorem 2", r"Thoughts = (?P<expr>531,441 \* 8 \* 3) = (?P<stated>[\d,]+)"),
-    ("corollary_1_maximal_deals", "Corollary 1", r"only (?P<stated>\d+) of these Deals are found to be maximal"),
+    ("corollary_1_maximal_deals", "Corollary 1",
+     r"only (?P<stated>\d+) of these Deals are found to be maximal"),
     ("ebert_win_rate", "Chapter 3", r"a win rate of (?P<stated>k/k \+ 1) could be achieved"),
-    ("theorem_6_c_for_n4", "Theorem 6", r"Then \*C\* is at least (?P<stated>\w+), because of N = 4"),
-    ("views_seen_by_an_agent", "5.2.1", r"an agent can see \$(?P<stated>N - 1\^M)\$ possible combinations"),
+    ("theorem_6_c_for_n4", "Theorem 6",
+     r"Then \*C\* is at least (?P<stated>\w+), because of N = 4"),
+    ("views_seen_by_an_agent", "5.2.1",
+     r"an agent can see \$(?P<stated>N - 1\^M)\$ possible combinations"),
     ("n5_minimum_chains", "5.3.2", r"must at least be developed is equal to (?P<stated>\w+)\."),
     ("n5_possibilities", "5.3.2", r"(?P<stated>\d\.\d+E \+ \d+) number of possibilities"),
 ]
 
 
 def _number(stated: str) -> float | None:
-    """The number a stated value spells: '531,441', 'eight', '6.0108039E + 8'; None for a formula."""
+    """The number a stated value spells ('531,441', 'eight', '6.0108039E + 8'); None: a formula."""
     text = stated.strip().lower().replace(",", "").replace(" ", "")
     if text in NUMBER_WORDS:
         return float(NUMBER_WORDS[text])
@@ -181,7 +189,7 @@ def _number(stated: str) -> float | None:
 
 
 def parse_claims(text: str) -> pd.DataFrame:
-    """Numbers and formulas the thesis states in its prose, each with the sentence part it comes from."""
+    """Numbers and formulas the thesis states in its prose, each with the words it comes from."""
     text = _text(text)
     rows = []
     for claim, section, pattern in CLAIM_PATTERNS:
@@ -189,8 +197,9 @@ def parse_claims(text: str) -> pd.DataFrame:
         if found is None:
             raise ValueError(f"thesis claim {claim!r} not found in the text")
         groups = found.groupdict()
-        rows.append({"claim": claim, "section": section, "quote": found[0], "stated": groups["stated"],
-                     "stated_number": _number(groups["stated"]), "expression": groups.get("expr") or ""})
+        rows.append({"claim": claim, "section": section, "quote": found[0],
+                     "stated": groups["stated"], "stated_number": _number(groups["stated"]),
+                     "expression": groups.get("expr") or ""})
     return pd.DataFrame(rows)
 
 
@@ -215,7 +224,8 @@ def _arithmetic(node: ast.AST) -> int:
     if not (isinstance(node, ast.BinOp) and type(node.op) in _OPS):
         raise ValueError(f"not a plain arithmetic formula: {ast.unparse(node)!r}")
     left, right = _arithmetic(node.left), _arithmetic(node.right)
-    if isinstance(node.op, ast.Pow) and (right < 0 or abs(left).bit_length() * right > MAX_POWER_BITS):
+    too_big = isinstance(node.op, ast.Pow) and abs(left).bit_length() * right > MAX_POWER_BITS
+    if isinstance(node.op, ast.Pow) and (right < 0 or too_big):
         raise ValueError(f"the power {left}**{right} is negative or has more than {MAX_POWER_BITS} "
                          "binary digits")
     if abs(left).bit_length() + abs(right).bit_length() > 2 * MAX_POWER_BITS:
@@ -275,7 +285,7 @@ def to_our_order(strategy: str, n_players: int, order: str) -> str:
 
 
 def evaluate_thesis_deals(table: pd.DataFrame, n_players: int, order: str) -> pd.DataFrame:
-    """Won rounds and maximality of every readable deal of a parsed thesis table, in a view order."""
+    """Won rounds and maximality of each readable deal of a parsed thesis table, in a view order."""
     _deal_table(table, n_players)
     maximal = set(maximal_won_masks(n_players))
     rows = []
@@ -298,7 +308,7 @@ def evaluate_thesis_deals(table: pd.DataFrame, n_players: int, order: str) -> pd
 
 
 def four_agent_deals(table: pd.DataFrame, order: str) -> pd.DataFrame:
-    """Every deal of Tables 5.5-5.8 in the thesis's notation, with what it wins and whether it is ours.
+    """Every deal of Tables 5.5-5.8 in the thesis's notation: what it wins, whether it is ours.
 
     `deal strings` are the four agents' strategies as the thesis prints them (view order `order`);
     `our deal` says whether they are exactly our canonical deal of the won set (also in `order`).
@@ -309,8 +319,8 @@ def four_agent_deals(table: pd.DataFrame, order: str) -> pd.DataFrame:
     for rec in table.to_dict("records"):
         strings = [rec[f"agent{a}"] for a in range(1, 5)]
         row = {"table": rec["table"], "deal": rec["deal"], "deal strings": " ".join(strings),
-               "read": rec["status"], "claim": rec["claim"], "won": None, "percent": "", "maximal": None,
-               "our deal": None}
+               "read": rec["status"], "claim": rec["claim"], "won": None, "percent": "",
+               "maximal": None, "our deal": None}
         if rec["status"] != "garbled":
             won = to_mask(evaluate([to_our_order(x, 4, order) for x in strings]), 4)
             ours = [from_our_order(x, 4, order) for x in deal_to_strings(canonical_deal(won, 4))]
