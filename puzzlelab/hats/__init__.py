@@ -8,15 +8,21 @@ Module roles, as in every puzzle of puzzlelab:
 Slow reference implementations for cross-checks live in `reference` (not exported here).
 """
 
-from . import brute, chains, fullline, model, notebook, optima, sets, thesis
-from .model import (
+import warnings
+
+# `python -m puzzlelab.hats.optima` runs a module this package has already imported: harmless.
+warnings.filterwarnings("ignore", r"'puzzlelab\.hats\.optima' found in sys\.modules",
+                        RuntimeWarning)
+
+from . import brute, chains, fullline, model, notebook, optima, sets, thesis  # noqa: E402
+from .model import (  # noqa: E402
     LETTERS, PASS, answers, check_world, deal_to_strings, evaluate, parse_deal, parse_strategy,
     round_index, round_to_string, rounds, rounds_correct, set_correct_order, strategy_to_string,
     string_to_round, strong_answering, view_of, views, won_mask,
 )
-from .notebook import explore_deal, explore_hypercube
-from .optima import Bounds, NotProvenError, optimum, optimum_bounds
-from .sets import (
+from .notebook import explore_deal, explore_hypercube  # noqa: E402
+from .optima import Bounds, NotProvenError, optimum, optimum_bounds  # noqa: E402
+from .sets import (  # noqa: E402
     achievable, canonical_deal, maximal_won_masks, maximal_won_sets, minimal_dominating_sets,
     minimal_lost_sets, to_mask, to_rounds,
 )

@@ -617,10 +617,12 @@ def main(argv: list[str] | None = None) -> None:
     from ..cache import write_table
     from .notebook import optimum_cases, optimum_rows
 
-    parser = argparse.ArgumentParser(prog="python -m puzzlelab.hats.optima", description=__doc__
-                                     .splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m puzzlelab.hats.optima",
+        description="Recompute data/hats_optima.csv, the hat optima table the notebook reads.")
     parser.add_argument("--max-n", type=int, default=8,
-                        help="most players for two colours (three colours stop at 5, four at 4)")
+                        help="most players for two colours (three colours stop at 5, four at 4); "
+                             "the default 8 gives the notebook's table")
     sweeps.add_executor_arguments(parser)
     args = parser.parse_args(argv)
     cases = optimum_cases(args.max_n)
