@@ -231,7 +231,7 @@ def test_explore_partition_reports_bad_rows_as_value_error():
     with pytest.raises(ValueError):
         H.explore_partition([[0, 0, 0, 0, 0]])
     frame = H.explore_partition(SOURCE_ROWS)
-    assert frame.loc["part →", "certifies part"] == "2 parts"
+    assert frame.loc["group →", "certifies group"] == "2 groups"
 
 
 # --- the capacity study on any executor ----------------------------------------------------------

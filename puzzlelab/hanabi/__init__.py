@@ -22,8 +22,8 @@ from .model import (
     hint_names, possibility_table, project, row_masks,
 )
 from .notebook import (
-    CAPACITY_SAMPLES, CAPACITY_TABLE, describe_cards, explore_partition, hint_capacity_table,
-    plot_hint_capacity, toggle_table,
+    CAPACITY_SAMPLES, CAPACITY_TABLE, capacity_summary, describe_cards, explore_partition,
+    hint_capacity_table, partition_view, plot_hint_capacity, plot_mixing_gain, toggle_table,
 )
 from .solvers import (
     BRUTE_FORCE_LIMIT, METHODS, certifies, compare_hinting, is_sure, max_hint_partition,

@@ -22,8 +22,9 @@ from .model import COLOURS, VALUES, HintTable, as_table, hint_mask, possibility_
 from .solvers import max_hint_partition
 
 __all__ = [
-    "CAPACITY_SAMPLES", "CAPACITY_TABLE", "describe_cards", "explore_partition",
-    "hint_capacity_table", "plot_hint_capacity", "toggle_table",
+    "CAPACITY_SAMPLES", "CAPACITY_TABLE", "capacity_summary", "describe_cards", "explore_partition",
+    "hint_capacity_table", "partition_view", "plot_hint_capacity", "plot_mixing_gain",
+    "toggle_table",
 ]
 
 CAPACITY_TABLE = "hanabi_hint_capacity"
@@ -78,50 +79,98 @@ def _check_study(study: object) -> pd.DataFrame:
     return study
 
 
+def _lines(ax, study: pd.DataFrame, column: str, scale: float = 1.0) -> None:
+    """One line per (hand size, cards face up): colour by cards face up, marker by hand size."""
+    import matplotlib.pyplot as plt
+
+    colours = dict(zip(sorted(study.public_cards.unique()), plt.get_cmap("tab10").colors))
+    styles = dict(zip(sorted(study.hand_size.unique()), ["o--", "s-", "^-.", "d:"]))
+    for (hand_size, public_cards), line in study.groupby(["hand_size", "public_cards"]):
+        ax.plot(line.hints_received, scale * line[column], styles.get(hand_size, "o-"),
+                color=colours[public_cards], ms=6,
+                label=f"{hand_size} cards in hand, {public_cards} face up")
+    ax.set_xlabel("hints the hand has already received", fontsize=13)
+    ax.tick_params(labelsize=12)
+    ax.grid(alpha=0.3)
+
+
+def _legend(ax, loc: str) -> None:
+    ax.legend(fontsize=11, loc=loc, title="marker: hand size; colour: cards face up",
+              title_fontsize=11)
+
+
 def plot_hint_capacity(study: pd.DataFrame, name: str | None = "hanabi_hint_capacity"):
-    """Bits a hint can carry against hints received: mixed parts vs colours and values apart."""
+    """Bits one hint can carry (log2 of the parts of a maximum partition) against hints received."""
     import matplotlib.pyplot as plt
 
     from ..figures import finish
 
     study = _check_study(study)
     name = None if name is None else checks.text(name, "name")
-    panels = sorted(study["public_cards"].unique())
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.4 * len(panels), 3.6), sharey=True,
-                             squeeze=False)
-    for ax, public_cards in zip(axes[0], panels):
-        _capacity_panel(ax, study[study.public_cards == public_cards], public_cards)
-    axes[0][0].set_ylabel("mean bits per hint  (log2 parts)")
-    axes[0][-1].legend(fontsize=7, loc="lower right")
+    fig, ax = plt.subplots(figsize=(9, 5.2))
+    _lines(ax, study, "mean_bits_mixed")
+    ceiling = np.log2(len(COLOURS) + len(VALUES))
+    ax.axhline(ceiling, color="grey", lw=1, ls=":")
+    ax.text(0, ceiling - 0.05, f"ceiling: each of the 10 hints a part ({ceiling:.2f} bits)",
+            fontsize=12, color="dimgrey", va="top")
+    ax.set_ylabel("mean bits per hint (log2 of the parts)", fontsize=13)
+    ax.set_ylim(0.8, ceiling + 0.15)
+    _legend(ax, "lower right")
     fig.tight_layout()
     return finish(fig, name)
 
 
-def _capacity_panel(ax, part: pd.DataFrame, public_cards: int) -> None:
-    """One panel: mixed and separate bits per hand size, with the ceiling of ten hints."""
+def plot_mixing_gain(study: pd.DataFrame, name: str | None = "hanabi_mixing_gain"):
+    """Share of tables where parts mixing colours and values beat the two kinds packed apart."""
     import matplotlib.pyplot as plt
 
-    palette = plt.get_cmap("tab10").colors
-    for k, hand_size in enumerate(sorted(part["hand_size"].unique())):
-        colour = palette[k % len(palette)]
-        line = part[part.hand_size == hand_size]
-        ax.plot(line.hints_received, line.mean_bits_mixed, "o-", color=colour,
-                label=f"{hand_size} cards: mixed")
-        ax.plot(line.hints_received, line.mean_bits_separate, "x--", color=colour, alpha=0.7,
-                label=f"{hand_size} cards: colours + values")
-    ceiling = np.log2(len(COLOURS) + len(VALUES))
-    ax.axhline(ceiling, color="grey", lw=0.8, ls=":")
-    ax.text(0, ceiling - 0.04, "ceiling: log2 10 (every hint its own group)", fontsize=7,
-            color="grey", va="top")
-    ax.set_title(f"{public_cards} cards face up (card counting)")
-    ax.set_xlabel("hints already received by the hand")
-    ax.grid(alpha=0.3)
+    from ..figures import finish
+
+    study = _check_study(study)
+    if "share_mixed_better" not in study.columns:
+        raise ValueError("study lacks the column share_mixed_better of hint_capacity_study")
+    name = None if name is None else checks.text(name, "name")
+    fig, ax = plt.subplots(figsize=(9, 4.6))
+    _lines(ax, study, "share_mixed_better", scale=100)
+    ax.set_ylabel("tables where mixing wins (%)", fontsize=13)
+    _legend(ax, "upper right")
+    fig.tight_layout()
+    return finish(fig, name)
+
+
+def capacity_summary(study: pd.DataFrame, hints: Sequence[int] = (0, 2, 4, 8)) -> pd.DataFrame:
+    """Mean bits per hint (mixed parts) by hand size and cards face up, after some hints."""
+    study = _check_study(study)
+    hints = checks.integers(hints, "hints", low=0)
+    if missing := sorted(set(hints) - set(study.hints_received)):
+        raise ValueError(f"the study has no rows with hints_received in {missing}")
+    chosen = study[study.hints_received.isin(hints)]
+    table = chosen.pivot_table(index=["hand_size", "public_cards"], columns="hints_received",
+                               values="mean_bits_mixed")
+    table.columns = [f"after {h} hints" for h in table.columns]
+    return table.round(2)
+
+
+def partition_view(table: HintTable) -> pd.DataFrame:
+    """A maximum partition: each group (part), a card that certifies it, what that card may be."""
+    table = as_table(table)
+    rows = []
+    for part in max_hint_partition(table):
+        mask = hint_mask(table, part)
+        card = next(k for k, masks in enumerate(table.masks) if all(i & mask for i in masks))
+        rows.append({"group": ", ".join(h for h in table.hints if h in part),
+                     "certified by": table.card_names[card],
+                     "that card may be": " ".join(sorted(_short(i) for i in table.cards[card]))})
+    return pd.DataFrame(rows, index=[f"group {k + 1}" for k in range(len(rows))])
 
 
 def explore_partition(
-    rows: Sequence[Sequence[int]], hints: Sequence[str] = COLOURS
+    rows: Sequence[Sequence[int]] | pd.DataFrame, hints: Sequence[str] | None = None
 ) -> pd.DataFrame:
-    """The table with each hint's part number and the parts each card certifies."""
+    """A colour table with each hint's group (part) number and the groups each card certifies.
+
+    `rows` are 0/1 rows (with `hints`, default the five colours) or a 0/1 DataFrame.
+    """
     table = possibility_table(rows, hints)
     parts = max_hint_partition(table)
     frame = table.to_frame().replace({0: "·", 1: "1"})
@@ -131,12 +180,14 @@ def explore_partition(
         hit = [i + 1 for i, p in enumerate(parts)
                if all(identity & hint_mask(table, p) for identity in card)]
         certified.append(", ".join(map(str, hit)) or "–")
-    frame["certifies part"] = certified
-    frame.loc["part →"] = [str(part_of[h]) for h in table.hints] + [f"{len(parts)} parts"]
+    frame["certifies group"] = certified
+    frame.loc["group →"] = [str(part_of[h]) for h in table.hints] + [f"{len(parts)} groups"]
     return frame
 
 
-def toggle_table(rows: Sequence[Sequence[int]], hints: Sequence[str] = COLOURS) -> None:
+def toggle_table(
+    rows: Sequence[Sequence[int]] | pd.DataFrame, hints: Sequence[str] | None = None
+) -> None:
     """A grid of toggle buttons (one per table cell) redrawing `explore_partition` on each click."""
     import ipywidgets as w
     from IPython.display import display
@@ -145,6 +196,7 @@ def toggle_table(rows: Sequence[Sequence[int]], hints: Sequence[str] = COLOURS) 
 
     table = possibility_table(rows, hints)  # refuse a bad start before drawing anything
     frame = table.to_frame()
+    card_names = table.card_names
     buttons = [[w.ToggleButton(value=bool(v), description=h[:1], layout=w.Layout(width="42px"))
                 for v, h in zip(row, table.hints)] for row in frame.to_numpy().tolist()]
     out = w.Output()
@@ -152,8 +204,9 @@ def toggle_table(rows: Sequence[Sequence[int]], hints: Sequence[str] = COLOURS) 
     def redraw(_=None) -> None:
         out.clear_output(wait=True)
         with out:
-            show_safely(explore_partition, rows=[[int(b.value) for b in r] for r in buttons],
-                        hints=table.hints)
+            current = [[int(b.value) for b in r] for r in buttons]
+            show_safely(explore_partition,
+                        rows=pd.DataFrame(current, index=card_names, columns=table.hints))
 
     for b in itertools.chain.from_iterable(buttons):
         b.observe(redraw, names="value")
