@@ -1,11 +1,17 @@
-"""The thesis's games written in COBRA's language (source 001, Examples 8 and 10): generators and shipped files."""
+"""The thesis's games written in COBRA's language (Klimoš 2014, Examples 8 and 10): generators and shipped files."""
 
 from __future__ import annotations
 
 from itertools import combinations, permutations
-from pathlib import Path
 
-from .language import GAMES_DIR
+from .. import checks
+
+__all__ = ["SHIPPED_GAMES", "counterfeit_coin_alt_source", "counterfeit_coin_source",
+           "mastermind_source"]
+
+MAX_COINS = 64
+MAX_PEGS = 6  # Outcome(b, w) lists one clause per black set and white matching
+MAX_COLORS = 64
 
 
 # ---------------------------------------------------------------------------
@@ -20,13 +26,13 @@ def counterfeit_coin_source(coins: int, extra_genuine: bool = False) -> str:
     which a weighing may put on either pan. Outcomes in the thesis's order: right pan heavier,
     left pan heavier, balance.
     """
-    if coins < 1:
-        raise ValueError(f"need at least one coin, got {coins}")
+    coins = checks.integer(coins, "coins", low=1, high=MAX_COINS)
+    checks.boolean(extra_genuine, "extra_genuine")
     coin_numbers = list(range(0 if extra_genuine else 1, coins + 1))
     xs = [f"x{i}" for i in coin_numbers]
     fake = ", ".join(f"x{i}" for i in range(1, coins + 1))
     lines = [f"# Counterfeit coin: {coins} coins{', plus coin 0 known to be genuine' if extra_genuine else ''}"
-             " (source 001, Example 8).",
+             " (Klimoš 2014, Example 8).",
              "# x<i>: coin i is the counterfeit; y: the counterfeit is heavier.",
              f"VARIABLES {', '.join(xs + ['y'])}",
              f"RESTRICTION Exactly-1({fake})"]
@@ -53,10 +59,9 @@ def counterfeit_coin_source(coins: int, extra_genuine: bool = False) -> str:
 
 def counterfeit_coin_alt_source(coins: int) -> str:
     """Example 9's formalization (x_i: coin i is lighter, y_i: heavier), in the thesis's spelling."""
-    if coins < 1:
-        raise ValueError(f"need at least one coin, got {coins}")
+    coins = checks.integer(coins, "coins", low=1, high=MAX_COINS)
     xs, ys = [f"x{i}" for i in range(1, coins + 1)], [f"y{i}" for i in range(1, coins + 1)]
-    lines = [f"# Counterfeit coin: {coins} coins, the alternative formalization of source 001, Example 9,",
+    lines = [f"# Counterfeit coin: {coins} coins, the alternative formalization of Klimoš 2014, Example 9,",
              "# written with the thesis's spellings (Section 4.1 grammar).",
              "# x<i>: coin i is the counterfeit and lighter; y<i>: it is the counterfeit and heavier.",
              f"Variables {', '.join(xs + ys)}",
@@ -95,10 +100,11 @@ def mastermind_source(pegs: int, colors: int, black_only: bool = False) -> str:
     (pegs-1)B1W has no matching; like the thesis's Phi(g) we keep it, as a contradiction.
     The all-black outcome is final: the game ends when the code is guessed.
     """
-    if pegs < 1 or colors < 1:
-        raise ValueError(f"need at least one peg and one colour, got {pegs} x {colors}")
+    pegs = checks.integer(pegs, "pegs", low=1, high=MAX_PEGS)
+    colors = checks.integer(colors, "colors", low=1, high=MAX_COLORS)
+    checks.boolean(black_only, "black_only")
     lines = [f"# Mastermind: {pegs} pegs x {colors} colours"
-             f"{', black markers only' if black_only else ''} (source 001, Example 10).",
+             f"{', black markers only' if black_only else ''} (Klimoš 2014, Example 10).",
              "# x<i>_<c>: peg i of the code has colour c; mapping F<i> sends colour c to x<i>_<c>."]
     for i in range(1, pegs + 1):
         lines.append(f"VARIABLES {', '.join(f'x{i}_{c}' for c in range(1, colors + 1))}")
@@ -151,15 +157,3 @@ SHIPPED_GAMES = {
     "mastermind_black": lambda: mastermind_source(4, 6, black_only=True),
     "mastermind_3x3": lambda: mastermind_source(3, 3),
 }
-
-
-def write_shipped_games() -> list[Path]:
-    """(Re)write the game files of data/games/ from the generators above."""
-    GAMES_DIR.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name, source in SHIPPED_GAMES.items():
-        text = source()
-        path = GAMES_DIR / f"{name}.cobra"
-        path.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-        paths.append(path)
-    return paths

@@ -1,4 +1,4 @@
-"""The games of Chapter 2 of Klimoš's thesis, built as `Game` tables (Examples 8–11 and §2.3).
+"""The games of Chapter 2 of Klimoš (2014), built as `Game` tables (Examples 8–11 and §2.3).
 
 - `counterfeit_coin(n, extra_genuine, formalization)`: Example 8 (x_i = coin i is fake, y = it
   is heavier) or Example 9 (x_i = coin i is lighter, y_i = coin i is heavier); both evaluate
@@ -17,21 +17,31 @@ lexicographic order, so the tie-break picks the same weighing either way.
 from __future__ import annotations
 
 import math
-import re
 from itertools import combinations, permutations, product
 
 import numpy as np
-import pandas as pd
 
+from .. import checks
 from .game import Game, Symmetry, well_formed_table
 
+__all__ = ["COIN_OUTCOMES", "MAX_CODES", "MAX_PEGS", "MAX_WEIGHINGS", "bags_of_gold",
+           "black_peg_mastermind", "bulls_and_cows", "counterfeit_coin", "mastermind",
+           "mastermind_by_formulas", "outcome_clauses"]
+
 MAX_CODES = 6000  # the outcome table is codes × experiments
+MAX_PEGS = 100  # (pegs + 1)(pegs + 2)/2 outcome labels
+MAX_MARKER_WORK = 10**9  # guesses × codes × colours compared when counting markers
+MAX_WEIGHINGS = 1_000_000  # explicit weighings of the coin game (15 coins: 893,803)
 
 
-def _positive(name: str, value: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} must be an integer ≥ 1, got {value!r}")
-    return int(value)
+def _positive(name: str, value: int, high: int | None = None) -> int:
+    return checks.integer(value, name, low=1, high=high)
+
+
+def count_weighings(n: int, extra_genuine: bool = False) -> int:
+    """How many weighings `weighings(n, extra_genuine)` lists: pan sets, mirror images once."""
+    s = n + int(extra_genuine)
+    return sum(math.comb(s, m) * math.comb(s - m, m) for m in range(1, s // 2 + 1)) // 2
 
 
 # --- counterfeit coin ---------------------------------------------------------------------
@@ -63,11 +73,14 @@ COIN_OUTCOMES = ["right heavier", "left heavier", "balance"]  # the order of Φ(
 
 def counterfeit_coin(coins: int, extra_genuine: bool = False, formalization: int = 8) -> Game:
     """The fake-coin game F_n (Example 8) or F'_n (Example 9), optionally with one extra genuine coin 0."""
-    n = _positive("coins", coins)
+    n = _positive("coins", coins, high=64)
+    extra_genuine = checks.boolean(extra_genuine, "extra_genuine")
     if n < 2 and not extra_genuine:
         raise ValueError("the coin game needs at least 2 coins (or 1 coin and a genuine one)")
-    if formalization not in (8, 9):
-        raise ValueError(f"formalization must be 8 or 9 (the thesis's Examples), got {formalization!r}")
+    checks.choice(formalization, "formalization (the thesis's Example 8 or 9)", (8, 9))
+    largest = max(m for m in range(2, 20) if count_weighings(m, extra_genuine) <= MAX_WEIGHINGS)
+    checks.within_budget(f"counterfeit_coin({n})", count_weighings(n, extra_genuine),
+                         MAX_WEIGHINGS, unit="weighings", largest=f"{largest} coins")
     exps, roles = weighings(n, extra_genuine)
     left, right = (roles == 1).astype(np.int32), (roles == 2).astype(np.int32)
     names = [f"{c}{w}" for c in range(1, n + 1) for w in "LH"]
@@ -139,19 +152,20 @@ def _mirror_normal(roles: np.ndarray) -> np.ndarray:
 def colour_strings(pegs: int, colors: int, distinct: bool = False) -> np.ndarray:
     """All strings of colours 1..colors of length pegs in lexicographic order (optionally without repeats)."""
     rows = [p for p in product(range(1, colors + 1), repeat=pegs) if not distinct or len(set(p)) == pegs]
-    return np.array(rows, dtype=np.int8).reshape(len(rows), pegs)
+    return np.array(rows, dtype=np.int16).reshape(len(rows), pegs)
 
 
 def black_white(guesses: np.ndarray, codes: np.ndarray, colors: int) -> tuple[np.ndarray, np.ndarray]:
     """Black and white marker counts of every guess against every code (Mastermind rules, §2.2)."""
-    black = np.zeros((len(guesses), len(codes)), dtype=np.int8)
+    black = np.zeros((len(guesses), len(codes)), dtype=np.int16)
     total = np.zeros_like(black)
-    gc = np.stack([(guesses == c).sum(1) for c in range(1, colors + 1)], axis=1).astype(np.int8)
-    cc = np.stack([(codes == c).sum(1) for c in range(1, colors + 1)], axis=1).astype(np.int8)
-    for start in range(0, len(guesses), 256):
-        g = guesses[start : start + 256]
-        black[start : start + 256] = (g[:, None, :] == codes[None, :, :]).sum(-1)
-        total[start : start + 256] = np.minimum(gc[start : start + 256, None, :], cc[None, :, :]).sum(-1)
+    gc = np.stack([(guesses == c).sum(1) for c in range(1, colors + 1)], axis=1).astype(np.int16)
+    cc = np.stack([(codes == c).sum(1) for c in range(1, colors + 1)], axis=1).astype(np.int16)
+    step = max(1, min(256, 2**24 // max(1, len(codes) * max(colors, guesses.shape[1]))))
+    for start in range(0, len(guesses), step):
+        rows = slice(start, start + step)
+        black[rows] = (guesses[rows][:, None, :] == codes[None, :, :]).sum(-1)
+        total[rows] = np.minimum(gc[rows, None, :], cc[None, :, :]).sum(-1)
     return black, total - black
 
 
@@ -165,12 +179,16 @@ def _one_hot(strings: np.ndarray, colors: int) -> tuple[list[str], np.ndarray]:
 
 
 def _check_size(pegs: int, colors: int, distinct: bool = False) -> tuple[int, int]:
-    pegs, colors = _positive("pegs", pegs), _positive("colors", colors)
+    pegs, colors = _positive("pegs", pegs, high=MAX_PEGS), _positive("colors", colors)
     if distinct and colors < pegs:
         raise ValueError(f"{pegs} distinct symbols need at least {pegs} symbols, got {colors}")
+    if colors > MAX_CODES:
+        raise ValueError(f"{colors} colours give more than {MAX_CODES} codes (at most {MAX_CODES})")
     n = math.perm(colors, pegs) if distinct else colors**pegs
     if n > MAX_CODES:
         raise ValueError(f"{n} codes is too many for an explicit table (at most {MAX_CODES})")
+    checks.within_budget(f"the marker table of {n} codes over {colors} colours", n * n * colors,
+                         MAX_MARKER_WORK, unit="comparisons")
     return pegs, colors
 
 
@@ -276,10 +294,10 @@ def mastermind_by_formulas(pegs: int, colors: int) -> np.ndarray:
 # --- Bags of Gold ---------------------------------------------------------------------------
 def bags_of_gold(bags: int, max_take: int) -> Game:
     """Bags of Gold (§2.3): one bag holds coins 1 g light; take 0..max_take coins per bag, weigh, read the deficit."""
-    bags, max_take = _positive("bags", bags), _positive("max_take", max_take)
+    bags, max_take = _positive("bags", bags, high=18), _positive("max_take", max_take, high=200_000)
     if (max_take + 1) ** bags > 200_000:
         raise ValueError(f"{(max_take + 1) ** bags} weighings is too many for an explicit table")
-    takes = np.array(list(product(range(max_take + 1), repeat=bags)), dtype=np.int16)
+    takes = np.array(list(product(range(max_take + 1), repeat=bags)), dtype=np.int32)
     codes = np.eye(bags, dtype=bool)  # x_i: bag i is the light one (Exactly_1)
     table = takes  # the deficit of weighing j when bag k is light is takes[j, k]
     return Game(
@@ -296,7 +314,8 @@ def outcome_clauses(pegs: int, b: int, w: int, *, drop_contradictions: bool = Tr
     partial matching avoiding B). A pair (i, i) gives the clause ¬f_i($i) ∧ f_i($i), which is
     unsatisfiable; `drop_contradictions` leaves those out.
     """
-    pegs = _positive("pegs", pegs)
+    pegs = _positive("pegs", pegs, high=8)
+    b, w = checks.integer(b, "b"), checks.integer(w, "w")
     if b < 0 or w < 0 or b + w > pegs:
         raise ValueError(f"Outcome({b}, {w}) needs 0 ≤ b, w and b + w ≤ {pegs}")
     count = 0
@@ -308,57 +327,3 @@ def outcome_clauses(pegs: int, b: int, w: int, *, drop_contradictions: bool = Tr
                     continue
                 count += 1
     return count
-
-
-# --- Example 10's printed clauses, checked ----------------------------------------------------
-_LITERAL = re.compile(r"(\\neg\s*|¬\s*)?f_\{?(\d+)\}?\(\\?\$(\d+)\)")
-
-
-def printed_clauses(text: str) -> list[list[tuple[bool, int, int]]]:
-    """Parse clauses '(¬f_0($0) ∧ … ∧ f_3($3)) ∨ …' (LaTeX or Unicode) into lists of (positive, i, n) for f_i($n)."""
-    if not isinstance(text, str):
-        raise ValueError(f"clauses must be text (str), got {type(text).__name__}")
-    clauses = []
-    for chunk in re.findall(r"\(([^()]*(?:\([^()]*\)[^()]*)*)\)", text):
-        literals = [(not neg, int(i), int(n)) for neg, i, n in _LITERAL.findall(chunk)]
-        if literals:
-            clauses.append(literals)
-    if not clauses:
-        raise ValueError("no clause of literals f_i($n) found in the text")
-    return clauses
-
-
-def clause_report(text: str, pegs: int = 4, colors: int = 6) -> pd.DataFrame:
-    """Example 10's printed Outcome(1,1) clauses checked one by one (indices as printed, from 0).
-
-    For each clause: its literals, a literal repeated, a contradiction (x and ¬x), the
-    positive literals, whether one is a white-marker literal f_j($i) with i ≠ j (Outcome(1,1)
-    needs one), an earlier identical clause, and the answers (b, w) of the codes that satisfy it
-    when the guess is 1, 2, …, pegs (distinct colours; f_i($n) = "peg i of the code has colour p[n]").
-    """
-    pegs, colors = _check_size(pegs, colors)
-    if colors < pegs:
-        raise ValueError(f"the guess 1..{pegs} needs at least {pegs} colours, got {colors}")
-    guess = np.arange(1, pegs + 1, dtype=np.int8)[None, :]
-    strings = colour_strings(pegs, colors)
-    black, white = black_white(guess, strings, colors)
-    rows, seen = [], {}
-    for k, clause in enumerate(printed_clauses(text), 1):
-        if any(i >= pegs or n >= pegs for _, i, n in clause):
-            raise ValueError(f"clause {k} refers to a peg beyond {pegs - 1} (indices are printed from 0)")
-        holds = np.ones(len(strings), dtype=bool)
-        for positive, i, n in clause:
-            holds &= (strings[:, i] == guess[0, n]) == positive
-        key = frozenset(clause)
-        answers = sorted({f"{b}B{w}W" for b, w in zip(black[0][holds], white[0][holds])})
-        rows.append({
-            "clause": k, "literals": len(clause),
-            "repeated literal": len(set(clause)) < len(clause),
-            "contradiction": any((not p, i, n) in clause for p, i, n in clause),
-            "positive literals": " ".join(f"f{i}(${n})" for p, i, n in clause if p),
-            "white literal f_j($i), i≠j": any(p and i != n for p, i, n in clause),
-            "same as clause": seen.get(key, ""),
-            "answers of the codes satisfying it": ", ".join(answers) if answers else "none (unsatisfiable)",
-        })
-        seen.setdefault(key, k)
-    return pd.DataFrame(rows)

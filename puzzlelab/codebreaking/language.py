@@ -1,4 +1,4 @@
-"""COBRA's game-description language (source 001, Section 4.1), parsed into a `Game`.
+"""COBRA's game-description language (Klimoš 2014, §4.1), parsed into a `Game`.
 
 The thesis (Chapter 3) models a code-breaking game as propositional *variables*, a
 *restriction* every secret code satisfies, an *alphabet*, *mappings* (functions from
@@ -32,14 +32,19 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
-import pandas as pd
 
+from .. import checks
 from ..paths import DATA
 from .syntax import (Connective, Formula, Not, Param, Statement, Threshold, Token, Var, parse_statements,
                      syntax_error)
 
+__all__ = ["GAMES_DIR", "MAX_PARAMETERS", "MAX_TABLE_BYTES", "GameTables", "game_tables", "load",
+           "parse"]
+
 GAMES_DIR = DATA / "games"
 MAX_VARIABLES = 24  # 2**24 valuations is the most we enumerate
+MAX_PARAMETERS = 256  # parameters of one experiment type
+MAX_TABLE_BYTES = 2**30  # outcome truth values of one experiment type, and the whole table
 MAX_CODES = 1_000_000  # valuations satisfying the restriction that we keep
 MAX_PARAMETRIZATIONS = 2_000_000  # per experiment type, including partial ones
 WORD = np.dtype("<u8")  # codes are packed 64 to a little-endian word
@@ -99,12 +104,14 @@ def build_spec(statements: list[Statement]) -> GameSpec:
 
 def declare_variables(spec: GameSpec, s: Statement) -> None:
     """VARIABLES: new, distinct identifiers."""
+    seen = set(spec.variables)
     for token in s.names:
-        if token.value in spec.variables:
+        if token.value in seen:
             raise semantic_error(token, f"variable {token.value!r} declared twice")
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(token.value)):
             raise semantic_error(token, f"variable name {token.value!r} is not an identifier")
         spec.variables.append(str(token.value))
+        seen.add(token.value)
 
 
 def declare_restriction(spec: GameSpec, s: Statement) -> None:
@@ -145,6 +152,9 @@ def declare_experiment(spec: GameSpec, s: Statement) -> None:
     name, k = str(s.names[0].value), int(s.numbers[0].value)
     if any(e.name == name for e in spec.experiments):
         raise semantic_error(s.names[0], f"experiment {name!r} declared twice")
+    if k > MAX_PARAMETERS:
+        raise semantic_error(s.numbers[0], f"experiment {name!r} has {k} parameters "
+                             f"(at most {MAX_PARAMETERS})")
     spec.experiments.append(ExperimentType(name, k, s.at))
 
 
@@ -245,8 +255,12 @@ def evaluate(f: Formula, leaf: Callable[[Var | Param], np.ndarray]) -> np.ndarra
 
 def threshold(kind: str, k: int, values: list[np.ndarray]) -> np.ndarray:
     """AtLeast/AtMost/Exactly-k bitwise, by the running 'at least j so far' recurrence."""
-    top = k + 1  # we need 'at least k' and 'at least k+1'
     shape = np.broadcast_shapes(*(v.shape for v in values))
+    if k > len(values):  # more than there are operands: never at least k
+        none = np.zeros(shape, WORD)
+        return ~none if kind == "atmost" else none
+    top = k + 1  # we need 'at least k' and 'at least k+1'
+
     at_least = [np.full(shape, ALL_ONES)] + [np.zeros(shape, WORD) for _ in range(top)]
     for count, x in enumerate(values, start=1):
         for j in range(min(top, count), 0, -1):
@@ -433,27 +447,39 @@ class GameTables(NamedTuple):
 
 def game_tables(text: str, name: str = "game") -> GameTables:
     """Parse `text`, enumerate codes and experiments, and tabulate every outcome."""
-    if not isinstance(text, str):
-        raise ValueError(f"a game description must be text (str), got {type(text).__name__}")
+    checks.text(text, "a game description")
+    checks.text(name, "name")
     spec = build_spec(parse_statements(text))
     codes = enumerate_codes(spec)
     if len(codes) == 0:
         raise ValueError("the restriction is unsatisfiable: the game has no codes")
     labels: list[str] = []
+    index: dict[str, int] = {}
     experiments, rows = [], []
     symbols = symbol_numbers(spec.alphabet)
+    cells = 0
     for e in spec.experiments:
         params = parametrizations(e, len(spec.alphabet))
         if len(params) == 0:
             raise semantic_error(e.at, f"experiment {e.name!r} has no admissible parametrization")
+        cells += len(params) * len(codes)
+        table_size(e, len(params) * len(codes) * (len(e.outcomes) + 4), cells * 4)
         local = outcome_indices(spec, e, params, codes)
-        to_global = np.array([label_index(labels, label) for label, _ in e.outcomes])
+        to_global = np.array([label_index(labels, index, label) for label, _ in e.outcomes])
         rows.append(to_global[local])
         experiments += [(e.name, row) for row in map(tuple, symbols[params].tolist())]
-    table = np.concatenate(rows).astype(np.int16)
+    table = np.concatenate(rows).astype(np.int16 if len(labels) < 2**15 else np.int32)
     return GameTables(name, list(spec.variables), codes, experiments, table, labels,
                       final_labels(spec), list(spec.alphabet),
                       {e.name: [label for label, _ in e.outcomes] for e in spec.experiments})
+
+
+def table_size(e: ExperimentType, type_bytes: int, total_bytes: int) -> None:
+    """Refuse (at the EXPERIMENT line) a type or a game whose outcome tables exceed MAX_TABLE_BYTES."""
+    for what, needed in ((f"experiment {e.name!r}", type_bytes), ("the outcome table", total_bytes)):
+        if needed > MAX_TABLE_BYTES:
+            raise semantic_error(e.at, f"{what} would need about {needed / 2**30:.3g} GiB "
+                                 f"(more than {MAX_TABLE_BYTES / 2**30:g} GiB): shrink the game")
 
 
 def symbol_numbers(alphabet: list[str]) -> np.ndarray:
@@ -476,15 +502,16 @@ def final_labels(spec: GameSpec) -> list[str]:
     return final
 
 
-def label_index(labels: list[str], label: str) -> int:
+def label_index(labels: list[str], index: dict[str, int], label: str) -> int:
     """Index of `label` in the shared label list, appending it the first time."""
-    if label not in labels:
+    if label not in index:
+        index[label] = len(labels)
         labels.append(label)
-    return labels.index(label)
+    return index[label]
 
 
 def parse(text: str, name: str = "game"):
-    """Parse a game description (source 001, Section 4.1) into a `puzzlelab.codebreaking` Game."""
+    """Parse a game description (Klimoš 2014, §4.1) into a `puzzlelab.codebreaking` Game."""
     from .game import Game
 
     t = game_tables(text, name)
@@ -494,25 +521,15 @@ def parse(text: str, name: str = "game"):
 
 def load(path: str | Path):
     """Parse a game file; the game is named after the file (data/games/coin12.cobra -> 'coin12')."""
-    path = Path(path)
-    if not path.is_absolute() and not path.exists():
-        path = GAMES_DIR / path
+    if not isinstance(path, (str, Path)):
+        raise checks.ArgumentTypeError(f"path must be a file name or a Path, got {path!r}")
+    try:
+        path = Path(path)
+        if not path.is_absolute() and not path.exists():
+            path = GAMES_DIR / path
+        found = path.is_file()
+    except OSError as err:
+        raise ValueError(f"cannot read game file {str(path)!r}: {err}") from None
+    if not found:
+        raise ValueError(f"no game file {str(path)!r}")
     return parse(path.read_text(encoding="utf-8"), name=path.stem)
-
-
-def explore_game_text(text: str) -> pd.DataFrame:
-    """One row per experiment type of a game written in the language: its parameters,
-    parametrizations, outcomes that occur, and the smallest worst-case part over its
-    parametrizations (the best first experiment for Knuth's max-models rule)."""
-    t = game_tables(text)
-    types = np.array([e for e, _ in t.experiments])
-    b = len(t.outcome_labels)
-    rows = []
-    for name in dict.fromkeys(types.tolist()):
-        table = t.outcome_table[types == name].astype(np.int64)
-        flat = table + b * np.arange(len(table))[:, None]
-        parts = np.bincount(flat.ravel(), minlength=b * len(table)).reshape(len(table), b)
-        rows.append({"experiment": name, "parameters": len(t.experiments[int(np.argmax(types == name))][1]),
-                     "parametrizations": len(table), "outcomes that occur": int((parts.sum(0) > 0).sum()),
-                     "best worst part": int(parts.max(axis=1).min())})
-    return pd.DataFrame(rows).assign(codes=len(t.codes))

@@ -1,8 +1,16 @@
-"""Tables, figures and widgets for the code-breaking notebook (Klimoš, thesis Chapters 2–4)."""
+"""The code-breaking notebook's layer: tables, figures, `explore_*` functions and sentences (Klimoš 2014).
+
+Every table the notebook shows from `data/` is computed here (by a sweep over game sizes that
+runs on any executor: `executor=` / `workers=`, the same rows whatever runs it) and read
+through `cached`, the only place that calls `cached_table`. `python -m
+puzzlelab.codebreaking.sweep` recomputes them from the command line.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
 from functools import lru_cache
 
 import matplotlib.pyplot as plt
@@ -10,11 +18,27 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from .. import checks
+from ..cache import cached_table
 from ..figures import finish
+from ..sweeps import sweep
 from . import coins
-from .analysis import STRATEGIES, Analysis, analyze, ceil_log, check_strategy, lemma14_bound
-from .game import Game
+from .analysis import Analysis, analyze, ceil_log, lemma14_bound
+from .game import Game, check_game
 from .games import bags_of_gold, black_peg_mastermind, bulls_and_cows, counterfeit_coin, mastermind
+from .language import GAMES_DIR, game_tables, load, parse
+from .optimal import optimal
+from .strategies import STRATEGIES, scoring
+
+__all__ = [
+    "GAME_KINDS", "GREEDY", "OPTIMAL_RUNS", "STRATEGY_GAMES", "SYMMETRY_RUNS", "TABLES",
+    "built_in_twin", "cached", "coin_average_check", "coin_greedy_table", "coin_table",
+    "describe_greedy_gaps", "explore_game_text", "explore_play", "explore_strategy",
+    "final_outcome_effect", "greedy_average_gaps", "hidden_code", "lambda_table",
+    "language_table", "make_game", "optimal_row", "optimal_table", "play_widgets",
+    "plot_histograms", "plot_timings", "strategies_table", "strategy_rows", "strategy_widgets",
+    "summarize_greedy_gaps", "summary_row", "symmetry_table", "tree_text",
+]
 
 GAME_KINDS = ("Mastermind", "black-peg Mastermind", "Bulls and Cows", "coin", "coin + genuine", "bags of gold")
 
@@ -22,6 +46,7 @@ GAME_KINDS = ("Mastermind", "black-peg Mastermind", "Bulls and Cows", "coin", "c
 @lru_cache(maxsize=6)
 def make_game(kind: str, a: int, b: int = 0) -> Game:
     """A built-in game by kind and size: (pegs, colours), (positions, symbols), (coins,) or (bags, take)."""
+    checks.choice(kind, "kind of game", GAME_KINDS)
     if kind == "Mastermind":
         return mastermind(a, b)
     if kind == "black-peg Mastermind":
@@ -32,13 +57,13 @@ def make_game(kind: str, a: int, b: int = 0) -> Game:
         return counterfeit_coin(a)
     if kind == "coin + genuine":
         return counterfeit_coin(a, extra_genuine=True)
-    if kind == "bags of gold":
-        return bags_of_gold(a, b)
-    raise ValueError(f"unknown game {kind!r}; choose one of {', '.join(GAME_KINDS)}")
+    return bags_of_gold(a, b)
 
 
 def summary_row(a: Analysis) -> dict:
     """One line of a results table: worst, total, average, worst until determined, Lemma 14 bound, histogram."""
+    if not isinstance(a, Analysis):
+        raise checks.ArgumentTypeError(f"summary_row needs an Analysis (from analyze), got {a!r}")
     hist = a.histogram()
     return {"game": a.game.name, "strategy": a.strategy, "codes": a.game.n_codes,
             "worst": a.worst, "total": a.total, "average": round(a.average, 4),
@@ -46,13 +71,12 @@ def summary_row(a: Analysis) -> dict:
             "histogram": " ".join(f"{d}:{n}" for d, n in sorted(hist.items()))}
 
 
-def strategy_table(games: list[Game]) -> pd.DataFrame:
-    """Every strategy on every game."""
-    return pd.DataFrame([summary_row(analyze(g, s)) for g in games for s in STRATEGIES])
-
-
 def tree_text(a: Analysis, max_depth: int = 2, max_children: int = 6) -> str:
     """The top of a strategy's decision tree as indented text (experiment, then one line per outcome)."""
+    if not isinstance(a, Analysis) or a.tree.empty:
+        raise checks.ArgumentTypeError(f"tree_text needs an Analysis with its tree, got {a!r}")
+    max_depth = checks.integer(max_depth, "max_depth", low=0)
+    max_children = checks.integer(max_children, "max_children", low=1)
     t = a.tree
     children = {p: grp for p, grp in t.groupby("parent")}
     lines: list[str] = []
@@ -78,6 +102,9 @@ def tree_text(a: Analysis, max_depth: int = 2, max_children: int = 6) -> str:
 
 def plot_histograms(analyses: list[Analysis], name: str | None = None) -> Figure:
     """Codes solved in d experiments, one group of bars per strategy."""
+    if not isinstance(analyses, (list, tuple)) or not analyses \
+            or not all(isinstance(a, Analysis) for a in analyses):
+        raise checks.ArgumentTypeError("plot_histograms needs a non-empty list of Analysis results")
     fig, ax = plt.subplots(figsize=(7, 3.4))
     depths = sorted({d for a in analyses for d in a.histogram()})
     width = 0.8 / len(analyses)
@@ -96,6 +123,9 @@ def plot_histograms(analyses: list[Analysis], name: str | None = None) -> Figure
 def plot_timings(bench: pd.DataFrame, name: str | None = None) -> Figure:
     """Analysis time per strategy against the number of codes, vectorised (solid) and plain recursion
     (dashed), read from data/bench_codebreaking.csv."""
+    if not isinstance(bench, pd.DataFrame) or not {"method", "strategy", "codes", "seconds",
+                                                   "game"} <= set(bench.columns):
+        raise checks.ArgumentTypeError("plot_timings needs the table data/bench_codebreaking.csv")
     fig, ax = plt.subplots(figsize=(6.5, 3.8))
     colours = dict(zip(STRATEGIES, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
     for method, style in (("vectorised", "o-"), ("plain", "x--")):
@@ -114,15 +144,20 @@ def plot_timings(bench: pd.DataFrame, name: str | None = None) -> Figure:
     return finish(fig, name)
 
 
-def coin_table(ws: tuple[int, ...] = (2, 3, 4)) -> pd.DataFrame:
-    """The most coins solvable in w weighings, by search, beside Dyson's closed form."""
-    rows = []
-    for w in ws:
-        for genuine in (False, True):
-            rows.append({"weighings": w, "extra genuine coin": genuine,
-                         "most coins (search)": coins.max_coins(w, genuine),
-                         "Dyson (1946)": coins.dyson_bound(w, genuine)})
-    return pd.DataFrame(rows)
+def _coin_row(task: tuple[int, bool]) -> dict:
+    w, genuine = task
+    return {"weighings": w, "extra genuine coin": genuine,
+            "most coins (search)": coins.max_coins(w, genuine),
+            "Dyson (1946)": coins.dyson_bound(w, genuine)}
+
+
+def coin_table(ws: Sequence[int] = (1, 2, 3, 4, 5), *, executor: Executor | None = None,
+               workers: int = 1) -> pd.DataFrame:
+    """The most coins solvable in w weighings, by search, beside Dyson's (1946) closed form."""
+    ws = checks.integers(ws, "ws", low=1, high=coins.MAX_WEIGHINGS)
+    tasks = [(w, genuine) for w in ws for genuine in (False, True)]
+    return pd.DataFrame(sweep(_coin_row, tasks, executor=executor, workers=workers,
+                              desc="weighings"))
 
 
 # --- widgets ---------------------------------------------------------------------------------
@@ -153,7 +188,7 @@ def play_widgets() -> dict:
 
 def explore_strategy(kind: str = "Mastermind", a: int = 3, b: int = 4, strategy: str = "max-models") -> Figure:
     """Worst, average and depth histogram of one strategy on one game (kind and size)."""
-    check_strategy(strategy)
+    scoring(strategy)
     game = make_game(kind, a, b)
     result = analyze(game, strategy)
     fig = plot_histograms([result])
@@ -163,6 +198,7 @@ def explore_strategy(kind: str = "Mastermind", a: int = 3, b: int = 4, strategy:
 
 def hidden_code(game: Game, seed: int) -> int:
     """The codemaker's secret: a code drawn with numpy's default_rng(seed)."""
+    game, seed = check_game(game), checks.seed(seed)
     return int(np.random.default_rng(seed).integers(game.n_codes))
 
 
@@ -172,7 +208,7 @@ def explore_play(pegs: int = 4, colors: int = 6, seed: int = 1, guesses: str = "
     secret = hidden_code(game, seed)
     live = np.arange(game.n_codes)
     rows = []
-    for text in [g.strip() for g in guesses.split(",") if g.strip()]:
+    for text in [g.strip() for g in checks.text(guesses, "guesses").split(",") if g.strip()]:
         if len(text) != pegs or not text.isdigit() or not all(1 <= int(c) <= colors for c in text):
             raise ValueError(f"guess {text!r} must be {pegs} digits from 1 to {colors}")
         j = game.experiment_index(("g", tuple(int(c) for c in text)))
@@ -185,27 +221,24 @@ def explore_play(pegs: int = 4, colors: int = 6, seed: int = 1, guesses: str = "
     return pd.DataFrame(rows, columns=["guess", "answer", "codes still possible", "solved"])
 
 
-# --- the notebook's cached tables --------------------------------------------------------------
-def _progress(items, desc: str):
-    """A progress bar (puzzlelab.progress), off when TQDM_DISABLE is set."""
-    from ..progress import tqdm
-
-    return tqdm(items, desc=desc)
-
-
+# --- the notebook's cached tables: sweeps over game sizes -------------------------------------
 STRATEGY_GAMES = [("Mastermind", 3, 3), ("Mastermind", 4, 4), ("Mastermind", 4, 6),
                   ("black-peg Mastermind", 4, 6), ("Bulls and Cows", 4, 10), ("coin", 12, 0),
                   ("coin + genuine", 12, 0), ("coin", 13, 0), ("coin + genuine", 13, 0),
                   ("bags of gold", 5, 2), ("bags of gold", 5, 4)]
 
 
-def strategies_table() -> pd.DataFrame:
+def strategy_rows(spec: tuple[str, int, int]) -> list[dict]:
+    """Every strategy on one game (kind, a, b): one summary row each."""
+    game = make_game(*spec)
+    return [summary_row(analyze(game, s)) for s in STRATEGIES]
+
+
+def strategies_table(games: Sequence[tuple[str, int, int]] = tuple(STRATEGY_GAMES), *,
+                     executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """Every strategy on the games of Chapter 2 (worst, total, average, Lemma 14, histogram)."""
-    rows = []
-    for kind, a, b in _progress(STRATEGY_GAMES, "games"):
-        game = make_game(kind, a, b)
-        rows += [summary_row(analyze(game, s)) for s in STRATEGIES]
-    return pd.DataFrame(rows)
+    rows = sweep(strategy_rows, list(games), executor=executor, workers=workers, desc="games")
+    return pd.DataFrame([row for game_rows in rows for row in game_rows])
 
 
 OPTIMAL_RUNS = [("Mastermind", 2, 3, "worst"), ("Mastermind", 2, 3, "average"),
@@ -226,8 +259,6 @@ OPTIMAL_RUNS = [("Mastermind", 2, 3, "worst"), ("Mastermind", 2, 3, "average"),
 def optimal_row(kind: str, a: int, b: int, measure: str, symmetry: bool = True,
                 max_worst: int | None = None) -> dict:
     """One optimal search: the optimum, the strategy's total, and the size of the search."""
-    from .optimal import optimal
-
     game = make_game(kind, a, b)
     res = optimal(game, measure, symmetry=symmetry, max_worst=max_worst)
     return {"game": game.name, "measure": measure if max_worst is None else f"{measure}, worst ≤ {max_worst}",
@@ -236,13 +267,20 @@ def optimal_row(kind: str, a: int, b: int, measure: str, symmetry: bool = True,
             "states": res.stats["states"], "experiments tried": res.stats["experiments tried"]}
 
 
-def optimal_table() -> pd.DataFrame:
+def _optimal_run(run: tuple) -> dict:
+    """optimal_row for a run (kind, a, b, measure[, max_worst][, symmetry flag as a dict])."""
+    kind, a, b, measure, *rest = run
+    options = rest[-1] if rest and isinstance(rest[-1], dict) else {}
+    bound = [r for r in rest if not isinstance(r, dict)]
+    return optimal_row(kind, a, b, measure, max_worst=bound[0] if bound else None, **options)
+
+
+def optimal_table(runs: Sequence[tuple] = tuple(OPTIMAL_RUNS), *, executor: Executor | None = None,
+                  workers: int = 1) -> pd.DataFrame:
     """Optimal worst and average cases by the generic search (with symmetry reduction); a fifth
     entry in a run is a bound on the worst case for the average search."""
-    rows = []
-    for kind, a, b, measure, *bound in _progress(OPTIMAL_RUNS, "searches"):
-        rows.append(optimal_row(kind, a, b, measure, max_worst=bound[0] if bound else None))
-    return pd.DataFrame(rows)
+    return pd.DataFrame(sweep(_optimal_run, list(runs), executor=executor, workers=workers,
+                              desc="searches"))
 
 
 SYMMETRY_RUNS = [("Mastermind", 3, 3, "average"), ("Mastermind", 3, 4, "average"),
@@ -250,28 +288,35 @@ SYMMETRY_RUNS = [("Mastermind", 3, 3, "average"), ("Mastermind", 3, 4, "average"
                  ("coin", 6, 0, "average"), ("coin + genuine", 6, 0, "average"), ("coin", 12, 0, "worst")]
 
 
-def symmetry_table() -> pd.DataFrame:
+def symmetry_table(runs: Sequence[tuple] = tuple(SYMMETRY_RUNS), *,
+                   executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """The same searches with and without the symmetry reduction."""
-    rows = [optimal_row(*run, symmetry=s) for run in _progress(SYMMETRY_RUNS, "searches") for s in (True, False)]
-    return pd.DataFrame(rows)
+    tasks = [(*run, {"symmetry": s}) for run in runs for s in (True, False)]
+    return pd.DataFrame(sweep(_optimal_run, tasks, executor=executor, workers=workers,
+                              desc="searches"))
 
 
-def coin_greedy_table(max_coins: int = 13) -> pd.DataFrame:
+def _coin_greedy_row(task: tuple[int, bool]) -> dict:
+    n, genuine = task
+    game = counterfeit_coin(n, genuine)
+    row = {"coins": n, "extra genuine coin": genuine, "codes": game.n_codes,
+           "Lemma 14": lemma14_bound(game),
+           "optimal worst": coins.fewest_weighings(n, genuine),
+           "optimal total": coins.least_total(coins.initial(n, genuine))}
+    for s in STRATEGIES:
+        a = analyze(game, s)
+        row[f"{s} worst"], row[f"{s} total"] = a.worst, a.total
+    return row
+
+
+def coin_greedy_table(max_coins: int = 13, *, executor: Executor | None = None,
+                      workers: int = 1) -> pd.DataFrame:
     """Greedy strategies (generic engine) against the optimum (class counting) for 1..max_coins coins."""
-    rows = []
-    for genuine in (False, True):
-        for n in _progress(range(1 if genuine else 3, max_coins + 1), "coins"):
-            game = counterfeit_coin(n, genuine)
-            state = coins.initial(n, genuine)
-            row = {"coins": n, "extra genuine coin": genuine, "codes": game.n_codes,
-                   "Lemma 14": lemma14_bound(game),
-                   "optimal worst": coins.fewest_weighings(n, genuine),
-                   "optimal total": coins.least_total(state)}
-            for s in STRATEGIES:
-                a = analyze(game, s)
-                row[f"{s} worst"], row[f"{s} total"] = a.worst, a.total
-            rows.append(row)
-    return pd.DataFrame(rows)
+    max_coins = checks.integer(max_coins, "max_coins", low=1, high=13)
+    tasks = [(n, genuine) for genuine in (False, True)
+             for n in range(1 if genuine else 3, max_coins + 1)]
+    return pd.DataFrame(sweep(_coin_greedy_row, tasks, executor=executor, workers=workers,
+                              desc="coins"))
 
 
 GREEDY = ("max-models", "exp-models", "ent-models")
@@ -279,6 +324,7 @@ GREEDY = ("max-models", "exp-models", "ent-models")
 
 def lambda_table(max_coins: int = 13) -> pd.DataFrame:
     """Lemma 22 / Example 23's Λ = ⌈log₃ #codes⌉ (2n codes, b = 3) beside the optimal worst case, n = 1..max_coins."""
+    max_coins = checks.integer(max_coins, "max_coins", low=1, high=20)
     rows = []
     for genuine in (False, True):
         for n in range(1, max_coins + 1):
@@ -290,8 +336,18 @@ def lambda_table(max_coins: int = 13) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _table(df: object, columns: Sequence[str], made_by: str) -> pd.DataFrame:
+    """`df` if it is a DataFrame with these columns, else a TypeError naming where it comes from."""
+    if not isinstance(df, pd.DataFrame) or not set(columns) <= set(df.columns):
+        raise checks.ArgumentTypeError(f"expected the table of {made_by} (columns "
+                                       f"{', '.join(columns)}), got {type(df).__name__}")
+    return df
+
+
 def greedy_average_gaps(table: pd.DataFrame) -> pd.DataFrame:
     """Greedy total minus the optimal total for each coin game of `coin_greedy_table` (0: average-optimal)."""
+    _table(table, ["coins", "extra genuine coin", "optimal total", *(f"{s} total" for s in GREEDY)],
+           "coin_greedy_table")
     out = table[["coins", "extra genuine coin", "optimal total"]].copy()
     for s in GREEDY:
         out[s] = table[f"{s} total"] - table["optimal total"]
@@ -328,8 +384,16 @@ def _first_failure(sub: pd.DataFrame) -> str:
             f"{int(r['optimal total'])} weighings in total)")
 
 
+def _gaps(gaps: object) -> pd.DataFrame:
+    df = _table(gaps, ["coins", "extra genuine coin", "optimal total", *GREEDY], "greedy_average_gaps")
+    if not df["extra genuine coin"].isin([False, True]).all() or set(df["extra genuine coin"]) != {False, True}:
+        raise ValueError("the gaps table needs games with and without a genuine coin")
+    return df
+
+
 def describe_greedy_gaps(gaps: pd.DataFrame) -> str:
     """Which greedy strategy misses the optimal average for which numbers of coins (a bullet per case)."""
+    _gaps(gaps)
     lines = []
     for genuine in (False, True):
         sub = gaps[gaps["extra genuine coin"] == genuine].sort_values("coins")
@@ -345,6 +409,7 @@ def describe_greedy_gaps(gaps: pd.DataFrame) -> str:
 
 def summarize_greedy_gaps(gaps: pd.DataFrame) -> str:
     """The same in one line: failing coin counts per strategy, with and without a genuine coin."""
+    _gaps(gaps)
     parts = []
     for genuine in (False, True):
         sub = gaps[gaps["extra genuine coin"] == genuine].sort_values("coins")
@@ -357,6 +422,7 @@ def summarize_greedy_gaps(gaps: pd.DataFrame) -> str:
 
 def coin_average_check(optimal_results: pd.DataFrame) -> pd.DataFrame:
     """Optimal coin totals by the generic search beside class counting (`coins.least_total`)."""
+    _table(optimal_results, ["game", "measure", "codes", "total"], "optimal_table")
     rows = []
     for r in optimal_results[optimal_results.game.str.startswith("coin") & (optimal_results.measure == "average")].itertuples():
         n, genuine = int(r.game.split()[1]), "+ genuine" in r.game
@@ -370,8 +436,6 @@ def coin_average_check(optimal_results: pd.DataFrame) -> pd.DataFrame:
 def final_outcome_effect() -> pd.DataFrame:
     """Knuth's strategy on Mastermind 4 × 6 counted until guessed and until determined, and max-models
     on data/games/mastermind.cobra read with its FINAL_OUTCOME lines as plain OUTCOME lines."""
-    from .language import GAMES_DIR, parse
-
     knuth = analyze(mastermind(4, 6), "max-models")
     text = (GAMES_DIR / "mastermind.cobra").read_text(encoding="utf-8")
     plain = analyze(parse(re.sub(r"\bFINAL_OUTCOME\b", "OUTCOME", text), "mastermind without FINAL_OUTCOME"),
@@ -394,27 +458,66 @@ SHIPPED = {"coin4": ("coin", 4, 8), "coin4_genuine": ("coin + genuine", 4, 8),
 
 def built_in_twin(stem: str) -> Game:
     """The built-in game a shipped file under data/games/ describes."""
-    kind, a, b = SHIPPED[stem]
+    kind, a, b = SHIPPED[checks.choice(stem, "shipped game", SHIPPED)]
     if kind.startswith("coin"):
         return counterfeit_coin(a, kind.endswith("genuine"), formalization=b)
     return make_game(kind, a, b)
 
 
-def language_table() -> pd.DataFrame:
-    """Each shipped game file parsed and analysed beside its built-in twin: every strategy's numbers."""
-    from .language import load
-    from ..paths import DATA
-
+def _language_rows(stem: str) -> list[dict]:
+    """One shipped file parsed and analysed beside its built-in twin, every strategy."""
+    path = GAMES_DIR / f"{stem}.cobra"
+    parsed, built = load(path), built_in_twin(stem)
     rows = []
-    for path in _progress(sorted((DATA / "games").glob("*.cobra")), "files"):
-        if path.stem not in SHIPPED:
-            continue
-        parsed, built = load(path), built_in_twin(path.stem)
-        for s in STRATEGIES:
-            p, q = analyze(parsed, s), analyze(built, s)
-            rows.append({"file": path.name, "built-in": built.name, "codes": parsed.n_codes,
-                         "experiments": parsed.n_experiments, "same experiments": parsed.experiments == built.experiments,
-                         "strategy": s, "worst (file)": p.worst, "worst (built-in)": q.worst,
-                         "total (file)": p.total, "total (built-in)": q.total,
-                         "same histogram": p.histogram() == q.histogram()})
-    return pd.DataFrame(rows)
+    for s in STRATEGIES:
+        p, q = analyze(parsed, s), analyze(built, s)
+        rows.append({"file": path.name, "built-in": built.name, "codes": parsed.n_codes,
+                     "experiments": parsed.n_experiments,
+                     "same experiments": parsed.experiments == built.experiments,
+                     "strategy": s, "worst (file)": p.worst, "worst (built-in)": q.worst,
+                     "total (file)": p.total, "total (built-in)": q.total,
+                     "same histogram": p.histogram() == q.histogram()})
+    return rows
+
+
+def language_table(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """Each shipped game file parsed and analysed beside its built-in twin: every strategy's numbers."""
+    stems = [p.stem for p in sorted(GAMES_DIR.glob("*.cobra")) if p.stem in SHIPPED]
+    rows = sweep(_language_rows, stems, executor=executor, workers=workers, desc="files")
+    return pd.DataFrame([row for file_rows in rows for row in file_rows])
+
+
+def explore_game_text(text: str) -> pd.DataFrame:
+    """One row per experiment type of a game written in the language: its parameters,
+    parametrizations, outcomes that occur, and the smallest worst-case part over its
+    parametrizations (the best first experiment for Knuth's max-models rule)."""
+    t = game_tables(text)
+    types = np.array([e for e, _ in t.experiments])
+    b = len(t.outcome_labels)
+    rows = []
+    for name in dict.fromkeys(types.tolist()):
+        table = t.outcome_table[types == name].astype(np.int64)
+        flat = table + b * np.arange(len(table))[:, None]
+        parts = np.bincount(flat.ravel(), minlength=b * len(table)).reshape(len(table), b)
+        rows.append({"experiment": name,
+                     "parameters": len(t.experiments[int(np.argmax(types == name))][1]),
+                     "parametrizations": len(table),
+                     "outcomes that occur": int((parts.sum(0) > 0).sum()),
+                     "best worst part": int(parts.max(axis=1).min())})
+    return pd.DataFrame(rows).assign(codes=len(t.codes))
+
+
+# --- the cached tables, by name: the notebook and the command line read them from here ----------
+TABLES: dict[str, Callable[..., pd.DataFrame]] = {
+    "codebreaking_strategies": strategies_table,
+    "codebreaking_coins": coin_greedy_table,
+    "codebreaking_dyson": coin_table,
+    "codebreaking_optimal": optimal_table,
+    "codebreaking_symmetry": symmetry_table,
+    "codebreaking_language": language_table,
+}
+
+
+def cached(name: str) -> pd.DataFrame:
+    """The table `name` of `TABLES`, read from data/<name>.csv (computed and written when missing)."""
+    return cached_table(checks.choice(name, "table", TABLES), TABLES[name])
