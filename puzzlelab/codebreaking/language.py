@@ -78,6 +78,19 @@ class GameSpec:
     alphabet: list[str] = field(default_factory=list)
     mappings: dict[str, list[int]] = field(default_factory=dict)  # name -> variable per symbol
     experiments: list[ExperimentType] = field(default_factory=list)
+    variables_at: Token | None = None  # the first VARIABLES line
+    final_at: Token | None = None  # the first FINAL_OUTCOME line
+
+
+START = Token("EOF", "", "", 1, 1)  # where a problem of the whole file is reported
+
+
+def located(token: Token | None, err: ValueError) -> ValueError:
+    """`err` with a line and column: its own if it names one, else `token`'s (the file's start)."""
+    if str(err).startswith("line "):
+        return err
+    at = token or START
+    return syntax_error(at.line, at.column, str(err))
 
 
 def semantic_error(token: Token, message: str) -> ValueError:
@@ -91,9 +104,9 @@ def build_spec(statements: list[Statement]) -> GameSpec:
     for s in statements:
         DECLARE[s.keyword](spec, s)
     if not spec.variables:
-        raise ValueError("the game declares no variables (VARIABLES x, y, ...)")
+        raise semantic_error(START, "the game declares no variables (VARIABLES x, y, ...)")
     if not spec.experiments:
-        raise ValueError("the game declares no experiments (EXPERIMENT 'name' k)")
+        raise semantic_error(START, "the game declares no experiments (EXPERIMENT 'name' k)")
     for e in spec.experiments:
         if not e.outcomes:
             raise semantic_error(e.at, f"experiment {e.name!r} has no outcomes")
@@ -104,6 +117,7 @@ def build_spec(statements: list[Statement]) -> GameSpec:
 
 def declare_variables(spec: GameSpec, s: Statement) -> None:
     """VARIABLES: new, distinct identifiers."""
+    spec.variables_at = spec.variables_at or s.at
     seen = set(spec.variables)
     for token in s.names:
         if token.value in seen:
@@ -190,6 +204,7 @@ def declare_outcome(spec: GameSpec, s: Statement) -> None:
     e.outcomes.append((label, s.formula))
     if s.keyword == "FINAL_OUTCOME":
         e.final.add(label)
+        spec.final_at = spec.final_at or s.at
 
 
 DECLARE = {
@@ -420,8 +435,8 @@ def check_well_formed(spec: GameSpec, e: ExperimentType, params: np.ndarray,
         shown = ", ".join(spec.alphabet[s] for s in params[p])
         true_vars = [v for v, bit in zip(spec.variables, codes[c]) if bit]
         which = [label for (label, _), t in zip(e.outcomes, truth[:, p, c]) if t]
-        raise ValueError(
-            f"game is not well formed: experiment {e.name!r} with parametrization ({shown}) "
+        raise semantic_error(
+            e.at, f"game is not well formed: experiment {e.name!r} with parametrization ({shown}) "
             f"on code {{{', '.join(true_vars)}}} (true variables) has {count[p, c]} true outcomes "
             f"{which}; exactly one is required ({len(bad)} such cases)")
 
@@ -443,6 +458,7 @@ class GameTables(NamedTuple):
     final_outcomes: list[str]
     alphabet: list[str]
     type_outcomes: dict[str, list[str]]  # Φ(t): the outcome labels of each experiment type
+    final_at: Token | None = None  # the first FINAL_OUTCOME line
 
 
 def game_tables(text: str, name: str = "game") -> GameTables:
@@ -450,16 +466,23 @@ def game_tables(text: str, name: str = "game") -> GameTables:
     checks.text(text, "a game description")
     checks.text(name, "name")
     spec = build_spec(parse_statements(text))
-    codes = enumerate_codes(spec)
+    try:
+        codes = enumerate_codes(spec)
+    except ValueError as err:
+        raise located(spec.variables_at, err) from None
     if len(codes) == 0:
-        raise ValueError("the restriction is unsatisfiable: the game has no codes")
+        raise semantic_error(spec.variables_at or START,
+                             "the restriction is unsatisfiable: the game has no codes")
     labels: list[str] = []
     index: dict[str, int] = {}
     experiments, rows = [], []
     symbols = symbol_numbers(spec.alphabet)
     cells = 0
     for e in spec.experiments:
-        params = parametrizations(e, len(spec.alphabet))
+        try:
+            params = parametrizations(e, len(spec.alphabet))
+        except ValueError as err:
+            raise located(e.at, err) from None
         if len(params) == 0:
             raise semantic_error(e.at, f"experiment {e.name!r} has no admissible parametrization")
         cells += len(params) * len(codes)
@@ -471,7 +494,8 @@ def game_tables(text: str, name: str = "game") -> GameTables:
     table = np.concatenate(rows).astype(np.int16 if len(labels) < 2**15 else np.int32)
     return GameTables(name, list(spec.variables), codes, experiments, table, labels,
                       final_labels(spec), list(spec.alphabet),
-                      {e.name: [label for label, _ in e.outcomes] for e in spec.experiments})
+                      {e.name: [label for label, _ in e.outcomes] for e in spec.experiments},
+                      spec.final_at)
 
 
 def table_size(e: ExperimentType, type_bytes: int, total_bytes: int) -> None:
@@ -515,8 +539,11 @@ def parse(text: str, name: str = "game"):
     from .game import Game
 
     t = game_tables(text, name)
-    return Game(t.name, t.variables, t.codes, t.experiments, t.outcome_table, t.outcome_labels,
-                final_outcomes=t.final_outcomes, type_outcomes=t.type_outcomes)
+    try:
+        return Game(t.name, t.variables, t.codes, t.experiments, t.outcome_table,
+                    t.outcome_labels, final_outcomes=t.final_outcomes, type_outcomes=t.type_outcomes)
+    except ValueError as err:  # a final outcome that does not single out a code
+        raise located(t.final_at, err) from None
 
 
 def load(path: str | Path):

@@ -28,25 +28,36 @@ __all__ = ["STRATEGIES", "Scoring", "entropy", "expected_size", "largest_part", 
 Scoring = Callable[[np.ndarray], np.ndarray]
 
 
+def _counts(counts: object) -> np.ndarray:
+    """Part sizes as a 2-d array of non-negative integers (experiments × outcomes)."""
+    arr = np.asarray(counts) if not isinstance(counts, (str, bytes, dict)) else np.array(None)
+    if arr.ndim != 2 or arr.shape[1] == 0 or not np.issubdtype(arr.dtype, np.integer):
+        raise checks.ArgumentTypeError("part sizes must be a 2-d array of integers "
+                                       f"(experiments × outcomes), got {counts!r}")
+    if arr.size and arr.min() < 0:
+        raise ValueError("part sizes must be non-negative")
+    return arr
+
+
 def largest_part(counts: np.ndarray) -> np.ndarray:
     """Knuth (1977): the size of the largest part (lower is better)."""
-    return counts.max(axis=1).astype(np.float64)
+    return _counts(counts).max(axis=1).astype(np.float64)
 
 
 def expected_size(counts: np.ndarray) -> np.ndarray:
     """Irving (1979): Σ c², the expected part size times the number of live codes."""
-    return (counts.astype(np.int64) ** 2).sum(axis=1).astype(np.float64)
+    return (_counts(counts).astype(np.int64) ** 2).sum(axis=1).astype(np.float64)
 
 
 def entropy(counts: np.ndarray) -> np.ndarray:
     """Neuwirth (1982): max entropy ⇔ min Σ c ln c (n fixed); rounded so that ties are ties."""
-    c = counts.astype(np.float64)
+    c = _counts(counts).astype(np.float64)
     return np.round((c * np.log(np.where(c > 0, c, 1.0))).sum(axis=1), 9)
 
 
 def most_parts(counts: np.ndarray) -> np.ndarray:
     """Kooi (2005): minus the number of non-empty parts."""
-    return -(counts > 0).sum(axis=1).astype(np.float64)
+    return -(_counts(counts) > 0).sum(axis=1).astype(np.float64)
 
 
 STRATEGIES: dict[str, Scoring] = {
