@@ -92,7 +92,8 @@ class Analysis:
 
 
 def lemma14_bound(game: Game) -> float:
-    """Lemma 14: every strategy needs ⌈log_b #φ0⌉ experiments to determine the code, b = max_t |Φ(t)|.
+    """Lemma 14: every strategy needs ⌈log_b #φ0⌉ experiments to determine the code, b = max_t
+    |Φ(t)|.
 
     b is the most outcome formulas one experiment type has (not the number of labels over
     all types). The bound is on the thesis's length |σ|_v (until determined), so it is to
@@ -120,7 +121,8 @@ def analyze(game: Game, strategy: str | Scoring = "max-models") -> Analysis:
 
 
 def first_hit(game: Game) -> np.ndarray:
-    """For every code, the lowest experiment whose final outcome holds on it (the guess of that code)."""
+    """For every code, the lowest experiment whose final outcome holds on it (the guess of that
+    code)."""
     game = check_game(game)
     return np.argmax(game.is_final[game.outcome_table], axis=0)
 
@@ -141,7 +143,17 @@ def _play(game: Game, pick: Callable[[np.ndarray, int], int], label: str) -> Ana
         if len(live) == 1:  # every score ties on one code; the tie-break guesses it
             k = int(live[0])
             lengths[k], determined[k] = depth + 1, depth
-            rows.append((node, parent, outcome, depth, 1, game.experiment_name(int(hit[k])), game.code_names[k]))
+            rows.append(
+                (
+                    node,
+                    parent,
+                    outcome,
+                    depth,
+                    1,
+                    game.experiment_name(int(hit[k])),
+                    game.code_names[k],
+                )
+            )
             continue
         j = pick(live, depth)
         rows.append((node, parent, outcome, depth, len(live), game.experiment_name(j), ""))
@@ -149,11 +161,25 @@ def _play(game: Game, pick: Callable[[np.ndarray, int], int], label: str) -> Ana
             if game.is_final[o]:
                 lengths[part] = depth + 1
                 determined[part] = depth + 1
-                rows.append((len(rows), node, game.outcome_labels[o], depth + 1, 1, "", game.code_names[part[0]]))
+                rows.append(
+                    (
+                        len(rows),
+                        node,
+                        game.outcome_labels[o],
+                        depth + 1,
+                        1,
+                        "",
+                        game.code_names[part[0]],
+                    )
+                )
             else:
                 stack.append((part, depth + 1, node, game.outcome_labels[o]))
-    tree = pd.DataFrame(rows, columns=["node", "parent", "outcome", "depth", "codes", "experiment", "code"])
-    return Analysis(game, label, lengths, determined, tree.sort_values("node").reset_index(drop=True))
+    tree = pd.DataFrame(
+        rows, columns=["node", "parent", "outcome", "depth", "codes", "experiment", "code"]
+    )
+    return Analysis(
+        game, label, lengths, determined, tree.sort_values("node").reset_index(drop=True)
+    )
 
 
 def simulate(game: Game, strategy: str | Scoring, code: str | int) -> pd.DataFrame:

@@ -1,4 +1,5 @@
-"""The counterfeit-coin game by counting classes of interchangeable coins (Klimoš 2014, §2.1, §3.5 Phase 1).
+"""The counterfeit-coin game by counting classes of interchangeable coins (Klimoš 2014, §2.1, §3.5
+Phase 1).
 
 Coins that the knowledge cannot tell apart are interchangeable symbols, so a knowledge state
 is just four numbers: u coins that may be light or heavy, l coins that may only be light,
@@ -50,7 +51,8 @@ def _canonical(u: int, l: int, h: int, g: int) -> State:
 
 
 def weighings(state: State) -> Iterator[tuple[State, State, State]]:
-    """Every weighing from this state as its three outcome states (left heavier, right heavier, balance)."""
+    """Every weighing from this state as its three outcome states (left heavier, right heavier,
+    balance)."""
     return _weighings(_state(state))
 
 
@@ -65,7 +67,8 @@ def _weighings(state: State) -> Iterator[tuple[State, State, State]]:
                 continue  # the difference is made up with genuine coins
             if (u2, l2, h2) > (u1, l1, h1):
                 continue  # the mirror image gives the same split
-            left = _canonical(0, u2 + l2, u1 + h1, 0)  # left heavier: u1 or h1 heavy, u2 or l2 light
+            # left heavier: u1 or h1 heavy, u2 or l2 light
+            left = _canonical(0, u2 + l2, u1 + h1, 0)
             right = _canonical(0, u1 + l1, u2 + h2, 0)
             rest = (u - u1 - u2, l - l1 - l2, h - h1 - h2)
             outcomes = tuple(
@@ -111,7 +114,8 @@ def fewest_weighings(coins: int, extra_genuine: bool = False) -> float:
 
 
 def least_total(state: State) -> float:
-    """The optimal total number of weighings over all codes of the state (average-case optimum × codes)."""
+    """The optimal total number of weighings over all codes of the state (average-case optimum ×
+    codes)."""
     return _least_total(_state(state))
 
 

@@ -45,7 +45,8 @@ Experiment = tuple[str, tuple[int, ...]]
 
 @dataclass(frozen=True)
 class Symmetry:
-    """Permutations π of the game (§3.4): code k ↦ code_perms[g, k], experiment j ↦ experiment_perms[g, j].
+    """Permutations π of the game (§3.4): code k ↦ code_perms[g, k], experiment j ↦
+    experiment_perms[g, j].
 
     Each row g must map every experiment's partition of the codes onto the partition of the
     image experiment (outcome labels may be renamed, final outcomes must stay final).
@@ -59,7 +60,8 @@ class Symmetry:
     experiment_perms: np.ndarray
     complete: bool
     description: str = ""
-    swaps: np.ndarray | None = None  # generators only: swaps[g] = the two symbols generator g exchanges
+    # generators only: swaps[g] = the two symbols generator g exchanges
+    swaps: np.ndarray | None = None
 
     @property
     def size(self) -> int:
@@ -67,7 +69,8 @@ class Symmetry:
 
 
 class Game:
-    """A well-formed code-breaking game with codes, experiments and outcome table (thesis Definition 4, 7)."""
+    """A well-formed code-breaking game with codes, experiments and outcome table (thesis Definition
+    4, 7)."""
 
     def __init__(
         self,
@@ -104,9 +107,13 @@ class Game:
             code_names = [self._default_code_name(row) for row in self.codes]
         self.code_names = _names(code_names, "code names", name, distinct=False)
         if len(self.code_names) != len(self.codes):
-            raise ValueError(f"{name}: {len(self.code_names)} code names for {len(self.codes)} codes")
+            raise ValueError(
+                f"{name}: {len(self.code_names)} code names for {len(self.codes)} codes"
+            )
         if not (symmetry is None or isinstance(symmetry, Symmetry) or callable(symmetry)):
-            raise checks.ArgumentTypeError(f"{name}: symmetry must be a Symmetry, a function or None")
+            raise checks.ArgumentTypeError(
+                f"{name}: symmetry must be a Symmetry, a function or None"
+            )
         self._symmetry = symmetry
         if isinstance(symmetry, Symmetry):
             _check_symmetry_shapes(symmetry, len(self.codes), len(self.experiments), name)
@@ -138,12 +145,14 @@ class Game:
 
     @property
     def max_type_outcomes(self) -> int:
-        """b of Lemma 14 and Lemma 22: max over experiment types t of |Φ(t)|, the outcomes one experiment has."""
+        """b of Lemma 14 and Lemma 22: max over experiment types t of |Φ(t)|, the outcomes one
+        experiment has."""
         return max(len(labels) for labels in self.type_outcomes.values())
 
     @property
     def ends_on_final(self) -> bool:
-        """True when a game ends only once a final outcome is observed (Mastermind), else when determined."""
+        """True when a game ends only once a final outcome is observed (Mastermind), else when
+        determined."""
         return bool(self.final_outcomes)
 
     def experiment_name(self, j: int) -> str:
@@ -172,8 +181,11 @@ class Game:
         )
 
     # --- the computation everything else rests on ---------------------------------------
-    def partition_sizes(self, live: np.ndarray, experiments: np.ndarray | None = None) -> np.ndarray:
-        """Part sizes: counts[j, o] = #live codes on which experiment j has outcome o (one bincount)."""
+    def partition_sizes(
+        self, live: np.ndarray, experiments: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Part sizes: counts[j, o] = #live codes on which experiment j has outcome o (one
+        bincount)."""
         live = np.asarray(live, dtype=np.intp)
         table = self.outcome_table if experiments is None else self.outcome_table[experiments]
         sub = table[:, live].astype(np.intp)
@@ -205,7 +217,9 @@ class Game:
         if given is None:
             return {t: tuple(self.outcome_labels) for t in types}
         if not isinstance(given, dict):
-            raise checks.ArgumentTypeError(f"{self.name}: type_outcomes must map experiment types to outcome labels")
+            raise checks.ArgumentTypeError(
+                f"{self.name}: type_outcomes must map experiment types to outcome labels"
+            )
         out = {str(t): tuple(str(o) for o in labels) for t, labels in given.items()}
         missing = [t for t in types if t not in out]
         if missing:
@@ -214,11 +228,17 @@ class Game:
         for t, labels in out.items():
             unknown = [o for o in labels if o not in self.outcome_labels]
             if unknown or not labels:
-                raise ValueError(f"{self.name}: type {t!r} has unknown or no outcome labels {unknown}")
-            allowed = np.isin(np.arange(self.n_outcomes), [self.outcome_labels.index(o) for o in labels])
+                raise ValueError(
+                    f"{self.name}: type {t!r} has unknown or no outcome labels {unknown}"
+                )
+            allowed = np.isin(
+                np.arange(self.n_outcomes), [self.outcome_labels.index(o) for o in labels]
+            )
             rows = self.outcome_table[kinds == t]
             if rows.size and not allowed[rows].all():
-                raise ValueError(f"{self.name}: an experiment of type {t!r} has an outcome outside Φ({t})")
+                raise ValueError(
+                    f"{self.name}: an experiment of type {t!r} has an outcome outside Φ({t})"
+                )
         return out
 
     def _outcome_index(self, o: str | int) -> int:
@@ -251,7 +271,8 @@ class Game:
 
 def well_formed_table(satisfied: np.ndarray, experiment_names: Sequence[str] | None = None,
                       code_names: Sequence[str] | None = None) -> np.ndarray:
-    """Outcome table from truth values satisfied[j, o, k] of outcome o of experiment j on code k (§3.2).
+    """Outcome table from truth values satisfied[j, o, k] of outcome o of experiment j on code k
+    (§3.2).
 
     Checks Definition 7 (well-formed: exactly one outcome holds per code and experiment)
     and raises ValueError naming the first experiment and code that violate it.
@@ -318,13 +339,17 @@ def _bool_matrix(codes: np.ndarray, n_vars: int, name: str) -> np.ndarray:
     if arr.shape[0] == 0:
         raise ValueError(f"{name}: no codes (the restriction is unsatisfiable)")
     if arr.shape[1] != n_vars:
-        raise ValueError(f"{name}: codes have {arr.shape[1]} columns but there are {n_vars} variables")
+        raise ValueError(
+            f"{name}: codes have {arr.shape[1]} columns but there are {n_vars} variables"
+        )
     if len(np.unique(arr, axis=0)) != len(arr):
         raise ValueError(f"{name}: two codes are the same valuation")
     return arr
 
 
-def _outcome_table(table: np.ndarray, n_exp: int, n_codes: int, n_out: int, name: str) -> np.ndarray:
+def _outcome_table(
+    table: np.ndarray, n_exp: int, n_codes: int, n_out: int, name: str
+) -> np.ndarray:
     arr = np.asarray(table)
     if arr.shape != (n_exp, n_codes):
         raise ValueError(
@@ -345,7 +370,14 @@ def _check_symmetry_shapes(sym: Symmetry, n_codes: int, n_exp: int, name: str) -
         raise ValueError(f"{name}: symmetry experiment permutations have the wrong shape")
     for perms, what in ((sym.code_perms, "code"), (sym.experiment_perms, "experiment")):
         g, n = perms.shape
-        if perms.min() < 0 or perms.max() >= n or not (
-            np.bincount((perms.astype(np.int64) + n * np.arange(g)[:, None]).ravel(), minlength=g * n) == 1
-        ).all():
+        if (
+            perms.min() < 0
+            or perms.max() >= n
+            or not (
+                np.bincount(
+                    (perms.astype(np.int64) + n * np.arange(g)[:, None]).ravel(), minlength=g * n
+                )
+                == 1
+            ).all()
+        ):
             raise ValueError(f"{name}: a symmetry {what} map is not a permutation")

@@ -1,4 +1,5 @@
-"""The thesis's games written in COBRA's language (Klimoš 2014, Examples 8 and 10): generators and shipped files."""
+"""The thesis's games written in COBRA's language (Klimoš 2014, Examples 8 and 10): generators and
+shipped files."""
 
 from __future__ import annotations
 
@@ -31,11 +32,13 @@ def counterfeit_coin_source(coins: int, extra_genuine: bool = False) -> str:
     coin_numbers = list(range(0 if extra_genuine else 1, coins + 1))
     xs = [f"x{i}" for i in coin_numbers]
     fake = ", ".join(f"x{i}" for i in range(1, coins + 1))
-    lines = [f"# Counterfeit coin: {coins} coins{', plus coin 0 known to be genuine' if extra_genuine else ''}"
-             " (Klimoš 2014, Example 8).",
-             "# x<i>: coin i is the counterfeit; y: the counterfeit is heavier.",
-             f"VARIABLES {', '.join(xs + ['y'])}",
-             f"RESTRICTION Exactly-1({fake})"]
+    lines = [
+        f"# Counterfeit coin: {coins} coins"
+        f"{', plus coin 0 known to be genuine' if extra_genuine else ''} (Klimoš 2014, Example 8).",
+        "# x<i>: coin i is the counterfeit; y: the counterfeit is heavier.",
+        f"VARIABLES {', '.join(xs + ['y'])}",
+        f"RESTRICTION Exactly-1({fake})",
+    ]
     if extra_genuine:
         lines.append("RESTRICTION !x0  # coin 0 is genuine")
     lines += [f"ALPHABET {', '.join(map(str, coin_numbers))}",
@@ -43,32 +46,45 @@ def counterfeit_coin_source(coins: int, extra_genuine: bool = False) -> str:
     for m in range(1, len(coin_numbers) // 2 + 1):
         left = " | ".join(f"X${i}" for i in range(1, m + 1))
         right = " | ".join(f"X${i}" for i in range(m + 1, 2 * m + 1))
-        lines += [f"# {m} against {m}: parameters 1..{m} on the left pan, {m + 1}..{2 * m} on the right;",
-                  "# pans sorted, the lower coin of the two pans' first coins on the left",
-                  f"EXPERIMENT 'w{2 * m}' {2 * m}",
-                  f"  PARAMS_DISTINCT {', '.join(str(i) for i in range(1, 2 * m + 1))}",
-                  *([f"  PARAMS_SORTED {', '.join(str(i) for i in range(1, m + 1))}",
-                     f"  PARAMS_SORTED {', '.join(str(i) for i in range(m + 1, 2 * m + 1))}"]
-                    if m > 1 else []),
-                  f"  PARAMS_SORTED 1, {m + 1}",
-                  f"  OUTCOME 'right heavier' (({left}) & !y) | (({right}) & y)",
-                  f"  OUTCOME 'left heavier' (({left}) & y) | (({right}) & !y)",
-                  f"  OUTCOME 'balance' !({left} | {right})", ""]
+        lines += [
+            f"# {m} against {m}: parameters 1..{m} on the left pan, {m + 1}..{2 * m} on the right;",
+            "# pans sorted, the lower coin of the two pans' first coins on the left",
+            f"EXPERIMENT 'w{2 * m}' {2 * m}",
+            f"  PARAMS_DISTINCT {', '.join(str(i) for i in range(1, 2 * m + 1))}",
+            *(
+                [
+                    f"  PARAMS_SORTED {', '.join(str(i) for i in range(1, m + 1))}",
+                    f"  PARAMS_SORTED {', '.join(str(i) for i in range(m + 1, 2 * m + 1))}",
+                ]
+                if m > 1
+                else []
+            ),
+            f"  PARAMS_SORTED 1, {m + 1}",
+            f"  OUTCOME 'right heavier' (({left}) & !y) | (({right}) & y)",
+            f"  OUTCOME 'left heavier' (({left}) & y) | (({right}) & !y)",
+            f"  OUTCOME 'balance' !({left} | {right})",
+            "",
+        ]
     return "\n".join(lines)
 
 
 def counterfeit_coin_alt_source(coins: int) -> str:
-    """Example 9's formalization (x_i: coin i is lighter, y_i: heavier), in the thesis's spelling."""
+    """Example 9's formalization (x_i: coin i is lighter, y_i: heavier), in the thesis's
+    spelling."""
     coins = checks.integer(coins, "coins", low=1, high=MAX_COINS)
     xs, ys = [f"x{i}" for i in range(1, coins + 1)], [f"y{i}" for i in range(1, coins + 1)]
-    lines = [f"# Counterfeit coin: {coins} coins, the alternative formalization of Klimoš 2014, Example 9,",
-             "# written with the thesis's spellings (Section 4.1 grammar).",
-             "# x<i>: coin i is the counterfeit and lighter; y<i>: it is the counterfeit and heavier.",
-             f"Variables {', '.join(xs + ys)}",
-             f"CONSTRAINT EXACTLY-1({', '.join(xs + ys)})",
-             f"ALPHABET {', '.join(str(i) for i in range(1, coins + 1))}",
-             f"Mapping Light {', '.join(xs)}",
-             f"Mapping Heavy {', '.join(ys)}", ""]
+    lines = [
+        f"# Counterfeit coin: {coins} coins, the alternative formalization of Klimoš 2014, "
+        "Example 9,",
+        "# written with the thesis's spellings (Section 4.1 grammar).",
+        "# x<i>: coin i is the counterfeit and lighter; y<i>: it is the counterfeit and heavier.",
+        f"Variables {', '.join(xs + ys)}",
+        f"CONSTRAINT EXACTLY-1({', '.join(xs + ys)})",
+        f"ALPHABET {', '.join(str(i) for i in range(1, coins + 1))}",
+        f"Mapping Light {', '.join(xs)}",
+        f"Mapping Heavy {', '.join(ys)}",
+        "",
+    ]
     for m in range(1, coins // 2 + 1):
         left, right = range(1, m + 1), range(m + 1, 2 * m + 1)
 
@@ -78,15 +94,24 @@ def counterfeit_coin_alt_source(coins: int) -> str:
         def heavy(pan: range) -> list[str]:
             return [f"Heavy(${i})" for i in pan]
 
-        lines += [f"Experiment w{2 * m} {2 * m}",
-                  f"  Params-distinct {', '.join(str(i) for i in range(1, 2 * m + 1))}",
-                  *([f"  Params-sorted {', '.join(str(i) for i in left)}",
-                     f"  Params-sorted {', '.join(str(i) for i in right)}"] if m > 1 else []),
-                  f"  Params-sorted 1, {m + 1}",
-                  f"  OUTCOME \"right heavier\" OR({', '.join(light(left) + heavy(right))})",
-                  f"  OUTCOME \"left heavier\" OR({', '.join(heavy(left) + light(right))})",
-                  f"  OUTCOME \"balance\" !OR({', '.join(light(left) + light(right) + heavy(left) + heavy(right))})",
-                  ""]
+        on_scales = light(left) + light(right) + heavy(left) + heavy(right)
+        lines += [
+            f"Experiment w{2 * m} {2 * m}",
+            f"  Params-distinct {', '.join(str(i) for i in range(1, 2 * m + 1))}",
+            *(
+                [
+                    f"  Params-sorted {', '.join(str(i) for i in left)}",
+                    f"  Params-sorted {', '.join(str(i) for i in right)}",
+                ]
+                if m > 1
+                else []
+            ),
+            f"  Params-sorted 1, {m + 1}",
+            f"  OUTCOME \"right heavier\" OR({', '.join(light(left) + heavy(right))})",
+            f"  OUTCOME \"left heavier\" OR({', '.join(heavy(left) + light(right))})",
+            f"  OUTCOME \"balance\" !OR({', '.join(on_scales)})",
+            "",
+        ]
     return "\n".join(lines)
 
 
@@ -109,7 +134,9 @@ def mastermind_source(pegs: int, colors: int, black_only: bool = False) -> str:
     for i in range(1, pegs + 1):
         lines.append(f"VARIABLES {', '.join(f'x{i}_{c}' for c in range(1, colors + 1))}")
     for i in range(1, pegs + 1):
-        lines.append(f"RESTRICTION Exactly-1({', '.join(f'x{i}_{c}' for c in range(1, colors + 1))})")
+        lines.append(
+            f"RESTRICTION Exactly-1({', '.join(f'x{i}_{c}' for c in range(1, colors + 1))})"
+        )
     lines.append(f"ALPHABET {', '.join(str(c) for c in range(1, colors + 1))}")
     for i in range(1, pegs + 1):
         lines.append(f"MAPPING 'F{i}' {', '.join(f'x{i}_{c}' for c in range(1, colors + 1))}")

@@ -45,8 +45,11 @@ def count_weighings(n: int, extra_genuine: bool = False) -> int:
 
 
 # --- counterfeit coin ---------------------------------------------------------------------
-def weighings(n: int, extra_genuine: bool = False) -> tuple[list[tuple[str, tuple[int, ...]]], np.ndarray]:
-    """All weighings of coins 1..n (plus genuine coin 0): experiments (w_{2m}, left+right) and roles.
+def weighings(
+    n: int, extra_genuine: bool = False
+) -> tuple[list[tuple[str, tuple[int, ...]]], np.ndarray]:
+    """All weighings of coins 1..n (plus genuine coin 0): experiments (w_{2m}, left+right) and
+    roles.
 
     roles[j, s] = 0 if coin s is off the scales, 1 on the left pan, 2 on the right pan.
     """
@@ -72,7 +75,8 @@ COIN_OUTCOMES = ["right heavier", "left heavier", "balance"]  # the order of Φ(
 
 
 def counterfeit_coin(coins: int, extra_genuine: bool = False, formalization: int = 8) -> Game:
-    """The fake-coin game F_n (Example 8) or F'_n (Example 9), optionally with one extra genuine coin 0."""
+    """The fake-coin game F_n (Example 8) or F'_n (Example 9), optionally with one extra genuine
+    coin 0."""
     n = _positive("coins", coins, high=64)
     extra_genuine = checks.boolean(extra_genuine, "extra_genuine")
     if n < 2 and not extra_genuine:
@@ -91,7 +95,8 @@ def counterfeit_coin(coins: int, extra_genuine: bool = False, formalization: int
             codes[k, 1 + k // 2] = True
             codes[k, -1] = k % 2 == 1  # y: the fake coin is heavier
         x, y = codes[:, : n + 1].T.astype(np.int32), codes[:, -1]
-        on_left, on_right = (left @ x) > 0, (right @ x) > 0  # f_x($1) ∨ … ∨ f_x($m), and the right half
+        # f_x($1) ∨ … ∨ f_x($m), and the right half
+        on_left, on_right = (left @ x) > 0, (right @ x) > 0
         satisfied = np.stack([
             (on_left & ~y) | (on_right & y),
             (on_left & y) | (on_right & ~y),
@@ -109,8 +114,14 @@ def counterfeit_coin(coins: int, extra_genuine: bool = False, formalization: int
     table = well_formed_table(satisfied)
     suffix = " + genuine" if extra_genuine else ""
     return Game(
-        f"coin {n}{suffix} (Ex. {formalization})", variables, codes, exps, table, COIN_OUTCOMES,
-        code_names=names, symmetry=(lambda: _coin_symmetry(n, extra_genuine, roles)) if n <= 13 else None,
+        f"coin {n}{suffix} (Ex. {formalization})",
+        variables,
+        codes,
+        exps,
+        table,
+        COIN_OUTCOMES,
+        code_names=names,
+        symmetry=(lambda: _coin_symmetry(n, extra_genuine, roles)) if n <= 13 else None,
     )
 
 
@@ -150,12 +161,17 @@ def _mirror_normal(roles: np.ndarray) -> np.ndarray:
 
 # --- Mastermind ----------------------------------------------------------------------------
 def colour_strings(pegs: int, colors: int, distinct: bool = False) -> np.ndarray:
-    """All strings of colours 1..colors of length pegs in lexicographic order (optionally without repeats)."""
-    rows = [p for p in product(range(1, colors + 1), repeat=pegs) if not distinct or len(set(p)) == pegs]
+    """All strings of colours 1..colors of length pegs in lexicographic order (optionally without
+    repeats)."""
+    rows = [
+        p for p in product(range(1, colors + 1), repeat=pegs) if not distinct or len(set(p)) == pegs
+    ]
     return np.array(rows, dtype=np.int16).reshape(len(rows), pegs)
 
 
-def black_white(guesses: np.ndarray, codes: np.ndarray, colors: int) -> tuple[np.ndarray, np.ndarray]:
+def black_white(
+    guesses: np.ndarray, codes: np.ndarray, colors: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Black and white marker counts of every guess against every code (Mastermind rules, §2.2)."""
     black = np.zeros((len(guesses), len(codes)), dtype=np.int16)
     total = np.zeros_like(black)
@@ -198,15 +214,24 @@ def mastermind(pegs: int, colors: int) -> Game:
     strings = colour_strings(pegs, colors)
     black, white = black_white(strings, strings, colors)
     labels = [f"{b}B{w}W" for b in range(pegs + 1) for w in range(pegs + 1 - b)]
-    index = {(b, w): i for i, (b, w) in enumerate((b, w) for b in range(pegs + 1) for w in range(pegs + 1 - b))}
+    index = {
+        (b, w): i
+        for i, (b, w) in enumerate((b, w) for b in range(pegs + 1) for w in range(pegs + 1 - b))
+    }
     lut = np.full((pegs + 1, pegs + 1), -1, dtype=np.int16)
     for (b, w), i in index.items():
         lut[b, w] = i
     variables, codes = _one_hot(strings, colors)
     return Game(
-        f"Mastermind {pegs}×{colors}", variables, codes, [("g", tuple(map(int, s))) for s in strings],
-        lut[black, white], labels, final_outcomes=[f"{pegs}B0W"],
-        code_names=["".join(map(str, s)) for s in strings], symmetry=lambda: mastermind_symmetry(strings, colors),
+        f"Mastermind {pegs}×{colors}",
+        variables,
+        codes,
+        [("g", tuple(map(int, s))) for s in strings],
+        lut[black, white],
+        labels,
+        final_outcomes=[f"{pegs}B0W"],
+        code_names=["".join(map(str, s)) for s in strings],
+        symmetry=lambda: mastermind_symmetry(strings, colors),
     )
 
 
@@ -225,7 +250,8 @@ def black_peg_mastermind(pegs: int, colors: int) -> Game:
 
 
 def bulls_and_cows(positions: int = 4, symbols: int = 10) -> Game:
-    """Bulls and Cows (§2.2): a string of distinct symbols; bulls = right place, cows = wrong place."""
+    """Bulls and Cows (§2.2): a string of distinct symbols; bulls = right place, cows = wrong
+    place."""
     positions, symbols = _check_size(positions, symbols, distinct=True)
     strings = colour_strings(positions, symbols, distinct=True)
     bulls, cows = black_white(strings, strings, symbols)
@@ -236,15 +262,21 @@ def bulls_and_cows(positions: int = 4, symbols: int = 10) -> Game:
     variables, codes = _one_hot(strings, symbols)
     group = math.factorial(positions) * math.factorial(symbols)
     return Game(
-        f"Bulls and Cows {positions}×{symbols}", variables, codes,
-        [("g", tuple(map(int, s))) for s in strings], lut[bulls, cows], [f"{b}B{c}C" for b, c in pairs],
-        final_outcomes=[f"{positions}B0C"], code_names=["".join(map(str, s)) for s in strings],
+        f"Bulls and Cows {positions}×{symbols}",
+        variables,
+        codes,
+        [("g", tuple(map(int, s))) for s in strings],
+        lut[bulls, cows],
+        [f"{b}B{c}C" for b, c in pairs],
+        final_outcomes=[f"{positions}B0C"],
+        code_names=["".join(map(str, s)) for s in strings],
         symmetry=(lambda: mastermind_symmetry(strings, symbols)) if group <= 20000 else None,
     )
 
 
 def mastermind_symmetry(strings: np.ndarray, colors: int) -> Symmetry | None:
-    """The whole group of peg permutations × colour permutations acting on codes (= guesses), §3.4."""
+    """The whole group of peg permutations × colour permutations acting on codes (= guesses),
+    §3.4."""
     pegs = strings.shape[1]
     group = math.factorial(pegs) * math.factorial(colors)
     if group * len(strings) > 30_000_000:
@@ -259,7 +291,9 @@ def mastermind_symmetry(strings: np.ndarray, colors: int) -> Symmetry | None:
         perms.append(lookup[_string_keys(images.reshape(-1, pegs), colors)].reshape(len(taus), -1))
     perms = np.concatenate(perms)
     perms = perms.astype(np.int16 if len(strings) < 32000 else np.int32)
-    return Symmetry(perms, perms, complete=True, description="peg permutations × colour permutations")
+    return Symmetry(
+        perms, perms, complete=True, description="peg permutations × colour permutations"
+    )
 
 
 def _string_keys(strings: np.ndarray, colors: int) -> np.ndarray:
@@ -293,7 +327,8 @@ def mastermind_by_formulas(pegs: int, colors: int) -> np.ndarray:
 
 # --- Bags of Gold ---------------------------------------------------------------------------
 def bags_of_gold(bags: int, max_take: int) -> Game:
-    """Bags of Gold (§2.3): one bag holds coins 1 g light; take 0..max_take coins per bag, weigh, read the deficit."""
+    """Bags of Gold (§2.3): one bag holds coins 1 g light; take 0..max_take coins per bag, weigh,
+    read the deficit."""
     bags, max_take = _positive("bags", bags, high=18), _positive("max_take", max_take, high=200_000)
     if (max_take + 1) ** bags > 200_000:
         raise ValueError(f"{(max_take + 1) ** bags} weighings is too many for an explicit table")
@@ -301,14 +336,19 @@ def bags_of_gold(bags: int, max_take: int) -> Game:
     codes = np.eye(bags, dtype=bool)  # x_i: bag i is the light one (Exactly_1)
     table = takes  # the deficit of weighing j when bag k is light is takes[j, k]
     return Game(
-        f"bags of gold {bags}×{max_take}", [f"x{i}" for i in range(1, bags + 1)], codes,
-        [("weigh", tuple(map(int, t))) for t in takes], table,
-        [f"{d} g light" for d in range(max_take + 1)], code_names=[f"bag {i}" for i in range(1, bags + 1)],
+        f"bags of gold {bags}×{max_take}",
+        [f"x{i}" for i in range(1, bags + 1)],
+        codes,
+        [("weigh", tuple(map(int, t))) for t in takes],
+        table,
+        [f"{d} g light" for d in range(max_take + 1)],
+        code_names=[f"bag {i}" for i in range(1, bags + 1)],
     )
 
 
 def outcome_clauses(pegs: int, b: int, w: int, *, drop_contradictions: bool = True) -> int:
-    """How many conjunctions Example 10's algorithm puts into Outcome(b, w) (the thesis left it as '??').
+    """How many conjunctions Example 10's algorithm puts into Outcome(b, w) (the thesis left it as
+    '??').
 
     One per choice of black positions B (|B| = b) and white pairs W ⊆ P × P (|W| = w, a
     partial matching avoiding B). A pair (i, i) gives the clause ¬f_i($i) ∧ f_i($i), which is

@@ -35,8 +35,18 @@ import numpy as np
 
 from .. import checks
 from ..paths import DATA
-from .syntax import (Connective, Formula, Not, Param, Statement, Threshold, Token, Var, parse_statements,
-                     syntax_error)
+from .syntax import (
+    Connective,
+    Formula,
+    Not,
+    Param,
+    Statement,
+    Threshold,
+    Token,
+    Var,
+    parse_statements,
+    syntax_error,
+)
 
 __all__ = ["GAMES_DIR", "MAX_PARAMETERS", "MAX_TABLE_BYTES", "GameTables", "game_tables", "load",
            "parse"]
@@ -111,7 +121,9 @@ def build_spec(statements: list[Statement]) -> GameSpec:
         if not e.outcomes:
             raise semantic_error(e.at, f"experiment {e.name!r} has no outcomes")
         if e.k > 0 and not spec.alphabet:
-            raise semantic_error(e.at, f"experiment {e.name!r} has parameters but there is no ALPHABET")
+            raise semantic_error(
+                e.at, f"experiment {e.name!r} has parameters but there is no ALPHABET"
+            )
     return spec
 
 
@@ -149,7 +161,9 @@ def declare_mapping(spec: GameSpec, s: Statement) -> None:
     """MAPPING name v1, ..., va: symbol i of the alphabet goes to variable vi."""
     name, *targets = s.names
     if not spec.alphabet:
-        raise semantic_error(s.at, "MAPPING before ALPHABET: a mapping sends each alphabet symbol to a variable")
+        raise semantic_error(
+            s.at, "MAPPING before ALPHABET: a mapping sends each alphabet symbol to a variable"
+        )
     if name.value in spec.mappings:
         raise semantic_error(name, f"mapping {name.value!r} declared twice")
     if len(targets) != len(spec.alphabet):
@@ -157,7 +171,9 @@ def declare_mapping(spec: GameSpec, s: Statement) -> None:
                              f"but the alphabet has {len(spec.alphabet)} symbols")
     for token in targets:
         if token.value not in spec.variables:
-            raise semantic_error(token, f"unknown variable {token.value!r} in mapping {name.value!r}")
+            raise semantic_error(
+                token, f"unknown variable {token.value!r} in mapping {name.value!r}"
+            )
     spec.mappings[str(name.value)] = [spec.variables.index(str(t.value)) for t in targets]
 
 
@@ -185,7 +201,9 @@ def declare_params(spec: GameSpec, s: Statement) -> None:
     positions = tuple(int(t.value) for t in s.numbers)
     for token, n in zip(s.numbers, positions):
         if not 1 <= n <= e.k:
-            raise semantic_error(token, f"parameter {n} out of range 1..{e.k} of experiment {e.name!r}")
+            raise semantic_error(
+                token, f"parameter {n} out of range 1..{e.k} of experiment {e.name!r}"
+            )
     if s.keyword == "PARAMS_SORTED":
         if any(a >= b for a, b in zip(positions, positions[1:])):
             raise semantic_error(s.numbers[0], "PARAMS_SORTED lists parameters in increasing order")
@@ -221,7 +239,8 @@ DECLARE = {
 
 
 def check_formula(spec: GameSpec, f: Formula, experiment: ExperimentType | None) -> None:
-    """Every variable declared, every mapping known, every $n within 1..k (none in a restriction)."""
+    """Every variable declared, every mapping known, every $n within 1..k (none in a
+    restriction)."""
     for leaf in leaves(f):
         if isinstance(leaf, Var) and leaf.name not in spec.variables:
             raise semantic_error(leaf.at, f"unknown variable {leaf.name!r}")
@@ -324,7 +343,9 @@ def enumerate_codes(spec: GameSpec, chunk_bits: int = 22) -> np.ndarray:
             found.append(start + np.flatnonzero(ok[0]))
         kept += len(found[-1])
         if kept > MAX_CODES:
-            raise ValueError(f"more than {MAX_CODES} valuations satisfy the restriction: too many codes")
+            raise ValueError(
+                f"more than {MAX_CODES} valuations satisfy the restriction: too many codes"
+            )
     index = np.concatenate(found)
     shifts = np.arange(n - 1, -1, -1)
     return ((index[:, None] >> shifts) & 1) == 0  # variable j is true when bit n-1-j is 0
@@ -358,8 +379,10 @@ def parametrizations(e: ExperimentType, symbols: int) -> np.ndarray:
     rows = np.zeros((1, 0), dtype=dtype)
     for position in range(e.k):
         if len(rows) * symbols > MAX_PARAMETRIZATIONS:
-            raise ValueError(f"experiment {e.name!r}: more than {MAX_PARAMETRIZATIONS} "
-                             "parametrizations; add PARAMS_DISTINCT / PARAMS_SORTED or shrink the game")
+            raise ValueError(
+                f"experiment {e.name!r}: more than {MAX_PARAMETRIZATIONS} "
+                "parametrizations; add PARAMS_DISTINCT / PARAMS_SORTED or shrink the game"
+            )
         low, high = symbol_range(e, position, symbols)
         choices = np.arange(low, high, dtype=dtype)
         rows = np.hstack([np.repeat(rows, len(choices), axis=0),
@@ -499,8 +522,12 @@ def game_tables(text: str, name: str = "game") -> GameTables:
 
 
 def table_size(e: ExperimentType, type_bytes: int, total_bytes: int) -> None:
-    """Refuse (at the EXPERIMENT line) a type or a game whose outcome tables exceed MAX_TABLE_BYTES."""
-    for what, needed in ((f"experiment {e.name!r}", type_bytes), ("the outcome table", total_bytes)):
+    """Refuse (at the EXPERIMENT line) a type or a game whose outcome tables exceed
+    MAX_TABLE_BYTES."""
+    for what, needed in (
+        (f"experiment {e.name!r}", type_bytes),
+        ("the outcome table", total_bytes),
+    ):
         if needed > MAX_TABLE_BYTES:
             raise semantic_error(e.at, f"{what} would need about {needed / 2**30:.3g} GiB "
                                  f"(more than {MAX_TABLE_BYTES / 2**30:g} GiB): shrink the game")
@@ -516,7 +543,8 @@ def symbol_numbers(alphabet: list[str]) -> np.ndarray:
 
 
 def final_labels(spec: GameSpec) -> list[str]:
-    """Labels given as FINAL_OUTCOME; a label may not be final in one experiment and not in another."""
+    """Labels given as FINAL_OUTCOME; a label may not be final in one experiment and not in
+    another."""
     final = sorted(set().union(*(e.final for e in spec.experiments)))
     for e in spec.experiments:
         for label, _ in e.outcomes:
@@ -540,8 +568,16 @@ def parse(text: str, name: str = "game"):
 
     t = game_tables(text, name)
     try:
-        return Game(t.name, t.variables, t.codes, t.experiments, t.outcome_table,
-                    t.outcome_labels, final_outcomes=t.final_outcomes, type_outcomes=t.type_outcomes)
+        return Game(
+            t.name,
+            t.variables,
+            t.codes,
+            t.experiments,
+            t.outcome_table,
+            t.outcome_labels,
+            final_outcomes=t.final_outcomes,
+            type_outcomes=t.type_outcomes,
+        )
     except ValueError as err:  # a final outcome that does not single out a code
         raise located(t.final_at, err) from None
 

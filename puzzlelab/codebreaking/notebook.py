@@ -1,4 +1,5 @@
-"""The code-breaking notebook's layer: tables, figures, `explore_*` functions and sentences (Klimoš 2014).
+"""The code-breaking notebook's layer: tables, figures, `explore_*` functions and sentences (Klimoš
+2014).
 
 Every table the notebook shows from `data/` is computed here (by a sweep over game sizes that
 runs on any executor: `executor=` / `workers=`, the same rows whatever runs it) and read
@@ -40,12 +41,20 @@ __all__ = [
     "summarize_greedy_gaps", "summary_row", "symmetry_table", "tree_text",
 ]
 
-GAME_KINDS = ("Mastermind", "black-peg Mastermind", "Bulls and Cows", "coin", "coin + genuine", "bags of gold")
+GAME_KINDS = (
+    "Mastermind",
+    "black-peg Mastermind",
+    "Bulls and Cows",
+    "coin",
+    "coin + genuine",
+    "bags of gold",
+)
 
 
 @lru_cache(maxsize=6)
 def make_game(kind: str, a: int, b: int = 0) -> Game:
-    """A built-in game by kind and size: (pegs, colours), (positions, symbols), (coins,) or (bags, take)."""
+    """A built-in game by kind and size: (pegs, colours), (positions, symbols), (coins,) or (bags,
+    take)."""
     checks.choice(kind, "kind of game", GAME_KINDS)
     if kind == "Mastermind":
         return mastermind(a, b)
@@ -61,7 +70,8 @@ def make_game(kind: str, a: int, b: int = 0) -> Game:
 
 
 def summary_row(a: Analysis) -> dict:
-    """One line of a results table: worst, total, average, worst until determined, Lemma 14 bound, histogram."""
+    """One line of a results table: worst, total, average, worst until determined, Lemma 14 bound,
+    histogram."""
     if not isinstance(a, Analysis):
         raise checks.ArgumentTypeError(f"summary_row needs an Analysis (from analyze), got {a!r}")
     hist = a.histogram()
@@ -72,7 +82,8 @@ def summary_row(a: Analysis) -> dict:
 
 
 def tree_text(a: Analysis, max_depth: int = 2, max_children: int = 6) -> str:
-    """The top of a strategy's decision tree as indented text (experiment, then one line per outcome)."""
+    """The top of a strategy's decision tree as indented text (experiment, then one line per
+    outcome)."""
     if not isinstance(a, Analysis) or a.tree.empty:
         raise checks.ArgumentTypeError(f"tree_text needs an Analysis with its tree, got {a!r}")
     max_depth = checks.integer(max_depth, "max_depth", low=0)
@@ -121,8 +132,8 @@ def plot_histograms(analyses: list[Analysis], name: str | None = None) -> Figure
 
 
 def plot_timings(bench: pd.DataFrame, name: str | None = None) -> Figure:
-    """Analysis time per strategy against the number of codes, vectorised (solid) and plain recursion
-    (dashed), read from data/bench_codebreaking.csv."""
+    """Analysis time per strategy against the number of codes, vectorised (solid) and plain
+    recursion (dashed), read from data/bench_codebreaking.csv."""
     if not isinstance(bench, pd.DataFrame) or not {"method", "strategy", "codes", "seconds",
                                                    "game"} <= set(bench.columns):
         raise checks.ArgumentTypeError("plot_timings needs the table data/bench_codebreaking.csv")
@@ -131,7 +142,13 @@ def plot_timings(bench: pd.DataFrame, name: str | None = None) -> Figure:
     for method, style in (("vectorised", "o-"), ("plain", "x--")):
         for strategy, grp in bench[bench.method == method].groupby("strategy"):
             grp = grp.sort_values("codes")
-            ax.plot(grp.codes, grp.seconds, style, color=colours[strategy], label=f"{strategy} ({method})")
+            ax.plot(
+                grp.codes,
+                grp.seconds,
+                style,
+                color=colours[strategy],
+                label=f"{strategy} ({method})",
+            )
     fast = bench[(bench.method == "vectorised") & (bench.strategy == "max-models")]
     for _, row in fast.iterrows():
         ax.annotate(row.game.replace("Mastermind ", ""), (row.codes, row.seconds), fontsize=7,
@@ -165,34 +182,52 @@ def _slider(low: int, high: int, value: int, description: str):
     """An integer slider that recomputes only when released (slow settings take seconds)."""
     import ipywidgets
 
-    return ipywidgets.IntSlider(value=value, min=low, max=high, description=description, continuous_update=False)
+    return ipywidgets.IntSlider(
+        value=value, min=low, max=high, description=description, continuous_update=False
+    )
 
 
 def strategy_widgets() -> dict:
-    """Controls for `explore_strategy`: sliders act on release, so a drag does not queue slow analyses."""
+    """Controls for `explore_strategy`: sliders act on release, so a drag does not queue slow
+    analyses."""
     import ipywidgets
 
-    return {"kind": ipywidgets.Dropdown(options=list(GAME_KINDS), value="Mastermind", description="kind"),
-            "a": _slider(1, 13, 3, "a"), "b": _slider(0, 10, 4, "b"),
-            "strategy": ipywidgets.Dropdown(options=list(STRATEGIES), value="ent-models", description="strategy")}
+    return {
+        "kind": ipywidgets.Dropdown(
+            options=list(GAME_KINDS), value="Mastermind", description="kind"
+        ),
+        "a": _slider(1, 13, 3, "a"),
+        "b": _slider(0, 10, 4, "b"),
+        "strategy": ipywidgets.Dropdown(
+            options=list(STRATEGIES), value="ent-models", description="strategy"
+        ),
+    }
 
 
 def play_widgets() -> dict:
-    """Controls for `explore_play`: the guesses are read when Enter is pressed or the box is left."""
+    """Controls for `explore_play`: the guesses are read when Enter is pressed or the box is
+    left."""
     import ipywidgets
 
-    return {"pegs": _slider(1, 4, 4, "pegs"), "colors": _slider(1, 6, 6, "colors"),
-            "seed": _slider(0, 100, 1, "seed"),
-            "guesses": ipywidgets.Text(value="1122", description="guesses", continuous_update=False)}
+    return {
+        "pegs": _slider(1, 4, 4, "pegs"),
+        "colors": _slider(1, 6, 6, "colors"),
+        "seed": _slider(0, 100, 1, "seed"),
+        "guesses": ipywidgets.Text(value="1122", description="guesses", continuous_update=False),
+    }
 
 
-def explore_strategy(kind: str = "Mastermind", a: int = 3, b: int = 4, strategy: str = "max-models") -> Figure:
+def explore_strategy(
+    kind: str = "Mastermind", a: int = 3, b: int = 4, strategy: str = "max-models"
+) -> Figure:
     """Worst, average and depth histogram of one strategy on one game (kind and size)."""
     scoring(strategy)
     game = make_game(kind, a, b)
     result = analyze(game, strategy)
     fig = plot_histograms([result])
-    fig.axes[0].set_title(f"{game.name}, {strategy}: worst {result.worst}, average {result.average:.4f}")
+    fig.axes[0].set_title(
+        f"{game.name}, {strategy}: worst {result.worst}, average {result.average:.4f}"
+    )
     return fig
 
 
@@ -202,8 +237,11 @@ def hidden_code(game: Game, seed: int) -> int:
     return int(np.random.default_rng(seed).integers(game.n_codes))
 
 
-def explore_play(pegs: int = 4, colors: int = 6, seed: int = 1, guesses: str = "1122, 1344") -> pd.DataFrame:
-    """Play Mastermind against a hidden code (chosen by the seed): your guesses, the answers, codes left."""
+def explore_play(
+    pegs: int = 4, colors: int = 6, seed: int = 1, guesses: str = "1122, 1344"
+) -> pd.DataFrame:
+    """Play Mastermind against a hidden code (chosen by the seed): your guesses, the answers, codes
+    left."""
     game = make_game("Mastermind", pegs, colors)
     secret = hidden_code(game, seed)
     live = np.arange(game.n_codes)
@@ -214,8 +252,14 @@ def explore_play(pegs: int = 4, colors: int = 6, seed: int = 1, guesses: str = "
         j = game.experiment_index(("g", tuple(int(c) for c in text)))
         o = int(game.outcome_table[j, secret])
         live = live[game.outcome_table[j, live] == o]
-        rows.append({"guess": text, "answer": game.outcome_labels[o], "codes still possible": len(live),
-                     "solved": bool(game.is_final[o])})
+        rows.append(
+            {
+                "guess": text,
+                "answer": game.outcome_labels[o],
+                "codes still possible": len(live),
+                "solved": bool(game.is_final[o]),
+            }
+        )
         if game.is_final[o]:
             break
     return pd.DataFrame(rows, columns=["guess", "answer", "codes still possible", "solved"])
@@ -261,10 +305,17 @@ def optimal_row(kind: str, a: int, b: int, measure: str, symmetry: bool = True,
     """One optimal search: the optimum, the strategy's total, and the size of the search."""
     game = make_game(kind, a, b)
     res = optimal(game, measure, symmetry=symmetry, max_worst=max_worst)
-    return {"game": game.name, "measure": measure if max_worst is None else f"{measure}, worst ≤ {max_worst}",
-            "symmetry": symmetry, "codes": game.n_codes,
-            "worst": res.worst, "total": res.total, "average": round(res.average, 4),
-            "states": res.stats["states"], "experiments tried": res.stats["experiments tried"]}
+    return {
+        "game": game.name,
+        "measure": measure if max_worst is None else f"{measure}, worst ≤ {max_worst}",
+        "symmetry": symmetry,
+        "codes": game.n_codes,
+        "worst": res.worst,
+        "total": res.total,
+        "average": round(res.average, 4),
+        "states": res.stats["states"],
+        "experiments tried": res.stats["experiments tried"],
+    }
 
 
 def _optimal_run(run: tuple) -> dict:
@@ -283,9 +334,15 @@ def optimal_table(runs: Sequence[tuple] = tuple(OPTIMAL_RUNS), *, executor: Exec
                               desc="searches"))
 
 
-SYMMETRY_RUNS = [("Mastermind", 3, 3, "average"), ("Mastermind", 3, 4, "average"),
-                 ("Mastermind", 4, 6, "worst"), ("black-peg Mastermind", 3, 3, "average"),
-                 ("coin", 6, 0, "average"), ("coin + genuine", 6, 0, "average"), ("coin", 12, 0, "worst")]
+SYMMETRY_RUNS = [
+    ("Mastermind", 3, 3, "average"),
+    ("Mastermind", 3, 4, "average"),
+    ("Mastermind", 4, 6, "worst"),
+    ("black-peg Mastermind", 3, 3, "average"),
+    ("coin", 6, 0, "average"),
+    ("coin + genuine", 6, 0, "average"),
+    ("coin", 12, 0, "worst"),
+]
 
 
 def symmetry_table(runs: Sequence[tuple] = tuple(SYMMETRY_RUNS), *,
@@ -311,7 +368,8 @@ def _coin_greedy_row(task: tuple[int, bool]) -> dict:
 
 def coin_greedy_table(max_coins: int = 13, *, executor: Executor | None = None,
                       workers: int = 1) -> pd.DataFrame:
-    """Greedy strategies (generic engine) against the optimum (class counting) for 1..max_coins coins."""
+    """Greedy strategies (generic engine) against the optimum (class counting) for 1..max_coins
+    coins."""
     max_coins = checks.integer(max_coins, "max_coins", low=1, high=13)
     tasks = [(n, genuine) for genuine in (False, True)
              for n in range(1 if genuine else 3, max_coins + 1)]
@@ -323,7 +381,8 @@ GREEDY = ("max-models", "exp-models", "ent-models")
 
 
 def lambda_table(max_coins: int = 13) -> pd.DataFrame:
-    """Lemma 22 / Example 23's Λ = ⌈log₃ #codes⌉ (2n codes, b = 3) beside the optimal worst case, n = 1..max_coins."""
+    """Lemma 22 / Example 23's Λ = ⌈log₃ #codes⌉ (2n codes, b = 3) beside the optimal worst case, n
+    = 1..max_coins."""
     max_coins = checks.integer(max_coins, "max_coins", low=1, high=20)
     rows = []
     for genuine in (False, True):
@@ -345,7 +404,8 @@ def _table(df: object, columns: Sequence[str], made_by: str) -> pd.DataFrame:
 
 
 def greedy_average_gaps(table: pd.DataFrame) -> pd.DataFrame:
-    """Greedy total minus the optimal total for each coin game of `coin_greedy_table` (0: average-optimal)."""
+    """Greedy total minus the optimal total for each coin game of `coin_greedy_table` (0: average-
+    optimal)."""
     _table(table, ["coins", "extra genuine coin", "optimal total", *(f"{s} total" for s in GREEDY)],
            "coin_greedy_table")
     out = table[["coins", "extra genuine coin", "optimal total"]].copy()
@@ -367,7 +427,8 @@ def _ranges(ns: list) -> str:
 
 
 def _failing_sets(sub: pd.DataFrame) -> dict[tuple, list[str]]:
-    """Coin counts where each greedy strategy misses the optimal total, strategies with equal sets together."""
+    """Coin counts where each greedy strategy misses the optimal total, strategies with equal sets
+    together."""
     by_set: dict[tuple, list[str]] = {}
     for s in GREEDY:
         by_set.setdefault(tuple(sub.coins[sub[s] > 0]), []).append(s)
@@ -385,25 +446,39 @@ def _first_failure(sub: pd.DataFrame) -> str:
 
 
 def _gaps(gaps: object) -> pd.DataFrame:
-    df = _table(gaps, ["coins", "extra genuine coin", "optimal total", *GREEDY], "greedy_average_gaps")
-    if not df["extra genuine coin"].isin([False, True]).all() or set(df["extra genuine coin"]) != {False, True}:
+    df = _table(
+        gaps, ["coins", "extra genuine coin", "optimal total", *GREEDY], "greedy_average_gaps"
+    )
+    if not df["extra genuine coin"].isin([False, True]).all() or set(df["extra genuine coin"]) != {
+        False,
+        True,
+    }:
         raise ValueError("the gaps table needs games with and without a genuine coin")
     return df
 
 
 def describe_greedy_gaps(gaps: pd.DataFrame) -> str:
-    """Which greedy strategy misses the optimal average for which numbers of coins (a bullet per case)."""
+    """Which greedy strategy misses the optimal average for which numbers of coins (a bullet per
+    case)."""
     _gaps(gaps)
     lines = []
     for genuine in (False, True):
         sub = gaps[gaps["extra genuine coin"] == genuine].sort_values("coins")
         case = "with an extra genuine coin" if genuine else "without a genuine coin"
-        clauses = [f"{_ranges(names)} {'is' if len(names) == 1 else 'are'} "
-                   + (f"above the optimum for {_ranges(list(ns))} coins and optimal for every other number"
-                      if ns else "optimal for every number of coins")
-                   for ns, names in _failing_sets(sub).items()]
+        clauses = [
+            f"{_ranges(names)} {'is' if len(names) == 1 else 'are'} "
+            + (
+                f"above the optimum for {_ranges(list(ns))} coins "
+                "and optimal for every other number"
+                if ns
+                else "optimal for every number of coins"
+            )
+            for ns, names in _failing_sets(sub).items()
+        ]
         clauses.append(f"the first failure is at {_first_failure(sub)}")
-        lines.append(f"- {case} ({sub.coins.min()}–{sub.coins.max()} coins): " + "; ".join(clauses) + ".")
+        lines.append(
+            f"- {case} ({sub.coins.min()}–{sub.coins.max()} coins): " + "; ".join(clauses) + "."
+        )
     return "\n".join(lines)
 
 
@@ -415,8 +490,10 @@ def summarize_greedy_gaps(gaps: pd.DataFrame) -> str:
         sub = gaps[gaps["extra genuine coin"] == genuine].sort_values("coins")
         sets = "; ".join(f"{_ranges(names)} for n = {_ranges(list(ns)) if ns else 'none'}"
                          for ns, names in _failing_sets(sub).items())
-        parts.append(f"{'with' if genuine else 'without'} a genuine coin, above the optimum: {sets} "
-                     f"(first: {_first_failure(sub)})")
+        parts.append(
+            f"{'with' if genuine else 'without'} a genuine coin, above the optimum: {sets} "
+            f"(first: {_first_failure(sub)})"
+        )
     return "; ".join(parts)
 
 
@@ -424,7 +501,9 @@ def coin_average_check(optimal_results: pd.DataFrame) -> pd.DataFrame:
     """Optimal coin totals by the generic search beside class counting (`coins.least_total`)."""
     _table(optimal_results, ["game", "measure", "codes", "total"], "optimal_table")
     rows = []
-    for r in optimal_results[optimal_results.game.str.startswith("coin") & (optimal_results.measure == "average")].itertuples():
+    for r in optimal_results[
+        optimal_results.game.str.startswith("coin") & (optimal_results.measure == "average")
+    ].itertuples():
         n, genuine = int(r.game.split()[1]), "+ genuine" in r.game
         counted = coins.least_total(coins.initial(n, genuine))
         rows.append({"game": r.game, "codes": r.codes, "generic search total": r.total,
@@ -434,20 +513,37 @@ def coin_average_check(optimal_results: pd.DataFrame) -> pd.DataFrame:
 
 
 def final_outcome_effect() -> pd.DataFrame:
-    """Knuth's strategy on Mastermind 4 × 6 counted until guessed and until determined, and max-models
+    """Knuth's strategy on Mastermind 4 × 6 counted until guessed and until determined, and max-
+    models
     on data/games/mastermind.cobra read with its FINAL_OUTCOME lines as plain OUTCOME lines."""
     knuth = analyze(mastermind(4, 6), "max-models")
     text = (GAMES_DIR / "mastermind.cobra").read_text(encoding="utf-8")
-    plain = analyze(parse(re.sub(r"\bFINAL_OUTCOME\b", "OUTCOME", text), "mastermind without FINAL_OUTCOME"),
-                    "max-models")
-    return pd.DataFrame([
-        {"game": "mastermind.cobra (FINAL_OUTCOME '4B0W')", "counted until": "guessed",
-         "total": knuth.total, "worst": knuth.worst},
-        {"game": "the same plays (Knuth's strategy)", "counted until": "determined (Definition 12)",
-         "total": int(knuth.determined.sum()), "worst": int(knuth.determined.max())},
-        {"game": "mastermind.cobra with FINAL_OUTCOME read as OUTCOME", "counted until": "determined",
-         "total": plain.total, "worst": plain.worst},
-    ])
+    plain = analyze(
+        parse(re.sub(r"\bFINAL_OUTCOME\b", "OUTCOME", text), "mastermind without FINAL_OUTCOME"),
+        "max-models",
+    )
+    return pd.DataFrame(
+        [
+            {
+                "game": "mastermind.cobra (FINAL_OUTCOME '4B0W')",
+                "counted until": "guessed",
+                "total": knuth.total,
+                "worst": knuth.worst,
+            },
+            {
+                "game": "the same plays (Knuth's strategy)",
+                "counted until": "determined (Definition 12)",
+                "total": int(knuth.determined.sum()),
+                "worst": int(knuth.determined.max()),
+            },
+            {
+                "game": "mastermind.cobra with FINAL_OUTCOME read as OUTCOME",
+                "counted until": "determined",
+                "total": plain.total,
+                "worst": plain.worst,
+            },
+        ]
+    )
 
 
 SHIPPED = {"coin4": ("coin", 4, 8), "coin4_genuine": ("coin + genuine", 4, 8),
@@ -481,7 +577,8 @@ def _language_rows(stem: str) -> list[dict]:
 
 
 def language_table(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
-    """Each shipped game file parsed and analysed beside its built-in twin: every strategy's numbers."""
+    """Each shipped game file parsed and analysed beside its built-in twin: every strategy's
+    numbers."""
     stems = [p.stem for p in sorted(GAMES_DIR.glob("*.cobra")) if p.stem in SHIPPED]
     rows = sweep(_language_rows, stems, executor=executor, workers=workers, desc="files")
     return pd.DataFrame([row for file_rows in rows for row in file_rows])
@@ -519,5 +616,6 @@ TABLES: dict[str, Callable[..., pd.DataFrame]] = {
 
 
 def cached(name: str) -> pd.DataFrame:
-    """The table `name` of `TABLES`, read from data/<name>.csv (computed and written when missing)."""
+    """The table `name` of `TABLES`, read from data/<name>.csv (computed and written when
+    missing)."""
     return cached_table(checks.choice(name, "table", TABLES), TABLES[name])

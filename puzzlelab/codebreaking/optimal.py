@@ -1,4 +1,5 @@
-"""Optimal strategies by exhaustive search with symmetry reduction (Klimoš 2014, Definition 13, §3.4–3.5).
+"""Optimal strategies by exhaustive search with symmetry reduction (Klimoš 2014, Definition 13,
+§3.4–3.5).
 
 The search runs over knowledge states (sets of codes still possible). At each state it
 tries only one experiment per class of equivalent experiments (Definition 28):
@@ -49,7 +50,8 @@ class Search:
     experiments_tried: int = 0
     memo: dict = field(default_factory=dict)
     worst_memo: dict = field(default_factory=dict)
-    leaders: dict = field(default_factory=dict)  # orbit leaders per set of symmetries fixing the live codes
+    # orbit leaders per set of symmetries fixing the live codes
+    leaders: dict = field(default_factory=dict)
     choice: dict = field(default_factory=dict)
     choice_budget: dict = field(default_factory=dict)
     avg_choice: dict = field(default_factory=dict)
@@ -60,7 +62,9 @@ class Search:
         self.use_symmetry = checks.boolean(self.use_symmetry, "symmetry")
         if not distinguishable(g):
             raise ValueError(f"{g.name}: some codes cannot be told apart")
-        self.b = int(max(len(np.unique(row)) for row in g.outcome_table[:: max(1, g.n_experiments // 4000)]))
+        self.b = int(
+            max(len(np.unique(row)) for row in g.outcome_table[:: max(1, g.n_experiments // 4000)])
+        )
         self.b = max(self.b, _max_outcomes(g))
         self.final = g.ends_on_final
         self.bounds = np.array([self.total_bound(s) for s in range(g.n_codes + 1)], dtype=np.int64)
@@ -75,7 +79,8 @@ class Search:
         return self.b**k
 
     def total_bound(self, s: int) -> int:
-        """A lower bound on the total length over s live codes (fill the counting bound level by level)."""
+        """A lower bound on the total length over s live codes (fill the counting bound level by
+        level)."""
         if s <= 1:
             return 1 if (s == 1 and self.final) else 0
         total, placed, k = 0, 0, 1
@@ -179,7 +184,8 @@ class Search:
             self.memo[key] = math.inf
             return math.inf
         free = math.inf
-        if budget is not None:  # if the best unconstrained strategy fits the budget, it is the answer
+        # if the best unconstrained strategy fits the budget, it is the answer
+        if budget is not None:
             free = self.best_total(live)
             if self.worst_of[live.tobytes()] <= budget:
                 self.memo[key], self.avg_choice[key] = free, self.avg_choice[(live.tobytes(), None)]
@@ -200,7 +206,8 @@ class Search:
         return best
 
     def _branch(self, live: np.ndarray, budget: int | None, free: float) -> tuple[float, int]:
-        """Best total and move at `live`: moves in order of their lower bound, cut by the best so far."""
+        """Best total and move at `live`: moves in order of their lower bound, cut by the best so
+        far."""
         idx, counts = self.moves(live)
         nonfinal = np.where(self.game.is_final, 0, counts)
         lower = len(live) + self.bounds[nonfinal].sum(axis=1)
@@ -233,7 +240,8 @@ class Search:
         return self.worst_of[live.tobytes()]
 
     def _perfect_guess(self, live: np.ndarray) -> int | None:
-        """With final outcomes: the lowest experiment that may hit a live code and splits the rest into singletons."""
+        """With final outcomes: the lowest experiment that may hit a live code and splits the rest
+        into singletons."""
         g = self.game
         if not self.final or len(live) > self.b:
             return None
@@ -254,7 +262,8 @@ def distinguishable(game: Game) -> bool:
 
 
 def _spanning_swaps(swaps: np.ndarray, chosen: np.ndarray) -> np.ndarray:
-    """Of the chosen symbol transpositions, a spanning forest: it generates the same group (union-find)."""
+    """Of the chosen symbol transpositions, a spanning forest: it generates the same group (union-
+    find)."""
     parent: dict[int, int] = {}
 
     def root(a: int) -> int:
@@ -280,11 +289,15 @@ def _max_outcomes(game: Game) -> int:
 
 
 def _first_of_equal_rows(rows: np.ndarray) -> np.ndarray:
-    """Sorted indices of the first row of each group of equal rows (hashed, then verified: exact)."""
-    weights = np.random.default_rng(rows.shape[1]).integers(1, 2**63, size=rows.shape[1], dtype=np.uint64)
+    """Sorted indices of the first row of each group of equal rows (hashed, then verified:
+    exact)."""
+    weights = np.random.default_rng(rows.shape[1]).integers(
+        1, 2**63, size=rows.shape[1], dtype=np.uint64
+    )
     keys = (rows.astype(np.int64).view(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
     _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    if not (rows == rows[first[inverse.ravel()]]).all():  # a hash collision: fall back to sorting rows
+    # a hash collision: fall back to sorting rows
+    if not (rows == rows[first[inverse.ravel()]]).all():
         _, first = np.unique(rows, axis=0, return_index=True)
     return np.sort(first)
 
@@ -333,7 +346,9 @@ def optimal(game: Game, measure: str = "worst", *, symmetry: bool = True,
             key = (live.tobytes(), None if max_worst is None else max_worst - depth)
             # below a state where the unconstrained optimum fit the budget, it is followed
             return search.avg_choice.get(key, search.avg_choice.get((live.tobytes(), None)))
-    result = _play(game, pick, f"optimal {measure}" + ("" if max_worst is None else f" (worst ≤ {max_worst})"))
+    result = _play(
+        game, pick, f"optimal {measure}" + ("" if max_worst is None else f" (worst ≤ {max_worst})")
+    )
     result.stats = {"states": search.states, "experiments seen": search.experiments_seen,
                     "experiments tried": search.experiments_tried, "symmetry": symmetry}
     return result

@@ -1,4 +1,5 @@
-"""The syntax of COBRA's game-description language (Klimoš 2014, §4.1): tokens, formulas, statements.
+"""The syntax of COBRA's game-description language (Klimoš 2014, §4.1): tokens, formulas,
+statements.
 
 Concrete syntax -- learned from COBRA itself (github.com/mirek26/cobra, read, not
 copied): the flex lexer `cobra/src/cobra.l` and bison grammar `cobra/src/cobra.ypp`,
@@ -12,7 +13,8 @@ the Python front end `cobra/cobra.py` that writes input files, and the model scr
 * names of mappings, experiments and outcomes, and alphabet symbols, are quoted with
   ' or " (`ALPHABET 'A', 'B'`, `MAPPING 'F1' x1A,x1B`, `OUTCOME '2 + 1' ...`);
 * a mapping application is written `F1$2` (the thesis writes f($2));
-* connectives: `!`, `¬` (we also read `not`); `&`, `&&`, `and`, `∧`; `|`, `||`, `or`, `∨`; `->`, `→`,
+* connectives: `!`, `¬` (we also read `not`); `&`, `&&`, `and`, `∧`; `|`, `||`, `or`, `∨`;
+  `->`, `→`,
   `⇒`; `<-`, `←`; `<->`, `↔`, `⇔`; n-ary `and(...)`, `or(...)`, and the threshold
   operators `AtLeast-k(...)`, `AtMost-k(...)`, `Exactly-k(...)`;
 * precedence from loosest to tightest: `<->` (right), `->` (right), `<-` (left),
@@ -150,7 +152,9 @@ def tokenize(text: str) -> list[Token]:
             raise syntax_error(line, column, f"unexpected character {text[pos]!r}")
         kind, lexeme = match.lastgroup, match.group()
         if kind == "unterminated":
-            raise syntax_error(line, column, "unterminated string (quotes must close on the same line)")
+            raise syntax_error(
+                line, column, "unterminated string (quotes must close on the same line)"
+            )
         if kind == "newline":
             line, line_start = line + 1, match.end()
         elif kind not in ("space", "comment"):
@@ -275,7 +279,9 @@ class Parser:
         if not self.at(kind, value):
             wanted = what or (repr(value) if value is not None else kind.lower())
             token = self.peek
-            raise syntax_error(token.line, token.column, f"expected {wanted}, found {token.describe()}")
+            raise syntax_error(
+                token.line, token.column, f"expected {wanted}, found {token.describe()}"
+            )
         return self.advance()
 
     # file = { statement } EOF
@@ -286,9 +292,12 @@ class Parser:
         return statements
 
     def statement(self) -> Statement:
-        keyword = self.expect("KEYWORD", what="a statement keyword (VARIABLES, RESTRICTION, "
-                              "ALPHABET, MAPPING, EXPERIMENT, PARAMS_DISTINCT, PARAMS_SORTED, OUTCOME, "
-                              "FINAL_OUTCOME)")
+        keyword = self.expect(
+            "KEYWORD",
+            what="a statement keyword (VARIABLES, RESTRICTION, "
+            "ALPHABET, MAPPING, EXPERIMENT, PARAMS_DISTINCT, PARAMS_SORTED, OUTCOME, "
+            "FINAL_OUTCOME)",
+        )
         s = Statement(str(keyword.value), keyword)
         if s.keyword == "VARIABLES":
             s.names = self.comma_list(self.name)
@@ -299,7 +308,9 @@ class Parser:
         elif s.keyword == "MAPPING":
             s.names = [self.name(), *self.comma_list(self.name)]
         elif s.keyword == "EXPERIMENT":
-            s.names, s.numbers = [self.name()], [self.expect("INT", what="the number of parameters")]
+            s.names, s.numbers = [self.name()], [
+                self.expect("INT", what="the number of parameters")
+            ]
         elif s.keyword in ("PARAMS_DISTINCT", "PARAMS_SORTED"):
             s.numbers = self.comma_list(lambda: self.expect("INT", what="a parameter number"))
         else:  # OUTCOME, FINAL_OUTCOME
@@ -411,7 +422,9 @@ class Parser:
         if token.kind == "IDENT":
             self.advance()
             return self.after_ident(token)
-        raise syntax_error(token.line, token.column, f"expected a formula, found {token.describe()}")
+        raise syntax_error(
+            token.line, token.column, f"expected a formula, found {token.describe()}"
+        )
 
     def operands(self) -> tuple[Formula, ...]:
         opening = self.expect("PUNCT", "(", "'('")
@@ -423,7 +436,11 @@ class Parser:
         """IDENT alone is a variable; IDENT$n or IDENT($n) applies a mapping."""
         if self.at("PUNCT", "$"):
             self.advance()
-            return Param(ident.text, int(self.expect("INT", what="a parameter number after '$'").value), ident)
+            return Param(
+                ident.text,
+                int(self.expect("INT", what="a parameter number after '$'").value),
+                ident,
+            )
         if self.at("PUNCT", "("):
             self.advance()
             self.expect("PUNCT", "$", "'$' (a mapping is applied as f($n))")
