@@ -454,3 +454,24 @@ def test_greedy_gap_sentence_names_the_failing_coin_counts():
 def test_widgets_act_on_release():
     for controls in (explore.strategy_widgets(), explore.play_widgets()):
         assert all(not w.continuous_update for w in controls.values() if hasattr(w, "continuous_update"))
+
+
+def test_size_controls_are_named_per_game_and_unused_ones_hidden():
+    controls = explore.strategy_widgets()
+    kind, a, b = controls["kind"], controls["a"], controls["b"]
+    for name, (first, second) in explore.SIZE_CONTROLS.items():
+        kind.value = name
+        assert a.description == first[0] and first[1] <= a.value <= first[2]
+        assert (b.layout.display == "none") == (second is None)
+        game = explore.make_game(name, a.value, b.value)  # every opening value is a game
+        assert game.n_codes >= 1
+
+
+def test_histogram_views_add_up_to_the_codes():
+    table = explore.strategies_table([("Mastermind", 2, 3), ("coin", 4, 0)])
+    views = explore.histogram_views(table)
+    assert len(views) == len(table)
+    for row in table.itertuples():
+        view = views[f"{row.game} · {row.strategy}"]
+        assert int(view.sum(axis=1).iloc[0]) == row.codes
+        assert max(int(d) for d in view.columns) == row.worst

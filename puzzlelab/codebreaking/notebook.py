@@ -37,7 +37,8 @@ __all__ = [
     "describe_greedy_gaps", "explore_game_text", "explore_play", "explore_strategy",
     "final_outcome_effect", "greedy_average_gaps", "hidden_code", "lambda_table",
     "language_table", "make_game", "optimal_row", "optimal_table", "play_widgets",
-    "plot_histograms", "plot_timings", "strategies_table", "strategy_rows", "strategy_widgets",
+    "SIZE_CONTROLS", "histogram_views", "plot_histograms", "plot_timings", "strategies_table",
+    "strategy_rows", "strategy_widgets",
     "summarize_greedy_gaps", "summary_row", "symmetry_table", "tree_text",
 ]
 
@@ -187,21 +188,60 @@ def _slider(low: int, high: int, value: int, description: str):
     )
 
 
+# What the two size controls of `explore_strategy` mean for each kind of game, and their ranges:
+# (name, lowest, highest) for a and for b (None: the game has no second size).
+SIZE_CONTROLS = {
+    "Mastermind": (("pegs", 1, 4), ("colours", 1, 8)),
+    "black-peg Mastermind": (("pegs", 1, 4), ("colours", 1, 8)),
+    "Bulls and Cows": (("positions", 1, 4), ("symbols", 1, 10)),
+    "coin": (("coins", 3, 13), None),
+    "coin + genuine": (("coins", 1, 13), None),
+    "bags of gold": (("bags", 1, 6), ("coins per bag", 1, 4)),
+}
+
+
+def _fit_sizes(kind: str, a, b) -> None:
+    """Name, range and show the size sliders for this kind of game (b hidden when unused)."""
+    (a_name, a_low, a_high), second = SIZE_CONTROLS[kind]
+    a.description = a_name
+    a.min, a.max = min(a.min, a_low), max(a.max, a_high)  # widen first, then narrow
+    a.value = min(max(a.value, a_low), a_high)
+    a.min, a.max = a_low, a_high
+    b.layout.display = "none" if second is None else None
+    if second is not None:
+        b_name, b_low, b_high = second
+        b.description = b_name
+        b.min, b.max = min(b.min, b_low), max(b.max, b_high)
+        b.value = min(max(b.value, b_low), b_high)
+        b.min, b.max = b_low, b_high
+
+
 def strategy_widgets() -> dict:
-    """Controls for `explore_strategy`: sliders act on release, so a drag does not queue slow
-    analyses."""
+    """Controls for `explore_strategy`, named per game (pegs and colours, coins, bags, ...);
+    sliders act on release, so a drag does not queue slow analyses."""
     import ipywidgets
 
-    return {
-        "kind": ipywidgets.Dropdown(
-            options=list(GAME_KINDS), value="Mastermind", description="kind"
-        ),
-        "a": _slider(1, 13, 3, "a"),
-        "b": _slider(0, 10, 4, "b"),
-        "strategy": ipywidgets.Dropdown(
-            options=list(STRATEGIES), value="ent-models", description="strategy"
-        ),
-    }
+    kind = ipywidgets.Dropdown(options=list(GAME_KINDS), value="Mastermind", description="game")
+    a, b = _slider(1, 4, 3, "pegs"), _slider(1, 8, 4, "colours")
+    strategy = ipywidgets.Dropdown(options=list(STRATEGIES), value="max-models",
+                                   description="strategy")
+    _fit_sizes(kind.value, a, b)
+    kind.observe(lambda change: _fit_sizes(change["new"], a, b), names="value")
+    return {"kind": kind, "a": a, "b": b, "strategy": strategy}
+
+
+def histogram_views(strategies: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """For a static explorer: 'game · strategy' -> the codes solved in d experiments, one row."""
+    _table(strategies, ["game", "strategy", "histogram"], "strategies_table")
+    views = {}
+    for row in strategies.itertuples():
+        pairs = [item.split(":") for item in str(row.histogram).split()]
+        counts = {f"{d}": int(n) for d, n in pairs}
+        weighed = str(row.game).startswith(("coin", "bags"))
+        what = "codes found in d weighings" if weighed else "codes solved in d guesses"
+        views[f"{row.game} · {row.strategy}"] = pd.DataFrame(
+            [counts], index=[what]).rename_axis(columns="d")
+    return views
 
 
 def play_widgets() -> dict:
