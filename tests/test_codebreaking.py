@@ -18,6 +18,7 @@ from puzzlelab.codebreaking import notebook as explore
 from puzzlelab.codebreaking.games import mastermind_by_formulas, outcome_clauses
 from puzzlelab.codebreaking.reference import analyze_plain
 from puzzlelab.codebreaking.source import clause_report
+from puzzlelab.paths import DATA
 
 
 # --- games --------------------------------------------------------------------------------------
@@ -475,3 +476,12 @@ def test_histogram_views_add_up_to_the_codes():
         view = views[f"{row.game} · {row.strategy}"]
         assert int(view.sum(axis=1).iloc[0]) == row.codes
         assert max(int(d) for d in view.columns) == row.worst
+
+
+def test_with_final_outcomes_keeps_each_types_outcomes():
+    game = parse(TWO_TYPES)  # two types with two outcomes each, four labels in all
+    copy = game.with_final_outcomes(())
+    assert copy.type_outcomes == game.type_outcomes
+    assert copy.max_type_outcomes == 2 and lemma14_bound(copy) == lemma14_bound(game) == 2
+    mm = parse((DATA / "games" / "mastermind_3x3.cobra").read_text(encoding="utf-8"))
+    assert mm.with_final_outcomes(()).type_outcomes == mm.type_outcomes
