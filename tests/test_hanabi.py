@@ -281,3 +281,10 @@ def test_command_line_writes_the_study(tmp_path, monkeypatch):
     notebook.main(["--samples", "2", "--workers", "1"])
     study = written[notebook.CAPACITY_TABLE]
     assert (study.samples == 2).all() and len(study) == 2 * 9 * 3
+
+
+def test_the_notebook_layer_exports_what_the_package_lists():
+    from puzzlelab.hanabi import notebook
+
+    assert set(H._NOTEBOOK_NAMES) == set(notebook.__all__)
+    assert H.explore_partition is notebook.explore_partition

@@ -12,7 +12,10 @@ is the number of messages a hint can send. Modules, as in every puzzle of puzzle
 - `reference`: slow definitions by listing hands and partitions, for cross-checks only.
 """
 
-from . import knowledge, model, notebook, reference, solvers, source
+from importlib import import_module
+from typing import Any
+
+from . import knowledge, model, reference, solvers, source
 from .knowledge import (
     COPIES, MAX_HINTS_RECEIVED, MAX_STUDY_TABLES, escaping_identities, hanabi_deck,
     hint_capacity_study, holes, is_rectangular, mixing_gain_example, random_knowledge, rectangle,
@@ -20,10 +23,6 @@ from .knowledge import (
 from .model import (
     COLOURS, MAX_HINTS, VALUES, Card, HintTable, Identity, as_table, hanabi_table, hint_mask,
     hint_names, possibility_table, project, row_masks,
-)
-from .notebook import (
-    CAPACITY_SAMPLES, CAPACITY_TABLE, capacity_summary, describe_cards, explore_partition,
-    hint_capacity_table, partition_view, plot_hint_capacity, plot_mixing_gain, toggle_table,
 )
 from .solvers import (
     BRUTE_FORCE_LIMIT, METHODS, certifies, compare_hinting, is_sure, max_hint_partition,
@@ -34,6 +33,22 @@ from .source import (
     first_fit_rows, hint_validity,
 )
 
-__all__ = sorted(
-    knowledge.__all__ + model.__all__ + notebook.__all__ + solvers.__all__ + source.__all__
+# The notebook layer is loaded on first use, so that `python -m puzzlelab.hanabi.notebook`
+# runs it once, as the main module.
+_NOTEBOOK_NAMES = (
+    "CAPACITY_SAMPLES", "CAPACITY_TABLE", "capacity_summary", "describe_cards",
+    "explore_partition", "hint_capacity_table", "partition_view", "plot_hint_capacity",
+    "plot_mixing_gain", "toggle_table",
 )
+
+__all__ = sorted(
+    knowledge.__all__ + model.__all__ + list(_NOTEBOOK_NAMES) + solvers.__all__ + source.__all__
+)
+
+
+def __getattr__(name: str) -> Any:
+    """The notebook layer's names (and the module itself), imported when first asked for."""
+    if name == "notebook" or name in _NOTEBOOK_NAMES:
+        module = import_module(".notebook", __name__)
+        return module if name == "notebook" else getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -148,6 +148,7 @@ def capacity_summary(study: pd.DataFrame, hints: Sequence[int] = (0, 2, 4, 8)) -
     table = chosen.pivot_table(index=["hand_size", "public_cards"], columns="hints_received",
                                values="mean_bits_mixed")
     table.columns = [f"after {h} hints" for h in table.columns]
+    table.index.names = ["cards in hand", "cards face up"]
     return table.round(2)
 
 
