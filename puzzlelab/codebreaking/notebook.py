@@ -20,7 +20,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from .. import checks
-from ..cache import cached_table
+from ..cache import cached_source_table, cached_table
 from ..figures import finish
 from ..sweeps import sweep
 from . import coins
@@ -29,6 +29,7 @@ from .game import Game, check_game
 from .games import bags_of_gold, black_peg_mastermind, bulls_and_cows, counterfeit_coin, mastermind
 from .language import GAMES_DIR, game_tables, load, parse
 from .optimal import optimal
+from .source import clause_report, printed_outcome_1_1
 from .strategies import STRATEGIES, scoring
 
 __all__ = [
@@ -37,7 +38,8 @@ __all__ = [
     "describe_greedy_gaps", "explore_game_text", "explore_play", "explore_strategy",
     "final_outcome_effect", "greedy_average_gaps", "hidden_code", "lambda_table",
     "language_table", "make_game", "optimal_row", "optimal_table", "play_widgets",
-    "SIZE_CONTROLS", "histogram_views", "plot_histograms", "plot_timings", "strategies_table",
+    "printed_clause_checks",
+    "SIZE_CONTROLS", "histogram_views", "plot_histograms", "strategies_table",
     "strategy_rows", "strategy_widgets",
     "summarize_greedy_gaps", "summary_row", "symmetry_table", "tree_text",
 ]
@@ -129,36 +131,6 @@ def plot_histograms(analyses: list[Analysis], name: str | None = None) -> Figure
     ax.set_ylabel("codes")
     ax.set_title(analyses[0].game.name)
     ax.legend(fontsize=8)
-    return finish(fig, name)
-
-
-def plot_timings(bench: pd.DataFrame, name: str | None = None) -> Figure:
-    """Analysis time per strategy against the number of codes, vectorised (solid) and plain
-    recursion (dashed), read from data/bench_codebreaking.csv."""
-    if not isinstance(bench, pd.DataFrame) or not {"method", "strategy", "codes", "seconds",
-                                                   "game"} <= set(bench.columns):
-        raise checks.ArgumentTypeError("plot_timings needs the table data/bench_codebreaking.csv")
-    fig, ax = plt.subplots(figsize=(6.5, 3.8))
-    colours = dict(zip(STRATEGIES, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
-    for method, style in (("vectorised", "o-"), ("plain", "x--")):
-        for strategy, grp in bench[bench.method == method].groupby("strategy"):
-            grp = grp.sort_values("codes")
-            ax.plot(
-                grp.codes,
-                grp.seconds,
-                style,
-                color=colours[strategy],
-                label=f"{strategy} ({method})",
-            )
-    fast = bench[(bench.method == "vectorised") & (bench.strategy == "max-models")]
-    for _, row in fast.iterrows():
-        ax.annotate(row.game.replace("Mastermind ", ""), (row.codes, row.seconds), fontsize=7,
-                    textcoords="offset points", xytext=(3, -9))
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("codes (Mastermind pegs × colours)")
-    ax.set_ylabel("seconds for all codes (best of runs)")
-    ax.legend(fontsize=7, ncol=2)
     return finish(fig, name)
 
 
@@ -653,6 +625,14 @@ TABLES: dict[str, Callable[..., pd.DataFrame]] = {
     "codebreaking_symmetry": symmetry_table,
     "codebreaking_language": language_table,
 }
+
+
+def printed_clause_checks() -> pd.DataFrame:
+    """Example 10's printed clauses of Outcome(1, 1), each checked (`source.clause_report`),
+    read from the thesis once and cached as data/codebreaking_printed_clauses.csv."""
+    table = cached_source_table("codebreaking_printed_clauses", "klimos2014",
+                                lambda text: clause_report(printed_outcome_1_1(text)))
+    return table.assign(**{"same as clause": table["same as clause"].astype("Int64")})
 
 
 def cached(name: str) -> pd.DataFrame:
