@@ -92,8 +92,7 @@ class Analysis:
 
 
 def lemma14_bound(game: Game) -> float:
-    """Lemma 14: every strategy needs ⌈log_b #φ0⌉ experiments to determine the code, b = max_t
-    |Φ(t)|.
+    """Lemma 14: ⌈log_b #φ0⌉ experiments are needed to determine the code, b = max_t |Φ(t)|.
 
     b is the most outcome formulas one experiment type has (not the number of labels over
     all types). The bound is on the thesis's length |σ|_v (until determined), so it is to
@@ -121,8 +120,7 @@ def analyze(game: Game, strategy: str | Scoring = "max-models") -> Analysis:
 
 
 def first_hit(game: Game) -> np.ndarray:
-    """For every code, the lowest experiment whose final outcome holds on it (the guess of that
-    code)."""
+    """For every code, the lowest experiment whose final outcome holds on it (its guess)."""
     game = check_game(game)
     return np.argmax(game.is_final[game.outcome_table], axis=0)
 

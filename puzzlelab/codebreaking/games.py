@@ -48,8 +48,7 @@ def count_weighings(n: int, extra_genuine: bool = False) -> int:
 def weighings(
     n: int, extra_genuine: bool = False
 ) -> tuple[list[tuple[str, tuple[int, ...]]], np.ndarray]:
-    """All weighings of coins 1..n (plus genuine coin 0): experiments (w_{2m}, left+right) and
-    roles.
+    """All weighings of coins 1..n (and genuine coin 0): experiments (w_{2m}, left+right), roles.
 
     roles[j, s] = 0 if coin s is off the scales, 1 on the left pan, 2 on the right pan.
     """
@@ -75,8 +74,7 @@ COIN_OUTCOMES = ["right heavier", "left heavier", "balance"]  # the order of Φ(
 
 
 def counterfeit_coin(coins: int, extra_genuine: bool = False, formalization: int = 8) -> Game:
-    """The fake-coin game F_n (Example 8) or F'_n (Example 9), optionally with one extra genuine
-    coin 0."""
+    """The fake-coin game F_n (Example 8) or F'_n (Example 9), maybe with a genuine coin 0."""
     n = _positive("coins", coins, high=64)
     extra_genuine = checks.boolean(extra_genuine, "extra_genuine")
     if n < 2 and not extra_genuine:
@@ -161,8 +159,7 @@ def _mirror_normal(roles: np.ndarray) -> np.ndarray:
 
 # --- Mastermind ----------------------------------------------------------------------------
 def colour_strings(pegs: int, colors: int, distinct: bool = False) -> np.ndarray:
-    """All strings of colours 1..colors of length pegs in lexicographic order (optionally without
-    repeats)."""
+    """All colour strings of length pegs, lexicographic (optionally without repeats)."""
     rows = [
         p for p in product(range(1, colors + 1), repeat=pegs) if not distinct or len(set(p)) == pegs
     ]
@@ -250,8 +247,7 @@ def black_peg_mastermind(pegs: int, colors: int) -> Game:
 
 
 def bulls_and_cows(positions: int = 4, symbols: int = 10) -> Game:
-    """Bulls and Cows (§2.2): a string of distinct symbols; bulls = right place, cows = wrong
-    place."""
+    """Bulls and Cows (§2.2): distinct symbols; bulls = right place, cows = wrong place."""
     positions, symbols = _check_size(positions, symbols, distinct=True)
     strings = colour_strings(positions, symbols, distinct=True)
     bulls, cows = black_white(strings, strings, symbols)
@@ -275,8 +271,7 @@ def bulls_and_cows(positions: int = 4, symbols: int = 10) -> Game:
 
 
 def mastermind_symmetry(strings: np.ndarray, colors: int) -> Symmetry | None:
-    """The whole group of peg permutations × colour permutations acting on codes (= guesses),
-    §3.4."""
+    """The group of peg × colour permutations acting on codes (= guesses), §3.4."""
     pegs = strings.shape[1]
     group = math.factorial(pegs) * math.factorial(colors)
     if group * len(strings) > 30_000_000:
@@ -327,8 +322,7 @@ def mastermind_by_formulas(pegs: int, colors: int) -> np.ndarray:
 
 # --- Bags of Gold ---------------------------------------------------------------------------
 def bags_of_gold(bags: int, max_take: int) -> Game:
-    """Bags of Gold (§2.3): one bag holds coins 1 g light; take 0..max_take coins per bag, weigh,
-    read the deficit."""
+    """Bags of Gold (§2.3): one bag holds light coins; weigh 0..max_take coins of each."""
     bags, max_take = _positive("bags", bags, high=18), _positive("max_take", max_take, high=200_000)
     if (max_take + 1) ** bags > 200_000:
         raise ValueError(f"{(max_take + 1) ** bags} weighings is too many for an explicit table")
@@ -347,8 +341,7 @@ def bags_of_gold(bags: int, max_take: int) -> Game:
 
 
 def outcome_clauses(pegs: int, b: int, w: int, *, drop_contradictions: bool = True) -> int:
-    """How many conjunctions Example 10's algorithm puts into Outcome(b, w) (the thesis left it as
-    '??').
+    """How many conjunctions Example 10's algorithm puts into Outcome(b, w) (the thesis: '??').
 
     One per choice of black positions B (|B| = b) and white pairs W ⊆ P × P (|W| = w, a
     partial matching avoiding B). A pair (i, i) gives the clause ¬f_i($i) ∧ f_i($i), which is

@@ -1,5 +1,4 @@
-"""Claims of the source checked against computation: Example 10's printed clauses (Klimoš 2014,
-§2.2).
+"""The source's claims checked by computation: Example 10's printed clauses (Klimoš 2014, §2.2).
 
 Example 10 prints the start of the disjunction Outcome(1, 1) for 4 pegs; `clause_report`
 checks each printed clause: repeated literals, contradictions, white-marker literals, and
@@ -32,8 +31,7 @@ def printed_outcome_1_1(text: str) -> str:
 
 
 def printed_clauses(text: str) -> list[list[tuple[bool, int, int]]]:
-    """Parse clauses '(¬f_0($0) ∧ … ∧ f_3($3)) ∨ …' (LaTeX or Unicode) into lists of (positive, i,
-    n) for f_i($n)."""
+    """Clauses '(¬f_0($0) ∧ … ∧ f_3($3)) ∨ …' (LaTeX or Unicode) as lists of (positive, i, n)."""
     checks.text(text, "clauses")
     clauses = []
     for chunk in re.findall(r"\(([^()]*(?:\([^()]*\)[^()]*)*)\)", text):
