@@ -85,42 +85,43 @@ def counterfeit_coin(coins: int, extra_genuine: bool = False, formalization: int
                          MAX_WEIGHINGS, unit="weighings", largest=f"{largest} coins")
     exps, roles = weighings(n, extra_genuine)
     left, right = (roles == 1).astype(np.int32), (roles == 2).astype(np.int32)
-    names = [f"{c}{w}" for c in range(1, n + 1) for w in "LH"]
-    if formalization == 8:
-        variables = [f"x{i}" for i in range(n + 1)] + ["y"]
-        codes = np.zeros((2 * n, n + 2), dtype=bool)  # x0 (genuine coin) is never fake
-        for k in range(2 * n):
-            codes[k, 1 + k // 2] = True
-            codes[k, -1] = k % 2 == 1  # y: the fake coin is heavier
-        x, y = codes[:, : n + 1].T.astype(np.int32), codes[:, -1]
-        # f_x($1) ∨ … ∨ f_x($m), and the right half
-        on_left, on_right = (left @ x) > 0, (right @ x) > 0
-        satisfied = np.stack([
-            (on_left & ~y) | (on_right & y),
-            (on_left & y) | (on_right & ~y),
-            ~(on_left | on_right),
-        ], axis=1)
-    else:
-        variables = [f"x{i}" for i in range(n + 1)] + [f"y{i}" for i in range(n + 1)]
-        codes = np.zeros((2 * n, 2 * n + 2), dtype=bool)
-        for k in range(2 * n):
-            coin = 1 + k // 2
-            codes[k, coin if k % 2 == 0 else n + 1 + coin] = True
-        x, y = codes[:, : n + 1].T.astype(np.int32), codes[:, n + 1 :].T.astype(np.int32)
-        xl, xr, yl, yr = (left @ x) > 0, (right @ x) > 0, (left @ y) > 0, (right @ y) > 0
-        satisfied = np.stack([xl | yr, yl | xr, ~(xl | xr | yl | yr)], axis=1)
-    table = well_formed_table(satisfied)
+    example = _example_8 if formalization == 8 else _example_9
+    variables, codes, satisfied = example(n, left, right)
     suffix = " + genuine" if extra_genuine else ""
     return Game(
-        f"coin {n}{suffix} (Ex. {formalization})",
-        variables,
-        codes,
-        exps,
-        table,
-        COIN_OUTCOMES,
-        code_names=names,
+        f"coin {n}{suffix} (Ex. {formalization})", variables, codes, exps,
+        well_formed_table(satisfied), COIN_OUTCOMES,
+        code_names=[f"{c}{w}" for c in range(1, n + 1) for w in "LH"],
         symmetry=(lambda: _coin_symmetry(n, extra_genuine, roles)) if n <= 13 else None,
     )
+
+
+def _example_8(n: int, left: np.ndarray, right: np.ndarray) -> tuple[list[str], np.ndarray,
+                                                                       np.ndarray]:
+    """Example 8: x_i = coin i is fake, y = it is heavier; the outcome formulas' truth values."""
+    variables = [f"x{i}" for i in range(n + 1)] + ["y"]
+    codes = np.zeros((2 * n, n + 2), dtype=bool)  # x0 (genuine coin) is never fake
+    for k in range(2 * n):
+        codes[k, 1 + k // 2] = True
+        codes[k, -1] = k % 2 == 1  # y: the fake coin is heavier
+    x, y = codes[:, : n + 1].T.astype(np.int32), codes[:, -1]
+    on_left, on_right = (left @ x) > 0, (right @ x) > 0  # f_x($1) ∨ … ∨ f_x($m), and the right
+    satisfied = np.stack([(on_left & ~y) | (on_right & y), (on_left & y) | (on_right & ~y),
+                          ~(on_left | on_right)], axis=1)
+    return variables, codes, satisfied
+
+
+def _example_9(n: int, left: np.ndarray, right: np.ndarray) -> tuple[list[str], np.ndarray,
+                                                                       np.ndarray]:
+    """Example 9: x_i = coin i is light, y_i = coin i is heavy; the outcome formulas' truth."""
+    variables = [f"x{i}" for i in range(n + 1)] + [f"y{i}" for i in range(n + 1)]
+    codes = np.zeros((2 * n, 2 * n + 2), dtype=bool)
+    for k in range(2 * n):
+        coin = 1 + k // 2
+        codes[k, coin if k % 2 == 0 else n + 1 + coin] = True
+    x, y = codes[:, : n + 1].T.astype(np.int32), codes[:, n + 1 :].T.astype(np.int32)
+    xl, xr, yl, yr = (left @ x) > 0, (right @ x) > 0, (left @ y) > 0, (right @ y) > 0
+    return variables, codes, np.stack([xl | yr, yl | xr, ~(xl | xr | yl | yr)], axis=1)
 
 
 def _coin_symmetry(n: int, extra_genuine: bool, roles: np.ndarray) -> Symmetry | None:
