@@ -47,3 +47,13 @@ def test_the_sweeps_rows_are_the_cached_tables_rows():
     names = set(fresh.game)
     pd.testing.assert_frame_equal(cached[cached.game.isin(names)].reset_index(drop=True),
                                   fresh, check_dtype=False)
+
+
+def test_the_command_line_writes_the_tables_it_names(monkeypatch):
+    from puzzlelab.codebreaking import sweep
+
+    written = {}
+    monkeypatch.setattr(sweep, "write_table", lambda df, name: written.setdefault(name, df))
+    assert sweep.main(["codebreaking_dyson", "--workers", "2"]) == ["codebreaking_dyson"]
+    pd.testing.assert_frame_equal(written["codebreaking_dyson"],
+                                  notebook.cached("codebreaking_dyson"), check_dtype=False)

@@ -92,8 +92,7 @@ class Analysis:
 
 
 def lemma14_bound(game: Game) -> float:
-    """Lemma 14: every strategy needs ⌈log_b #φ0⌉ experiments to determine the code, b = max_t
-    |Φ(t)|.
+    """Lemma 14: ⌈log_b #φ0⌉ experiments are needed to determine the code, b = max_t |Φ(t)|.
 
     b is the most outcome formulas one experiment type has (not the number of labels over
     all types). The bound is on the thesis's length |σ|_v (until determined), so it is to
@@ -121,65 +120,43 @@ def analyze(game: Game, strategy: str | Scoring = "max-models") -> Analysis:
 
 
 def first_hit(game: Game) -> np.ndarray:
-    """For every code, the lowest experiment whose final outcome holds on it (the guess of that
-    code)."""
+    """For every code, the lowest experiment whose final outcome holds on it (its guess)."""
     game = check_game(game)
     return np.argmax(game.is_final[game.outcome_table], axis=0)
 
 
+_TREE_COLUMNS = ["node", "parent", "outcome", "depth", "codes", "experiment", "code"]
+
+
 def _play(game: Game, pick: Callable[[np.ndarray, int], int], label: str) -> Analysis:
-    n = game.n_codes
+    """Play `pick` against every code, node by node of its decision tree (a stack, no recursion)."""
+    n, names = game.n_codes, game.code_names
     lengths, determined = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
     hit = first_hit(game) if game.ends_on_final else None
     rows: list[tuple] = []
     stack = [(np.arange(n), 0, -1, "")]
     while stack:
         live, depth, parent, outcome = stack.pop()
-        node = len(rows)
+        node, k = len(rows), int(live[0])
         if len(live) == 1 and not game.ends_on_final:
-            lengths[live] = determined[live] = depth
-            rows.append((node, parent, outcome, depth, 1, "", game.code_names[live[0]]))
-            continue
-        if len(live) == 1:  # every score ties on one code; the tie-break guesses it
-            k = int(live[0])
+            lengths[k] = determined[k] = depth
+            rows.append((node, parent, outcome, depth, 1, "", names[k]))
+        elif len(live) == 1:  # every score ties on one code; the tie-break guesses it
             lengths[k], determined[k] = depth + 1, depth
-            rows.append(
-                (
-                    node,
-                    parent,
-                    outcome,
-                    depth,
-                    1,
-                    game.experiment_name(int(hit[k])),
-                    game.code_names[k],
-                )
-            )
-            continue
-        j = pick(live, depth)
-        rows.append((node, parent, outcome, depth, len(live), game.experiment_name(j), ""))
-        for o, part in sorted(game.parts(live, j).items(), reverse=True):
-            if game.is_final[o]:
-                lengths[part] = depth + 1
-                determined[part] = depth + 1
-                rows.append(
-                    (
-                        len(rows),
-                        node,
-                        game.outcome_labels[o],
-                        depth + 1,
-                        1,
-                        "",
-                        game.code_names[part[0]],
-                    )
-                )
-            else:
-                stack.append((part, depth + 1, node, game.outcome_labels[o]))
-    tree = pd.DataFrame(
-        rows, columns=["node", "parent", "outcome", "depth", "codes", "experiment", "code"]
-    )
-    return Analysis(
-        game, label, lengths, determined, tree.sort_values("node").reset_index(drop=True)
-    )
+            guess = game.experiment_name(int(hit[k]))
+            rows.append((node, parent, outcome, depth, 1, guess, names[k]))
+        else:
+            j = pick(live, depth)
+            rows.append((node, parent, outcome, depth, len(live), game.experiment_name(j), ""))
+            for o, part in sorted(game.parts(live, j).items(), reverse=True):
+                label_o = game.outcome_labels[o]
+                if game.is_final[o]:
+                    lengths[part] = determined[part] = depth + 1
+                    rows.append((len(rows), node, label_o, depth + 1, 1, "", names[part[0]]))
+                else:
+                    stack.append((part, depth + 1, node, label_o))
+    tree = pd.DataFrame(rows, columns=_TREE_COLUMNS).sort_values("node").reset_index(drop=True)
+    return Analysis(game, label, lengths, determined, tree)
 
 
 def simulate(game: Game, strategy: str | Scoring, code: str | int) -> pd.DataFrame:

@@ -1,5 +1,4 @@
-"""The counterfeit-coin game by counting classes of interchangeable coins (Klimoš 2014, §2.1, §3.5
-Phase 1).
+"""The counterfeit-coin game by classes of interchangeable coins (Klimoš 2014, §2.1, §3.5).
 
 Coins that the knowledge cannot tell apart are interchangeable symbols, so a knowledge state
 is just four numbers: u coins that may be light or heavy, l coins that may only be light,
@@ -51,8 +50,7 @@ def _canonical(u: int, l: int, h: int, g: int) -> State:
 
 
 def weighings(state: State) -> Iterator[tuple[State, State, State]]:
-    """Every weighing from this state as its three outcome states (left heavier, right heavier,
-    balance)."""
+    """Every weighing from this state as its outcome states (left, right heavier, balance)."""
     return _weighings(_state(state))
 
 
@@ -114,8 +112,7 @@ def fewest_weighings(coins: int, extra_genuine: bool = False) -> float:
 
 
 def least_total(state: State) -> float:
-    """The optimal total number of weighings over all codes of the state (average-case optimum ×
-    codes)."""
+    """The least total number of weighings over the codes of the state (average optimum × codes)."""
     return _least_total(_state(state))
 
 

@@ -45,8 +45,7 @@ Experiment = tuple[str, tuple[int, ...]]
 
 @dataclass(frozen=True)
 class Symmetry:
-    """Permutations π of the game (§3.4): code k ↦ code_perms[g, k], experiment j ↦
-    experiment_perms[g, j].
+    """Permutations π of the game (§3.4): code k ↦ code_perms[g, k], experiment j ↦ its image.
 
     Each row g must map every experiment's partition of the codes onto the partition of the
     image experiment (outcome labels may be renamed, final outcomes must stay final).
@@ -69,8 +68,7 @@ class Symmetry:
 
 
 class Game:
-    """A well-formed code-breaking game with codes, experiments and outcome table (thesis Definition
-    4, 7)."""
+    """A well-formed code-breaking game: codes, experiments, outcome table (Definitions 4, 7)."""
 
     def __init__(
         self,
@@ -145,14 +143,12 @@ class Game:
 
     @property
     def max_type_outcomes(self) -> int:
-        """b of Lemma 14 and Lemma 22: max over experiment types t of |Φ(t)|, the outcomes one
-        experiment has."""
+        """b of Lemmas 14 and 22: the most outcomes |Φ(t)| of one experiment type t."""
         return max(len(labels) for labels in self.type_outcomes.values())
 
     @property
     def ends_on_final(self) -> bool:
-        """True when a game ends only once a final outcome is observed (Mastermind), else when
-        determined."""
+        """True when a game ends when a final outcome is seen (Mastermind), else when determined."""
         return bool(self.final_outcomes)
 
     def experiment_name(self, j: int) -> str:
@@ -184,8 +180,7 @@ class Game:
     def partition_sizes(
         self, live: np.ndarray, experiments: np.ndarray | None = None
     ) -> np.ndarray:
-        """Part sizes: counts[j, o] = #live codes on which experiment j has outcome o (one
-        bincount)."""
+        """Part sizes: counts[j, o] = #live codes on which experiment j has outcome o."""
         live = np.asarray(live, dtype=np.intp)
         table = self.outcome_table if experiments is None else self.outcome_table[experiments]
         sub = table[:, live].astype(np.intp)
@@ -271,8 +266,7 @@ class Game:
 
 def well_formed_table(satisfied: np.ndarray, experiment_names: Sequence[str] | None = None,
                       code_names: Sequence[str] | None = None) -> np.ndarray:
-    """Outcome table from truth values satisfied[j, o, k] of outcome o of experiment j on code k
-    (§3.2).
+    """Outcome table from the truth of outcome o of experiment j on code k, satisfied[j, o, k].
 
     Checks Definition 7 (well-formed: exactly one outcome holds per code and experiment)
     and raises ValueError naming the first experiment and code that violate it.

@@ -1,5 +1,4 @@
-"""The thesis's games written in COBRA's language (Klimoš 2014, Examples 8 and 10): generators and
-shipped files."""
+"""The thesis's games written in COBRA's language (Klimoš 2014, Examples 8–10)."""
 
 from __future__ import annotations
 
@@ -69,8 +68,7 @@ def counterfeit_coin_source(coins: int, extra_genuine: bool = False) -> str:
 
 
 def counterfeit_coin_alt_source(coins: int) -> str:
-    """Example 9's formalization (x_i: coin i is lighter, y_i: heavier), in the thesis's
-    spelling."""
+    """Example 9's formalization (x_i: coin i lighter, y_i: heavier), in the thesis's spelling."""
     coins = checks.integer(coins, "coins", low=1, high=MAX_COINS)
     xs, ys = [f"x{i}" for i in range(1, coins + 1)], [f"y{i}" for i in range(1, coins + 1)]
     lines = [

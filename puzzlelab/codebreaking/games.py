@@ -48,8 +48,7 @@ def count_weighings(n: int, extra_genuine: bool = False) -> int:
 def weighings(
     n: int, extra_genuine: bool = False
 ) -> tuple[list[tuple[str, tuple[int, ...]]], np.ndarray]:
-    """All weighings of coins 1..n (plus genuine coin 0): experiments (w_{2m}, left+right) and
-    roles.
+    """All weighings of coins 1..n (and genuine coin 0): experiments (w_{2m}, left+right), roles.
 
     roles[j, s] = 0 if coin s is off the scales, 1 on the left pan, 2 on the right pan.
     """
@@ -75,8 +74,7 @@ COIN_OUTCOMES = ["right heavier", "left heavier", "balance"]  # the order of Φ(
 
 
 def counterfeit_coin(coins: int, extra_genuine: bool = False, formalization: int = 8) -> Game:
-    """The fake-coin game F_n (Example 8) or F'_n (Example 9), optionally with one extra genuine
-    coin 0."""
+    """The fake-coin game F_n (Example 8) or F'_n (Example 9), maybe with a genuine coin 0."""
     n = _positive("coins", coins, high=64)
     extra_genuine = checks.boolean(extra_genuine, "extra_genuine")
     if n < 2 and not extra_genuine:
@@ -87,42 +85,43 @@ def counterfeit_coin(coins: int, extra_genuine: bool = False, formalization: int
                          MAX_WEIGHINGS, unit="weighings", largest=f"{largest} coins")
     exps, roles = weighings(n, extra_genuine)
     left, right = (roles == 1).astype(np.int32), (roles == 2).astype(np.int32)
-    names = [f"{c}{w}" for c in range(1, n + 1) for w in "LH"]
-    if formalization == 8:
-        variables = [f"x{i}" for i in range(n + 1)] + ["y"]
-        codes = np.zeros((2 * n, n + 2), dtype=bool)  # x0 (genuine coin) is never fake
-        for k in range(2 * n):
-            codes[k, 1 + k // 2] = True
-            codes[k, -1] = k % 2 == 1  # y: the fake coin is heavier
-        x, y = codes[:, : n + 1].T.astype(np.int32), codes[:, -1]
-        # f_x($1) ∨ … ∨ f_x($m), and the right half
-        on_left, on_right = (left @ x) > 0, (right @ x) > 0
-        satisfied = np.stack([
-            (on_left & ~y) | (on_right & y),
-            (on_left & y) | (on_right & ~y),
-            ~(on_left | on_right),
-        ], axis=1)
-    else:
-        variables = [f"x{i}" for i in range(n + 1)] + [f"y{i}" for i in range(n + 1)]
-        codes = np.zeros((2 * n, 2 * n + 2), dtype=bool)
-        for k in range(2 * n):
-            coin = 1 + k // 2
-            codes[k, coin if k % 2 == 0 else n + 1 + coin] = True
-        x, y = codes[:, : n + 1].T.astype(np.int32), codes[:, n + 1 :].T.astype(np.int32)
-        xl, xr, yl, yr = (left @ x) > 0, (right @ x) > 0, (left @ y) > 0, (right @ y) > 0
-        satisfied = np.stack([xl | yr, yl | xr, ~(xl | xr | yl | yr)], axis=1)
-    table = well_formed_table(satisfied)
+    example = _example_8 if formalization == 8 else _example_9
+    variables, codes, satisfied = example(n, left, right)
     suffix = " + genuine" if extra_genuine else ""
     return Game(
-        f"coin {n}{suffix} (Ex. {formalization})",
-        variables,
-        codes,
-        exps,
-        table,
-        COIN_OUTCOMES,
-        code_names=names,
+        f"coin {n}{suffix} (Ex. {formalization})", variables, codes, exps,
+        well_formed_table(satisfied), COIN_OUTCOMES,
+        code_names=[f"{c}{w}" for c in range(1, n + 1) for w in "LH"],
         symmetry=(lambda: _coin_symmetry(n, extra_genuine, roles)) if n <= 13 else None,
     )
+
+
+def _example_8(n: int, left: np.ndarray, right: np.ndarray) -> tuple[list[str], np.ndarray,
+                                                                       np.ndarray]:
+    """Example 8: x_i = coin i is fake, y = it is heavier; the outcome formulas' truth values."""
+    variables = [f"x{i}" for i in range(n + 1)] + ["y"]
+    codes = np.zeros((2 * n, n + 2), dtype=bool)  # x0 (genuine coin) is never fake
+    for k in range(2 * n):
+        codes[k, 1 + k // 2] = True
+        codes[k, -1] = k % 2 == 1  # y: the fake coin is heavier
+    x, y = codes[:, : n + 1].T.astype(np.int32), codes[:, -1]
+    on_left, on_right = (left @ x) > 0, (right @ x) > 0  # f_x($1) ∨ … ∨ f_x($m), and the right
+    satisfied = np.stack([(on_left & ~y) | (on_right & y), (on_left & y) | (on_right & ~y),
+                          ~(on_left | on_right)], axis=1)
+    return variables, codes, satisfied
+
+
+def _example_9(n: int, left: np.ndarray, right: np.ndarray) -> tuple[list[str], np.ndarray,
+                                                                       np.ndarray]:
+    """Example 9: x_i = coin i is light, y_i = coin i is heavy; the outcome formulas' truth."""
+    variables = [f"x{i}" for i in range(n + 1)] + [f"y{i}" for i in range(n + 1)]
+    codes = np.zeros((2 * n, 2 * n + 2), dtype=bool)
+    for k in range(2 * n):
+        coin = 1 + k // 2
+        codes[k, coin if k % 2 == 0 else n + 1 + coin] = True
+    x, y = codes[:, : n + 1].T.astype(np.int32), codes[:, n + 1 :].T.astype(np.int32)
+    xl, xr, yl, yr = (left @ x) > 0, (right @ x) > 0, (left @ y) > 0, (right @ y) > 0
+    return variables, codes, np.stack([xl | yr, yl | xr, ~(xl | xr | yl | yr)], axis=1)
 
 
 def _coin_symmetry(n: int, extra_genuine: bool, roles: np.ndarray) -> Symmetry | None:
@@ -161,8 +160,7 @@ def _mirror_normal(roles: np.ndarray) -> np.ndarray:
 
 # --- Mastermind ----------------------------------------------------------------------------
 def colour_strings(pegs: int, colors: int, distinct: bool = False) -> np.ndarray:
-    """All strings of colours 1..colors of length pegs in lexicographic order (optionally without
-    repeats)."""
+    """All colour strings of length pegs, lexicographic (optionally without repeats)."""
     rows = [
         p for p in product(range(1, colors + 1), repeat=pegs) if not distinct or len(set(p)) == pegs
     ]
@@ -250,8 +248,7 @@ def black_peg_mastermind(pegs: int, colors: int) -> Game:
 
 
 def bulls_and_cows(positions: int = 4, symbols: int = 10) -> Game:
-    """Bulls and Cows (§2.2): a string of distinct symbols; bulls = right place, cows = wrong
-    place."""
+    """Bulls and Cows (§2.2): distinct symbols; bulls = right place, cows = wrong place."""
     positions, symbols = _check_size(positions, symbols, distinct=True)
     strings = colour_strings(positions, symbols, distinct=True)
     bulls, cows = black_white(strings, strings, symbols)
@@ -275,8 +272,7 @@ def bulls_and_cows(positions: int = 4, symbols: int = 10) -> Game:
 
 
 def mastermind_symmetry(strings: np.ndarray, colors: int) -> Symmetry | None:
-    """The whole group of peg permutations × colour permutations acting on codes (= guesses),
-    §3.4."""
+    """The group of peg × colour permutations acting on codes (= guesses), §3.4."""
     pegs = strings.shape[1]
     group = math.factorial(pegs) * math.factorial(colors)
     if group * len(strings) > 30_000_000:
@@ -327,8 +323,7 @@ def mastermind_by_formulas(pegs: int, colors: int) -> np.ndarray:
 
 # --- Bags of Gold ---------------------------------------------------------------------------
 def bags_of_gold(bags: int, max_take: int) -> Game:
-    """Bags of Gold (§2.3): one bag holds coins 1 g light; take 0..max_take coins per bag, weigh,
-    read the deficit."""
+    """Bags of Gold (§2.3): one bag holds light coins; weigh 0..max_take coins of each."""
     bags, max_take = _positive("bags", bags, high=18), _positive("max_take", max_take, high=200_000)
     if (max_take + 1) ** bags > 200_000:
         raise ValueError(f"{(max_take + 1) ** bags} weighings is too many for an explicit table")
@@ -347,8 +342,7 @@ def bags_of_gold(bags: int, max_take: int) -> Game:
 
 
 def outcome_clauses(pegs: int, b: int, w: int, *, drop_contradictions: bool = True) -> int:
-    """How many conjunctions Example 10's algorithm puts into Outcome(b, w) (the thesis left it as
-    '??').
+    """How many conjunctions Example 10's algorithm puts into Outcome(b, w) (the thesis: '??').
 
     One per choice of black positions B (|B| = b) and white pairs W ⊆ P × P (|W| = w, a
     partial matching avoiding B). A pair (i, i) gives the clause ¬f_i($i) ∧ f_i($i), which is

@@ -239,8 +239,7 @@ DECLARE = {
 
 
 def check_formula(spec: GameSpec, f: Formula, experiment: ExperimentType | None) -> None:
-    """Every variable declared, every mapping known, every $n within 1..k (none in a
-    restriction)."""
+    """Every variable declared, every mapping known, every $n in 1..k (none in a restriction)."""
     for leaf in leaves(f):
         if isinstance(leaf, Var) and leaf.name not in spec.variables:
             raise semantic_error(leaf.at, f"unknown variable {leaf.name!r}")
@@ -522,8 +521,7 @@ def game_tables(text: str, name: str = "game") -> GameTables:
 
 
 def table_size(e: ExperimentType, type_bytes: int, total_bytes: int) -> None:
-    """Refuse (at the EXPERIMENT line) a type or a game whose outcome tables exceed
-    MAX_TABLE_BYTES."""
+    """Refuse (at its EXPERIMENT line) a type or game whose tables exceed MAX_TABLE_BYTES."""
     for what, needed in (
         (f"experiment {e.name!r}", type_bytes),
         ("the outcome table", total_bytes),
@@ -543,8 +541,7 @@ def symbol_numbers(alphabet: list[str]) -> np.ndarray:
 
 
 def final_labels(spec: GameSpec) -> list[str]:
-    """Labels given as FINAL_OUTCOME; a label may not be final in one experiment and not in
-    another."""
+    """Labels given as FINAL_OUTCOME; a label final in one experiment is final in all."""
     final = sorted(set().union(*(e.final for e in spec.experiments)))
     for e in spec.experiments:
         for label, _ in e.outcomes:

@@ -1,5 +1,4 @@
-"""The code-breaking notebook's layer: tables, figures, `explore_*` functions and sentences (Klimoš
-2014).
+"""The code-breaking notebook's tables, figures, `explore_*` functions and sentences (Klimoš 2014).
 
 Every table the notebook shows from `data/` is computed here (by a sweep over game sizes that
 runs on any executor: `executor=` / `workers=`, the same rows whatever runs it) and read
@@ -20,7 +19,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from .. import checks
-from ..cache import cached_table
+from ..cache import cached_source_table, cached_table
 from ..figures import finish
 from ..sweeps import sweep
 from . import coins
@@ -29,6 +28,7 @@ from .game import Game, check_game
 from .games import bags_of_gold, black_peg_mastermind, bulls_and_cows, counterfeit_coin, mastermind
 from .language import GAMES_DIR, game_tables, load, parse
 from .optimal import optimal
+from .source import clause_report, printed_outcome_1_1
 from .strategies import STRATEGIES, scoring
 
 __all__ = [
@@ -37,7 +37,8 @@ __all__ = [
     "describe_greedy_gaps", "explore_game_text", "explore_play", "explore_strategy",
     "final_outcome_effect", "greedy_average_gaps", "hidden_code", "lambda_table",
     "language_table", "make_game", "optimal_row", "optimal_table", "play_widgets",
-    "SIZE_CONTROLS", "histogram_views", "plot_histograms", "plot_timings", "strategies_table",
+    "printed_clause_checks",
+    "SIZE_CONTROLS", "histogram_views", "plot_histograms", "strategies_table",
     "strategy_rows", "strategy_widgets",
     "summarize_greedy_gaps", "summary_row", "symmetry_table", "tree_text",
 ]
@@ -54,8 +55,7 @@ GAME_KINDS = (
 
 @lru_cache(maxsize=6)
 def make_game(kind: str, a: int, b: int = 0) -> Game:
-    """A built-in game by kind and size: (pegs, colours), (positions, symbols), (coins,) or (bags,
-    take)."""
+    """A built-in game by kind and size: pegs × colours, positions × symbols, coins, bags × take."""
     checks.choice(kind, "kind of game", GAME_KINDS)
     if kind == "Mastermind":
         return mastermind(a, b)
@@ -71,8 +71,7 @@ def make_game(kind: str, a: int, b: int = 0) -> Game:
 
 
 def summary_row(a: Analysis) -> dict:
-    """One line of a results table: worst, total, average, worst until determined, Lemma 14 bound,
-    histogram."""
+    """One line of a results table: worst, total, average, until determined, Lemma 14, histogram."""
     if not isinstance(a, Analysis):
         raise checks.ArgumentTypeError(f"summary_row needs an Analysis (from analyze), got {a!r}")
     hist = a.histogram()
@@ -83,8 +82,7 @@ def summary_row(a: Analysis) -> dict:
 
 
 def tree_text(a: Analysis, max_depth: int = 2, max_children: int = 6) -> str:
-    """The top of a strategy's decision tree as indented text (experiment, then one line per
-    outcome)."""
+    """The top of a strategy's decision tree as indented text (experiment, a line per outcome)."""
     if not isinstance(a, Analysis) or a.tree.empty:
         raise checks.ArgumentTypeError(f"tree_text needs an Analysis with its tree, got {a!r}")
     max_depth = checks.integer(max_depth, "max_depth", low=0)
@@ -129,36 +127,6 @@ def plot_histograms(analyses: list[Analysis], name: str | None = None) -> Figure
     ax.set_ylabel("codes")
     ax.set_title(analyses[0].game.name)
     ax.legend(fontsize=8)
-    return finish(fig, name)
-
-
-def plot_timings(bench: pd.DataFrame, name: str | None = None) -> Figure:
-    """Analysis time per strategy against the number of codes, vectorised (solid) and plain
-    recursion (dashed), read from data/bench_codebreaking.csv."""
-    if not isinstance(bench, pd.DataFrame) or not {"method", "strategy", "codes", "seconds",
-                                                   "game"} <= set(bench.columns):
-        raise checks.ArgumentTypeError("plot_timings needs the table data/bench_codebreaking.csv")
-    fig, ax = plt.subplots(figsize=(6.5, 3.8))
-    colours = dict(zip(STRATEGIES, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
-    for method, style in (("vectorised", "o-"), ("plain", "x--")):
-        for strategy, grp in bench[bench.method == method].groupby("strategy"):
-            grp = grp.sort_values("codes")
-            ax.plot(
-                grp.codes,
-                grp.seconds,
-                style,
-                color=colours[strategy],
-                label=f"{strategy} ({method})",
-            )
-    fast = bench[(bench.method == "vectorised") & (bench.strategy == "max-models")]
-    for _, row in fast.iterrows():
-        ax.annotate(row.game.replace("Mastermind ", ""), (row.codes, row.seconds), fontsize=7,
-                    textcoords="offset points", xytext=(3, -9))
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("codes (Mastermind pegs × colours)")
-    ax.set_ylabel("seconds for all codes (best of runs)")
-    ax.legend(fontsize=7, ncol=2)
     return finish(fig, name)
 
 
@@ -245,8 +213,7 @@ def histogram_views(strategies: pd.DataFrame) -> dict[str, pd.DataFrame]:
 
 
 def play_widgets() -> dict:
-    """Controls for `explore_play`: the guesses are read when Enter is pressed or the box is
-    left."""
+    """Controls for `explore_play`: guesses are read on Enter or when the box is left."""
     import ipywidgets
 
     return {
@@ -280,8 +247,7 @@ def hidden_code(game: Game, seed: int) -> int:
 def explore_play(
     pegs: int = 4, colors: int = 6, seed: int = 1, guesses: str = "1122, 1344"
 ) -> pd.DataFrame:
-    """Play Mastermind against a hidden code (chosen by the seed): your guesses, the answers, codes
-    left."""
+    """Play Mastermind against a hidden code (from the seed): guesses, answers, codes left."""
     game = make_game("Mastermind", pegs, colors)
     secret = hidden_code(game, seed)
     live = np.arange(game.n_codes)
@@ -408,8 +374,7 @@ def _coin_greedy_row(task: tuple[int, bool]) -> dict:
 
 def coin_greedy_table(max_coins: int = 13, *, executor: Executor | None = None,
                       workers: int = 1) -> pd.DataFrame:
-    """Greedy strategies (generic engine) against the optimum (class counting) for 1..max_coins
-    coins."""
+    """Greedy strategies against the optimum (class counting), 1..max_coins coins."""
     max_coins = checks.integer(max_coins, "max_coins", low=1, high=13)
     tasks = [(n, genuine) for genuine in (False, True)
              for n in range(1 if genuine else 3, max_coins + 1)]
@@ -421,8 +386,7 @@ GREEDY = ("max-models", "exp-models", "ent-models")
 
 
 def lambda_table(max_coins: int = 13) -> pd.DataFrame:
-    """Lemma 22 / Example 23's Λ = ⌈log₃ #codes⌉ (2n codes, b = 3) beside the optimal worst case, n
-    = 1..max_coins."""
+    """Lemma 22 / Example 23's Λ = ⌈log₃ 2n⌉ beside the optimal worst case, n = 1..max_coins."""
     max_coins = checks.integer(max_coins, "max_coins", low=1, high=20)
     rows = []
     for genuine in (False, True):
@@ -444,8 +408,7 @@ def _table(df: object, columns: Sequence[str], made_by: str) -> pd.DataFrame:
 
 
 def greedy_average_gaps(table: pd.DataFrame) -> pd.DataFrame:
-    """Greedy total minus the optimal total for each coin game of `coin_greedy_table` (0: average-
-    optimal)."""
+    """Greedy total minus optimal total per game of `coin_greedy_table` (0: optimal)."""
     _table(table, ["coins", "extra genuine coin", "optimal total", *(f"{s} total" for s in GREEDY)],
            "coin_greedy_table")
     out = table[["coins", "extra genuine coin", "optimal total"]].copy()
@@ -467,8 +430,7 @@ def _ranges(ns: list) -> str:
 
 
 def _failing_sets(sub: pd.DataFrame) -> dict[tuple, list[str]]:
-    """Coin counts where each greedy strategy misses the optimal total, strategies with equal sets
-    together."""
+    """Coin counts where each greedy strategy misses the optimal total (equal sets together)."""
     by_set: dict[tuple, list[str]] = {}
     for s in GREEDY:
         by_set.setdefault(tuple(sub.coins[sub[s] > 0]), []).append(s)
@@ -498,8 +460,7 @@ def _gaps(gaps: object) -> pd.DataFrame:
 
 
 def describe_greedy_gaps(gaps: pd.DataFrame) -> str:
-    """Which greedy strategy misses the optimal average for which numbers of coins (a bullet per
-    case)."""
+    """Which greedy strategy misses the optimal average for which coin counts (bullets)."""
     _gaps(gaps)
     lines = []
     for genuine in (False, True):
@@ -617,8 +578,7 @@ def _language_rows(stem: str) -> list[dict]:
 
 
 def language_table(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
-    """Each shipped game file parsed and analysed beside its built-in twin: every strategy's
-    numbers."""
+    """Each shipped game file analysed beside its built-in twin: every strategy's numbers."""
     stems = [p.stem for p in sorted(GAMES_DIR.glob("*.cobra")) if p.stem in SHIPPED]
     rows = sweep(_language_rows, stems, executor=executor, workers=workers, desc="files")
     return pd.DataFrame([row for file_rows in rows for row in file_rows])
@@ -655,7 +615,14 @@ TABLES: dict[str, Callable[..., pd.DataFrame]] = {
 }
 
 
+def printed_clause_checks() -> pd.DataFrame:
+    """Example 10's printed clauses of Outcome(1, 1), each checked (`source.clause_report`),
+    read from the thesis once and cached as data/codebreaking_printed_clauses.csv."""
+    table = cached_source_table("codebreaking_printed_clauses", "klimos2014",
+                                lambda text: clause_report(printed_outcome_1_1(text)))
+    return table.assign(**{"same as clause": table["same as clause"].astype("Int64")})
+
+
 def cached(name: str) -> pd.DataFrame:
-    """The table `name` of `TABLES`, read from data/<name>.csv (computed and written when
-    missing)."""
+    """The table `name` of `TABLES` from data/<name>.csv (computed and written when missing)."""
     return cached_table(checks.choice(name, "table", TABLES), TABLES[name])

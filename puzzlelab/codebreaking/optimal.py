@@ -1,5 +1,4 @@
-"""Optimal strategies by exhaustive search with symmetry reduction (Klimoš 2014, Definition 13,
-§3.4–3.5).
+"""Optimal strategies by exhaustive search with symmetry reduction (Klimoš 2014, Def. 13, §3.4–3.5).
 
 The search runs over knowledge states (sets of codes still possible). At each state it
 tries only one experiment per class of equivalent experiments (Definition 28):
@@ -79,8 +78,7 @@ class Search:
         return self.b**k
 
     def total_bound(self, s: int) -> int:
-        """A lower bound on the total length over s live codes (fill the counting bound level by
-        level)."""
+        """A lower bound on the total length over s live codes (counting bound, level by level)."""
         if s <= 1:
             return 1 if (s == 1 and self.final) else 0
         total, placed, k = 0, 0, 1
@@ -206,8 +204,7 @@ class Search:
         return best
 
     def _branch(self, live: np.ndarray, budget: int | None, free: float) -> tuple[float, int]:
-        """Best total and move at `live`: moves in order of their lower bound, cut by the best so
-        far."""
+        """Best total and move at `live`: moves by lower bound, cut off by the best so far."""
         idx, counts = self.moves(live)
         nonfinal = np.where(self.game.is_final, 0, counts)
         lower = len(live) + self.bounds[nonfinal].sum(axis=1)
@@ -240,8 +237,7 @@ class Search:
         return self.worst_of[live.tobytes()]
 
     def _perfect_guess(self, live: np.ndarray) -> int | None:
-        """With final outcomes: the lowest experiment that may hit a live code and splits the rest
-        into singletons."""
+        """With final outcomes: the lowest experiment that may hit and splits the rest apart."""
         g = self.game
         if not self.final or len(live) > self.b:
             return None
@@ -262,8 +258,7 @@ def distinguishable(game: Game) -> bool:
 
 
 def _spanning_swaps(swaps: np.ndarray, chosen: np.ndarray) -> np.ndarray:
-    """Of the chosen symbol transpositions, a spanning forest: it generates the same group (union-
-    find)."""
+    """Of the chosen symbol swaps, a spanning forest: it generates the same group (union-find)."""
     parent: dict[int, int] = {}
 
     def root(a: int) -> int:
@@ -289,8 +284,7 @@ def _max_outcomes(game: Game) -> int:
 
 
 def _first_of_equal_rows(rows: np.ndarray) -> np.ndarray:
-    """Sorted indices of the first row of each group of equal rows (hashed, then verified:
-    exact)."""
+    """Sorted indices of the first row of each group of equal rows (hashed, then verified)."""
     weights = np.random.default_rng(rows.shape[1]).integers(
         1, 2**63, size=rows.shape[1], dtype=np.uint64
     )

@@ -1,5 +1,4 @@
-"""Slow, obvious reference implementations (Klimoš 2014, Definitions 12–13), to cross-check the fast
-paths.
+"""Slow, obvious reference implementations (Klimoš 2014, Definitions 12–13) for cross-checks.
 
 `analyze_plain` plays a strategy by recursion over Python lists; `optimal_plain` computes the
 optimal worst case and total by plain recursion over every experiment, with no bounds, no

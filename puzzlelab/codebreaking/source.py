@@ -1,5 +1,4 @@
-"""Claims of the source checked against computation: Example 10's printed clauses (Klimoš 2014,
-§2.2).
+"""The source's claims checked by computation: Example 10's printed clauses (Klimoš 2014, §2.2).
 
 Example 10 prints the start of the disjunction Outcome(1, 1) for 4 pegs; `clause_report`
 checks each printed clause: repeated literals, contradictions, white-marker literals, and
@@ -16,14 +15,23 @@ import pandas as pd
 from .. import checks
 from .games import _check_size, black_white, colour_strings
 
-__all__ = ["clause_report", "printed_clauses"]
+__all__ = ["clause_report", "printed_clauses", "printed_outcome_1_1"]
 
 _LITERAL = re.compile(r"(\\neg\s*|¬\s*)?f_\{?(\d+)\}?\(\\?\$(\d+)\)")
 
 
+def printed_outcome_1_1(text: str) -> str:
+    """Example 10's printed start of Outcome(1, 1), cut out of the thesis's text (Klimoš 2014)."""
+    checks.text(text, "the thesis's text")
+    start = text.find(r"(\neg f_0(\$0)")
+    end = text.find(r"\dots", start)
+    if start < 0 or end < 0:
+        raise ValueError("Example 10's clauses (\\neg f_0(\\$0) … \\dots) are not in the text")
+    return text[start:end]
+
+
 def printed_clauses(text: str) -> list[list[tuple[bool, int, int]]]:
-    """Parse clauses '(¬f_0($0) ∧ … ∧ f_3($3)) ∨ …' (LaTeX or Unicode) into lists of (positive, i,
-    n) for f_i($n)."""
+    """Clauses '(¬f_0($0) ∧ … ∧ f_3($3)) ∨ …' (LaTeX or Unicode) as lists of (positive, i, n)."""
     checks.text(text, "clauses")
     clauses = []
     for chunk in re.findall(r"\(([^()]*(?:\([^()]*\)[^()]*)*)\)", text):

@@ -19,16 +19,14 @@ __all__ = ["main"]
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser that raises ValueError on a bad command line (main() turns it into
-    usage)."""
+    """An argument parser raising ValueError on a bad command line (shown as an error by main)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise ValueError(message)
 
 
 def main(argv: Sequence[str] | None = None) -> list[str]:
-    """Parse the command line, recompute the tables it names (all by default), return their
-    names."""
+    """Recompute the tables the command line names (all by default); return their names."""
     parser = _Parser(prog="python -m puzzlelab.codebreaking.sweep",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("tables", nargs="*", metavar="TABLE",

@@ -1,5 +1,4 @@
-"""The syntax of COBRA's game-description language (Klimoš 2014, §4.1): tokens, formulas,
-statements.
+"""The syntax of COBRA's game language (Klimoš 2014, §4.1): tokens, formulas, statements.
 
 Concrete syntax -- learned from COBRA itself (github.com/mirek26/cobra, read, not
 copied): the flex lexer `cobra/src/cobra.l` and bison grammar `cobra/src/cobra.ypp`,
