@@ -57,6 +57,9 @@ def data_path(name: str) -> Path:
 
 def checksum_path(csv: Path) -> Path:
     """Where the checksum of a CSV file lives: data/checksums/<stem>.sha256 beside data/."""
+    if not isinstance(csv, (str, os.PathLike)):
+        raise ArgumentTypeError(f"csv must be a path, got {csv!r}")
+    csv = Path(csv)
     return csv.parent / CHECKSUMS / f"{csv.stem}.sha256"
 
 

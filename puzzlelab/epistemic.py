@@ -25,6 +25,8 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+__all__ = ["Agent", "KripkeModel", "Prop", "World"]
+
 World = Hashable
 Agent = Hashable
 Prop = frozenset

@@ -10,6 +10,8 @@ from matplotlib.figure import Figure
 
 from .paths import FIGURES
 
+__all__ = ["finish", "save_figure"]
+
 # Stable ids inside SVG files, so that re-running a notebook changes no committed figure.
 matplotlib.rcParams["svg.hashsalt"] = "puzzlelab"
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+__all__ = ["DATA", "FIGURES", "ROOT", "SOURCES", "source_available", "source_text"]
+
 ROOT = Path(os.environ.get("PUZZLELAB_ROOT", Path(__file__).resolve().parents[1]))
 DATA = ROOT / "data"
 FIGURES = ROOT / "figures"

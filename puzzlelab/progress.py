@@ -11,6 +11,8 @@ from typing import Any
 
 from tqdm.auto import tqdm as _tqdm
 
+__all__ = ["tqdm"]
+
 
 def tqdm(iterable: Any = None, **kwargs: Any) -> _tqdm:
     """`tqdm.auto.tqdm`, disabled when TQDM_DISABLE is set (as by `make reproduce` and `make test`)."""

@@ -5,8 +5,8 @@
 stopped by `max_deterministic_time` ends in the same state on every machine. The wall clock
 is then only a safety net: when it, rather than the work limit, stopped a call, the answer
 would depend on the machine, so `solve_limited` raises `WallClockStop` instead of returning it.
-Measured on the project's 2-core machine: one work unit takes 0.8-2.8 s of wall time depending
-on the load and the model, so the cap of 60 s + 10 s per unit is 3.5-12 times what a call needs.
+The cap (60 s plus 10 s per work unit) is several times what a work unit takes on a small
+machine, so it only fires on a machine that is badly overloaded.
 """
 
 from __future__ import annotations
@@ -15,6 +15,13 @@ import time
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
+
+from . import checks
+
+__all__ = [
+    "CpResult", "Deadline", "WallClockStop", "solve", "solve_limited", "stopped_by_work",
+    "wall_cap", "work_used",
+]
 
 
 @dataclass(frozen=True)
@@ -57,6 +64,7 @@ def solve(
     stopped by it gives the same answer on every machine, so cached results do not depend on
     the speed of the computer that made them.
     """
+    time_limit = checks.number(time_limit, "time_limit (seconds)", low=0)
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = float(time_limit)
     if deterministic_limit is not None:
@@ -76,7 +84,7 @@ def solve(
 # --- work-limited calls whose answers are cached ------------------------------------------------
 
 BASE_SECONDS = 60.0       # wall-clock safety net: a fixed allowance (model loading, presolve) ...
-SECONDS_PER_UNIT = 10.0   # ... plus 10 s per work unit (measured: 0.8-2.8 s per unit)
+SECONDS_PER_UNIT = 10.0   # ... plus 10 s per work unit
 
 
 class WallClockStop(TimeoutError):
@@ -85,28 +93,30 @@ class WallClockStop(TimeoutError):
 
 def wall_cap(work_limit: float) -> float:
     """The safety-net time limit (seconds) for a call with this work limit."""
-    return BASE_SECONDS + SECONDS_PER_UNIT * work_limit
+    return BASE_SECONDS + SECONDS_PER_UNIT * checks.number(work_limit, "work_limit", low=0)
+
+
+def _checked(res: object) -> CpResult:
+    if not isinstance(res, CpResult):
+        raise checks.ArgumentTypeError(f"expected the CpResult of a solve call, got {res!r}")
+    return res
 
 
 def work_used(res: CpResult) -> float:
     """CP-SAT's deterministic time (work units) spent by the call."""
-    return float(res.solver.response_proto.deterministic_time)
-
-
-def seconds_used(res: CpResult) -> float:
-    """The wall time of the call (machine-dependent: for benchmarks, never for cached tables)."""
-    return float(res.solver.wall_time)
+    return float(_checked(res).solver.response_proto.deterministic_time)
 
 
 def stopped_by_work(res: CpResult, work_limit: float) -> bool:
     """True when the call ended because it reached its work limit (CP-SAT stops at >= the limit)."""
-    return work_used(res) >= 0.999 * work_limit
+    return work_used(res) >= 0.999 * checks.number(work_limit, "work_limit", low=0)
 
 
 class Deadline:
     """An optional wall-clock budget shared by several calls (None: each call gets its own cap)."""
 
     def __init__(self, seconds: float | None):
+        seconds = checks.number(seconds, "seconds", low=0, allow_none=True)
         self.end = None if seconds is None else time.perf_counter() + seconds
 
     def cap(self, work_limit: float, what: str) -> float:
@@ -128,10 +138,11 @@ def solve_limited(
     The result is OPTIMAL/FEASIBLE/INFEASIBLE as found, or (UNKNOWN/FEASIBLE) stopped by the work
     limit; in every returned case the answer is the same on every machine.
     """
+    work_limit = checks.number(work_limit, "work_limit (CP-SAT work units)", low=1e-6)
     cap = (deadline or Deadline(None)).cap(work_limit, what)
     res = solve(model, time_limit=cap, deterministic_limit=work_limit)
     if res.status == "MODEL_INVALID":
-        raise AssertionError(f"{what}: CP-SAT rejects the model as invalid")
+        raise ValueError(f"{what}: CP-SAT rejects the model as invalid")
     finished = res.infeasible or res.optimal
     if not finished and not stopped_by_work(res, work_limit):
         raise WallClockStop(

@@ -4,8 +4,8 @@
   function. Controls start at the function's own defaults; bad parameters show a one-line
   plain-text message; nothing stray is shown after the widget.
 - `static_explorer(views, description=...)`: a control over *precomputed* views (tables,
-  figures, text) linked on the client side (`jslink`), so it keeps working on a static page
-  with no kernel, e.g. in the published site.
+  figures, text) rendered as HTML and linked on the client side (`jslink`), so it keeps
+  working on a static page with no kernel, e.g. in the published site.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 from IPython.display import display
 
-__all__ = ["Message", "interact_safely", "show_safely", "static_explorer"]
+__all__ = ["Message", "interact_safely", "show_safely", "static_explorer", "view_html"]
 
 
 class Message:
@@ -69,27 +69,40 @@ def interact_safely(explore: Callable[..., Any], *, manual: bool = False, **cont
     display(box)
 
 
+def view_html(view: Any) -> str:
+    """HTML for one precomputed view: a table, a figure (as an embedded PNG), or text."""
+    import base64
+    import html
+    import io
+
+    from matplotlib.figure import Figure
+
+    if isinstance(view, Figure):
+        buffer = io.BytesIO()
+        view.savefig(buffer, format="png", dpi=90, bbox_inches="tight", metadata={"Software": None})
+        data = base64.b64encode(buffer.getvalue()).decode("ascii")
+        return f'<img alt="figure" style="max-width: 100%" src="data:image/png;base64,{data}"/>'
+    if hasattr(view, "_repr_html_") and view._repr_html_() is not None:
+        return view._repr_html_()
+    return f'<pre style="white-space: pre-wrap">{html.escape(str(view))}</pre>'
+
+
 def static_explorer(views: Mapping[str, Any], *, description: str = "show",
                     slider: bool = False):
     """A dropdown (or selection slider) that switches between precomputed views, kernel-free.
 
-    `views` maps a label to what to show (anything `display` accepts: a DataFrame, a figure,
-    a Message). Each view is rendered once into an `Output` inside a `Stack`; the control's
-    index is `jslink`ed to the stack's, so switching works in a browser with no kernel, as
-    on the published static site, and in JupyterLab alike.
+    `views` maps a label to what to show (a DataFrame or Styler, a matplotlib figure, a
+    `Message`, text). Each view becomes an `HTML` widget inside a `Stack`, and the control's
+    index is `jslink`ed to the stack's, so switching works in a browser with no kernel (on the
+    published static site) as in JupyterLab.
     """
     import ipywidgets as w
 
     if not views:
         raise ValueError("static_explorer needs at least one view")
     labels = list(views)
-    outputs = []
-    for label in labels:
-        out = w.Output()
-        with out:
-            display(views[label])
-        outputs.append(out)
-    stack = w.Stack(outputs, selected_index=0)
+    pages = [w.HTML(value=view_html(views[label])) for label in labels]
+    stack = w.Stack(pages, selected_index=0)
     control_type = w.SelectionSlider if slider else w.Dropdown
     control = control_type(options=labels, index=0, description=description,
                            style={"description_width": "initial"},

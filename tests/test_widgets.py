@@ -73,3 +73,19 @@ def test_static_explorer_links_its_control_to_the_stack():
     assert isinstance(stack, ipywidgets.Stack) and len(stack.children) == 2
     control.index = 1  # in a browser jslink does this on the client; here the Python side is checked
     assert control.options == ("one", "two")
+
+
+def test_static_views_are_html_of_tables_figures_and_text():
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    fig, ax = plt.subplots()
+    ax.plot([0, 1])
+    table = pd.DataFrame({"n": [1, 2]})
+    assert "<table" in widgets.view_html(table)
+    assert widgets.view_html(fig).startswith('<img alt="figure"')
+    assert widgets.view_html(widgets.Message("a < b")).endswith("a &lt; b</pre>")
+    box = widgets.static_explorer({"table": table, "figure": fig})
+    assert [p.value for p in box.children[1].children] == [widgets.view_html(table),
+                                                            widgets.view_html(fig)]
+    plt.close(fig)

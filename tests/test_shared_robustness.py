@@ -1,0 +1,38 @@
+"""Hostile-but-fair calls to every public function of the shared modules: a result, a
+ValueError or a TypeError (never another exception), within a time limit."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from robustness import any_value, public_callables, well_behaved
+
+SHARED = ["bitsets", "checks", "proofs", "sources", "sweeps", "solvers", "epistemic", "timing",
+          "paths", "progress", "figures", "widgets", "cache"]
+# Functions that act on the world (write files, open widgets, start clusters) are left out:
+# their arguments are checked in their own tests.
+SKIP = {"write_table", "write_csv", "cached_table", "cached_source_table", "save_figure",
+        "finish", "interact_safely", "show_safely", "static_explorer", "executor_from_arguments",
+        "add_executor_arguments", "sweep_table", "sweep", "best_of", "timed", "tqdm", "solve",
+        "solve_limited", "KripkeModel", "speed_table", "read_table", "read_csv_checked"}
+
+
+@pytest.mark.parametrize("module", SHARED)
+def test_every_shared_module_declares_its_public_names(module):
+    mod = importlib.import_module(f"puzzlelab.{module}")
+    assert mod.__all__ and all(hasattr(mod, n) for n in mod.__all__)
+
+
+CALLS = [(m, name, f) for m in SHARED
+         for name, f in public_callables(importlib.import_module(f"puzzlelab.{m}"))
+         if name not in SKIP]
+
+
+@pytest.mark.parametrize("module,name,f", CALLS, ids=[f"{m}.{n}" for m, n, _ in CALLS])
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(args=st.lists(any_value(), max_size=3))
+def test_shared_functions_answer_or_refuse_clearly(module, name, f, args):
+    well_behaved(f, *args, seconds=5)
