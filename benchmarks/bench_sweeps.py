@@ -35,7 +35,7 @@ def _sweeps() -> dict[str, Callable[..., pd.DataFrame]]:
         "Hanabi hint capacity, 2 x 5 x 2 points x 60 tables": lambda ex: hint_capacity_study(
             (4, 5), tuple(range(5)), (0, 25), samples=60, executor=ex),
         "Kemps tournament, 300 games per line-up": lambda ex: tournament(
-            games=300, executor=ex, progress=False),
+            games=300, executor=ex),
         "code breaking, greedy strategies over coin games of 1..10 coins": lambda ex: (
             coin_greedy_table(10, executor=ex)),
     }
