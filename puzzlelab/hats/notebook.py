@@ -159,7 +159,7 @@ def plot_hypercube(deal: object, n_colors: int = 2, title: str = "", name: str |
             ax.text(pos[x, 0], pos[x, 1] + 0.13, round_to_string(r), ha="center",
                     fontsize=FONT - 2, zorder=3)
     ax.set_title(title or f"N = {n}: {rounds_correct(d, 2)} of the rounds won", fontsize=FONT,
-                 pad=16)
+                 pad=30)
     ax.legend(handles=[won_dots, lost_dots, *handles], loc="upper center",
               bbox_to_anchor=(0.5, 0.0), ncol=2, fontsize=FONT - 1, frameon=False)
     ax.set_axis_off()
