@@ -529,3 +529,14 @@ def test_best_known_preset_is_the_cached_witness_and_wins_its_rounds():
     for n, m in [(3, 2), (5, 2), (3, 4), (4, 3)]:
         deal = notebook.preset_deal(notebook.PRESETS[3], n, m)
         assert len(naive_evaluate(deal, m)) == table.lower[(n, m)]
+
+
+def test_custom_deals_read_in_the_thesis_n4_order_evaluate_like_its_tables():
+    t4 = thesis.thesis_table("tables_5_5_to_5_8")
+    order = "R<B, higher agent first"
+    for r in t4[t4.status == "clean"].head(12).to_dict("records"):
+        strings = [r[f"agent{a}"] for a in range(1, 5)]
+        shown = notebook.explore_deal(4, 2, "custom", " ".join(strings), notebook.VIEW_ORDERS[1])
+        won = len(hats.evaluate([thesis.to_our_order(x, 4, order) for x in strings]))
+        assert shown.iloc[-1].won.startswith(str(Fraction(won, 16)))
+        assert list(shown.iloc[-1][[f"agent {a}" for a in range(1, 5)]]) == strings

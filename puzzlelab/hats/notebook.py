@@ -35,7 +35,7 @@ from .sets import canonical_deal, minimal_dominating_sets, valid_lost_mask
 
 __all__ = [
     "AGENT_COLOURS", "HAMMING_BUILT", "MAXIMAL_SET_PLAYERS", "OPTIMAL_SET_PLAYERS", "PRESETS",
-    "PRESET_ROUNDS", "best_known_won_set",
+    "PRESET_ROUNDS", "VIEW_ORDERS", "best_known_won_set",
     "explore_deal", "explore_hypercube", "hamming_row", "hypercube_layout",
     "maximal_distribution", "open_case_deals", "optimal_set_counts", "optimum_cases",
     "optimum_rows", "optimum_table", "plot_chain_crossing", "plot_hypercube",
@@ -76,31 +76,59 @@ def hypercube_layout(n_players: int) -> np.ndarray:
     return pts
 
 
+FONT = 12  # points: at about 100 pixels an inch, as large as the notebook's body text
+
+
 def plot_chain_crossing(name: str | None = "hats_chain_crossing") -> Figure:
     """Thesis Figure 4.2: the 8 chains of N = 3 and which pairs cross (and at which agent)."""
     n = 3
     pos = hypercube_layout(n)
-    fig, ax = plt.subplots(figsize=(6.2, 5.2))
+    fig, ax = plt.subplots(figsize=(8.0, 6.0))
     for a, b, agent in chain_crossings(n):
         (x0, y0), (x1, y1) = pos[a - 1], pos[b - 1]
-        ax.plot([x0, x1], [y0, y1], color=AGENT_COLOURS[agent - 1], lw=2.2, zorder=1)
-        ax.text((x0 + x1) / 2, (y0 + y1) / 2, f"{agent}", fontsize=8,
-                color=AGENT_COLOURS[agent - 1], ha="center", va="center",
-                bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none"))
+        ax.plot([x0, x1], [y0, y1], color=AGENT_COLOURS[agent - 1], lw=2.5, zorder=1)
     for ch in chains(n):
         x, y = pos[ch.number - 1]
-        ax.scatter([x], [y], s=900, color="white", edgecolor="black", zorder=2)
+        ax.scatter([x], [y], s=2300, color="white", edgecolor="black", zorder=2, clip_on=False)
         ax.text(x, y, f"{ch.number}\n{round_to_string(ch.incorrect)}", ha="center", va="center",
-                fontsize=8, zorder=3)
-    handles = [plt.Line2D([], [], color=AGENT_COLOURS[i], lw=2.2, label=f"cross at agent {i + 1}")
-               for i in range(n)]
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 0.6), fontsize=8,
-              frameon=False)
-    ax.set_title("Chain crossing for N = 3 (chains named by their incorrect round):\n"
-                 "the crossing graph is the cube Q3")
+                fontsize=FONT, zorder=3)
+    handles = [plt.Line2D([], [], color=AGENT_COLOURS[i], lw=2.5,
+                          label=f"they cross at agent {i + 1}") for i in range(n)]
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 0.7), fontsize=FONT,
+              frameon=False, title="edge colour", title_fontsize=FONT)
+    ax.set_title("Chain crossing for N = 3: each circle is a chain (its number and its\n"
+                 "incorrect round); the crossing graph is the cube", fontsize=FONT + 1)
+    ax.margins(0.18)  # room for the circles at the corners
     ax.set_axis_off()
     ax.set_aspect("equal")
     return finish(fig, name)
+
+
+def _draw_cube_edges(ax: plt.Axes, pos: np.ndarray, n: int) -> None:
+    for x in range(2**n):
+        for j in range(n):
+            y = x ^ (1 << (n - 1 - j))
+            if x < y:
+                ax.plot(*zip(pos[x], pos[y]), color="0.85", lw=0.8, zorder=0)
+
+
+def _draw_guesses(ax: plt.Axes, pos: np.ndarray, ans: np.ndarray) -> list:
+    """One arrow per guess, from the round it gets wrong to the one it gets right; legend handles."""
+    n = ans.shape[0]
+    handles = []
+    for j in range(n):
+        drawn = False
+        for x in np.flatnonzero(ans[j] == 1):
+            y = x ^ (1 << (n - 1 - j))
+            if ans[j, y] == -1:
+                ax.annotate("", xy=pos[x], xytext=pos[y], zorder=1,
+                            arrowprops=dict(arrowstyle="->", color=AGENT_COLOURS[j], lw=1.4,
+                                            shrinkA=6, shrinkB=7))
+                drawn = True
+        if drawn:
+            handles.append(plt.Line2D([], [], color=AGENT_COLOURS[j], lw=1.6, marker=">",
+                                      markersize=6, label=f"a guess of player {j + 1}"))
+    return handles
 
 
 def plot_hypercube(deal: object, n_colors: int = 2, title: str = "", name: str | None = None,
@@ -115,35 +143,25 @@ def plot_hypercube(deal: object, n_colors: int = 2, title: str = "", name: str |
     n = d.shape[0]
     if n > 8:
         raise ValueError(f"the hypercube picture is drawn for at most 8 players, got {n}")
-    pos = hypercube_layout(n)
-    won = won_mask(d, 2)
-    ans = answers(d, 2)
+    pos, won = hypercube_layout(n), won_mask(d, 2)
     own_fig = ax is None
     if own_fig:
-        fig, ax = plt.subplots(figsize=(4.2 + 0.9 * max(0, n - 3), 3.6 + 0.8 * max(0, n - 3)))
-    else:
-        fig = ax.figure
-    for x in range(2**n):
-        for j in range(n):
-            y = x ^ (1 << (n - 1 - j))
-            if x < y:
-                ax.plot(*zip(pos[x], pos[y]), color="0.85", lw=0.8, zorder=0)
-    for j in range(n):  # a guess by agent j+1: from the round it gets wrong to the right one
-        for x in np.flatnonzero(ans[j] == 1):
-            y = x ^ (1 << (n - 1 - j))
-            if ans[j, y] == -1:
-                ax.annotate("", xy=pos[x], xytext=pos[y], zorder=1,
-                            arrowprops=dict(arrowstyle="->", color=AGENT_COLOURS[j], lw=1.2,
-                                            shrinkA=5, shrinkB=6))
-    ax.scatter(*pos[won].T, s=60, color="tab:green", zorder=2, label=f"won ({int(won.sum())})")
-    ax.scatter(*pos[~won].T, s=70, marker="X", color="tab:red", zorder=2,
-               label=f"lost ({int((~won).sum())})")
+        fig, ax = plt.subplots(figsize=(4.8 + 1.1 * max(0, n - 3), 4.4 + 1.0 * max(0, n - 3)))
+    fig = ax.figure
+    _draw_cube_edges(ax, pos, n)
+    handles = _draw_guesses(ax, pos, answers(d, 2))
+    won_dots = ax.scatter(*pos[won].T, s=70, color="tab:green", zorder=2,
+                          label=f"won round ({int(won.sum())})")
+    lost_dots = ax.scatter(*pos[~won].T, s=80, marker="X", color="tab:red", zorder=2,
+                           label=f"lost round ({int((~won).sum())})")
     if n <= 4:
         for x, r in enumerate(rounds(n, 2)):
-            ax.text(pos[x, 0], pos[x, 1] + 0.12, round_to_string(r), ha="center", fontsize=6.5,
-                    zorder=3)
-    ax.set_title(title or f"N = {n}: {rounds_correct(d, 2)} of the rounds won", fontsize=9, pad=14)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2, fontsize=8, frameon=False)
+            ax.text(pos[x, 0], pos[x, 1] + 0.13, round_to_string(r), ha="center",
+                    fontsize=FONT - 2, zorder=3)
+    ax.set_title(title or f"N = {n}: {rounds_correct(d, 2)} of the rounds won", fontsize=FONT,
+                 pad=30)
+    ax.legend(handles=[won_dots, lost_dots, *handles], loc="upper center",
+              bbox_to_anchor=(0.5, 0.0), ncol=2, fontsize=FONT - 1, frameon=False)
     ax.set_axis_off()
     ax.set_aspect("equal")
     return finish(fig, name) if own_fig else fig
@@ -151,19 +169,16 @@ def plot_hypercube(deal: object, n_colors: int = 2, title: str = "", name: str |
 
 def plot_optimal_hypercubes(witnesses: dict[int, int],
                             name: str | None = "hats_optimal_hypercubes") -> Figure:
-    """Optimal deals for N = 3, 4, 5 on the hypercube (witness won sets given as bitmasks)."""
-    if not isinstance(witnesses, dict) or not 1 <= len(witnesses) <= 3:
-        raise checks.ArgumentTypeError("witnesses must map one to three player counts to won sets")
+    """Optimal deals on the hypercube, one panel per N (witness won sets given as bitmasks)."""
+    if not isinstance(witnesses, dict) or not 1 <= len(witnesses) <= 2:
+        raise checks.ArgumentTypeError("witnesses must map one or two player counts to won sets")
     ns = sorted(checks.integers(list(witnesses), "witnesses (player counts)", low=2, high=6))
-    fig, axes = plt.subplots(1, len(ns), figsize=(5.0 * len(ns), 5.2),
-                             gridspec_kw={"width_ratios": [1, 1.5, 2][: len(ns)]})
+    fig, axes = plt.subplots(1, len(ns), figsize=(5.0 * len(ns), 6.0),
+                             gridspec_kw={"width_ratios": [1, 1.5][: len(ns)]})
     for ax, n in zip(np.atleast_1d(axes), ns):
         deal = canonical_deal(witnesses[n], n)
         title = f"N = {n}: {witnesses[n].bit_count()} of {2**n} rounds won"
         plot_hypercube(deal, 2, title=title, ax=ax)
-    fig.suptitle("Optimal deals (arrow: a guess, from the round it gets wrong to the round it gets "
-                 "right);\n"
-                 "the lost rounds (red) form a minimum covering code of radius 1", fontsize=11)
     return finish(fig, name)
 
 
@@ -171,7 +186,7 @@ def plot_win_rate(table: pd.DataFrame, name: str | None = "hats_win_rate") -> Fi
     """Optimum win rate per N against the thesis's Table 5.3 and Theorem 6, and N/(N+1)."""
     _frame(table, "table", ("n_players", "optimum_rate", "counting_bound_rate", "thesis_rate",
                             "theorem6_rate"))
-    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    fig, ax = plt.subplots(figsize=(8.0, 5.0))
     ax.plot(table.n_players, table.optimum_rate, "o-", color="tab:green",
             label="exact optimum (ours)")
     ax.plot(table.n_players, table.counting_bound_rate, ":", color="0.4", label="bound N/(N+1)")
@@ -180,34 +195,36 @@ def plot_win_rate(table: pd.DataFrame, name: str | None = "hats_win_rate") -> Fi
             label="thesis Table 5.3 (prediction)")
     ax.plot(table.n_players, table.theorem6_rate, "^:", color="tab:orange",
             label="thesis Theorem 6 formula")
-    ax.set_xlabel("players N (two colours)")
-    ax.set_ylabel("fraction of rounds won")
+    ax.set_xlabel("players N (two colours)", fontsize=FONT)
+    ax.set_ylabel("fraction of rounds won", fontsize=FONT)
+    ax.tick_params(labelsize=FONT - 1)
     ax.set_ylim(0.45, 1.0)
-    ax.legend(fontsize=8, frameon=False, loc="lower right")
-    ax.set_title("Best win rate per number of players")
+    ax.legend(fontsize=FONT - 1, frameon=False, loc="lower right")
+    ax.set_title("Best win rate per number of players", fontsize=FONT + 1)
     return finish(fig, name)
 
 
 def plot_maximal_distribution(table: pd.DataFrame,
                               name: str | None = "hats_maximal_distribution") -> Figure:
-    """Number of maximal won sets by fraction of rounds won, one panel per N."""
+    """Number of maximal won sets by rounds won, one panel per N."""
     _frame(table, "table", ("n_players", "won_rounds", "maximal_sets"))
-    if not 1 <= table.n_players.nunique() <= 6:
-        raise ValueError("the distribution is drawn for one to six player counts")
+    if not 1 <= table.n_players.nunique() <= 3:
+        raise ValueError("the distribution is drawn for one to three player counts")
     ns = sorted(table.n_players.unique())
-    fig, axes = plt.subplots(1, len(ns), figsize=(3.3 * len(ns), 3.0))
+    fig, axes = plt.subplots(1, len(ns), figsize=(10.0, 4.2),
+                             gridspec_kw={"width_ratios": [1, 1.4, 2.2][: len(ns)]})
     for ax, n in zip(np.atleast_1d(axes), ns):
         t = table[table.n_players == n]
         bars = ax.bar(t.won_rounds, t.maximal_sets, color="tab:blue")
-        ax.bar_label(bars, fontsize=7)
+        ax.bar_label(bars, fontsize=FONT - 2, rotation=90 if len(t) >= 5 else 0, padding=2)
         ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))
-        ax.margins(y=0.15)
-        ax.set_title(f"N = {n} ({int(t.maximal_sets.sum())} sets)", fontsize=9)
-        ax.set_xlabel("won rounds")
-    np.atleast_1d(axes)[0].set_ylabel("maximal won sets")
+        ax.margins(y=0.35)
+        ax.tick_params(labelsize=FONT - 2)
+        ax.set_title(f"N = {n}: {int(t.maximal_sets.sum()):,} sets", fontsize=FONT)
+        ax.set_xlabel("won rounds", fontsize=FONT)
+    np.atleast_1d(axes)[0].set_ylabel("maximal won sets", fontsize=FONT)
     fig.tight_layout()
     return finish(fig, name)
-
 
 
 # --- cached tables ------------------------------------------------------------------------------
@@ -374,6 +391,10 @@ PRESETS = ("equal views: guess the other colour", "one player always guesses the
            "parity: everybody bets on an even number of Blue hats",
            "best known (optimal where proven)", "always pass", "custom")
 PRESET_ROUNDS = 256  # presets and round-by-round tables are offered up to this many rounds
+# How a strategy string lists a player's views: by the other players' hats, read with the
+# lower-numbered players first (our order, that of Table 5.2 and Figure 5.1) or the
+# higher-numbered first (the order that makes the thesis's N = 4 Tables 5.5-5.8 maximal).
+VIEW_ORDERS = ("lower players first (Table 5.2)", "higher players first (Tables 5.5-5.8)")
 
 
 def best_known_won_set(n_players: int, n_colors: int = 2) -> int:
@@ -430,22 +451,43 @@ def preset_deal(preset: str, n_players: int, n_colors: int = 2) -> np.ndarray:
     return deal
 
 
-def _chosen_deal(preset: str, custom: str, n: int, m: int) -> np.ndarray:
+def _reversed_views(strategy: str, n: int, m: int, *, to_ours: bool) -> str:
+    """Re-index a strategy between our view order and the higher-players-first order."""
+    views = list(itertools.product(range(m), repeat=n - 1))
+    if len(strategy) != len(views):
+        return strategy  # parse_strategy names the problem
+    out = list(strategy)
+    for k, view in enumerate(views):
+        ours = sum(c * m**e for e, c in enumerate(view))  # the view's digits read backwards
+        if to_ours:
+            out[ours] = strategy[k]
+        else:
+            out[k] = strategy[ours]
+    return "".join(out)
+
+
+def _chosen_deal(preset: str, custom: str, n: int, m: int, view_order: str) -> np.ndarray:
     """The preset deal, or the custom strings (one per player, separated by spaces or commas)."""
     preset = checks.choice(preset, "preset", PRESETS)
+    view_order = checks.choice(view_order, "view_order", VIEW_ORDERS)
     if preset != "custom":
         return preset_deal(preset, n, m)
     parts = [p for p in checks.text(custom, "custom").replace(",", " ").split() if p]
     if len(parts) != n:
         raise ValueError(f"custom deal needs {n} strategies separated by spaces, got {len(parts)}")
+    if view_order != VIEW_ORDERS[0]:
+        parts = [_reversed_views(p.strip("{}").upper(), n, m, to_ours=True) for p in parts]
     return parse_deal(parts, m)
 
 
 def explore_deal(n_players: int = 3, n_colors: int = 2, preset: str = PRESETS[0],
-                 custom: str = "") -> pd.DataFrame:
-    """Every round of a deal: each player's answer, won or lost, and the deal's score last."""
+                 custom: str = "", view_order: str = VIEW_ORDERS[0]) -> pd.DataFrame:
+    """Every round of a deal: each player's answer, won or lost, and the deal's score last.
+
+    `custom` strategies (preset "custom") and the deal row list the views in `view_order`.
+    """
     n, m = _explorable(n_players, n_colors, "explore_deal lists rounds:")
-    deal = _chosen_deal(preset, custom, n, m)
+    deal = _chosen_deal(preset, custom, n, m, view_order)
     ans = answers(deal, m)
     mark = {1: "right", -1: "wrong", 0: "pass"}
     rows = []
@@ -457,6 +499,8 @@ def explore_deal(n_players: int = 3, n_colors: int = 2, preset: str = PRESETS[0]
         rows.append(row)
     df = pd.DataFrame(rows)
     strings = deal_to_strings(deal, m)
+    if view_order != VIEW_ORDERS[0]:
+        strings = tuple(_reversed_views(x, n, m, to_ours=False) for x in strings)
     df.attrs["deal"] = strings
     score = rounds_correct(deal, m)
     footer = {"round": "deal", **{f"agent {i + 1}": strings[i] for i in range(n)},
@@ -464,9 +508,10 @@ def explore_deal(n_players: int = 3, n_colors: int = 2, preset: str = PRESETS[0]
     return pd.concat([df, pd.DataFrame([footer])], ignore_index=True)
 
 
-def explore_hypercube(n_players: int = 4, preset: str = PRESETS[3], custom: str = "") -> Figure:
+def explore_hypercube(n_players: int = 4, preset: str = PRESETS[3], custom: str = "",
+                      view_order: str = VIEW_ORDERS[0]) -> Figure:
     """A two-colour deal (preset or custom strings) drawn on the hypercube of rounds."""
     n, _ = check_world(n_players, 2)
     if n > 6:
         raise ValueError("the hypercube picture is drawn for at most 6 players")
-    return plot_hypercube(_chosen_deal(preset, custom, n, 2), 2, name=None)
+    return plot_hypercube(_chosen_deal(preset, custom, n, 2, view_order), 2, name=None)
