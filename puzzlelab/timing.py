@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COLUMNS", "Cold", "Method", "QUICK_ENV", "SPEED_COLUMNS", "Task", "best_of", "cold_run",
-    "interleaved", "measure", "profile_summary", "quick", "repetitions", "speed_table", "timed", "warm_peak_mib",
-    "write_rows",
+    "interleaved", "measure", "profile_summary", "quick", "repetitions", "schema_row",
+    "speed_table", "timed", "warm_peak_mib", "write_rows",
 ]
 
 QUICK_ENV = "PUZZLELAB_BENCH_QUICK"
@@ -112,7 +112,8 @@ try:  # this process's own high-water mark (ru_maxrss may include the parent's, 
 except (OSError, StopIteration):
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-print(json.dumps({"seconds": seconds, "peak_kib": peak, "result": repr(result)}))
+text = result if isinstance(result, str) else repr(result)
+print(json.dumps({"seconds": seconds, "peak_kib": peak, "result": text}))
 """
 
 
@@ -209,6 +210,11 @@ def _warm_counts(methods: Sequence[Method], cold: dict[str, list[Cold]], repeat:
     return counts
 
 
+def _text(result: Any) -> str:
+    """A result as recorded (strings as they are, anything else by repr), as the fresh run does."""
+    return result if isinstance(result, str) else repr(result)
+
+
 def _check_results(results: dict[str, str], methods: Sequence[Method], case: str) -> None:
     """Every like-for-like method must compute what the subject computes."""
     subject = next((m for m in methods if m.role == "subject"), None)
@@ -236,13 +242,13 @@ def measure(puzzle: str, case: str, methods: Sequence[Method], *, repeat: int = 
     results = {m: runs[0].result for m, runs in cold.items() if runs and runs[0].finished}
     warmed = {m.label: m.task for m in methods if m.label in counts}
     for label, task in warmed.items():
-        results[label] = repr(task())
+        results[label] = _text(task())
     _check_results(results, methods, case)
     warm = interleaved(warmed, counts)
     peaks = {label: warm_peak_mib(task) for label, task in warmed.items()
              if statistics.median(warm[label]) < peak_below}
-    rows = [_row(puzzle, case, m, cold[m.label], warm.get(m.label, []), peaks.get(m.label),
-                 results.get(m.label, "")) for m in methods]
+    rows = [schema_row(puzzle, case, m, cold[m.label], warm.get(m.label, []), peaks.get(m.label),
+                       results.get(m.label, "")) for m in methods]
     _add_ratios(rows)
     _profile_small_ratio(rows, methods, profile_below)
     for row in rows:
@@ -277,8 +283,9 @@ def _profile_small_ratio(rows: list[dict], methods: Sequence[Method], below: flo
     row["note"] = "; ".join(x for x in (row["note"], profile_summary(subject.task)) if x)
 
 
-def _row(puzzle: str, case: str, m: Method, cold: list[Cold], warm: list[float],
-         peak: float | None, result: str) -> dict:
+def schema_row(puzzle: str, case: str, m: Method, cold: Sequence[Cold], warm: Sequence[float],
+               peak: float | None, result: str) -> dict:
+    """One benchmark row in the shared schema (`COLUMNS`) from cold runs and warm times."""
     finished = [c for c in cold if c.finished]
     dnf = next((c for c in cold if not c.finished), None)
     note = m.note if dnf is None else f"{dnf.result}; {m.note}".rstrip("; ")
