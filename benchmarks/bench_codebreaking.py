@@ -84,8 +84,9 @@ def scaling_rows() -> list[dict]:
             if codes <= PLAIN_UP_TO:
                 methods.append(Method("plain", Task(HERE, "plain_recursion", args), "baseline",
                                       cold=False))
-            rows += measure("codebreaking", f"{strategy}, Mastermind {pegs}x{colors} ({codes} codes)",
-                            methods, repeat=repetitions(5), budget=3, profile_below=0)
+            case = f"{strategy}, Mastermind {pegs}x{colors} ({codes} codes)"
+            rows += measure("codebreaking", case, methods, repeat=repetitions(5), budget=3,
+                            profile_below=0)
     return rows
 
 

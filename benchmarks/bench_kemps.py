@@ -31,7 +31,8 @@ def engine(games: int) -> tuple[int, int, int]:
 
 def engine_tracking(games: int) -> tuple[int, int, int]:
     """The same by the engine keeping a trace and every knowledge base (records not kept)."""
-    return _sum(play(GREEDY, seed, FULL, trace=True, knowledge=True).scores for seed in range(games))
+    return _sum(play(GREEDY, seed, FULL, trace=True, knowledge=True).scores
+                for seed in range(games))
 
 
 def _sum(scores) -> tuple[int, int, int]:
@@ -67,7 +68,8 @@ def selfplay_methods() -> list[Method]:
         methods.insert(1, Method("engine (library)", Task(HERE, "engine", (GAMES,)), "baseline",
                                  note=engine_note))
     else:
-        methods.insert(0, Method("engine (library)", Task(HERE, "engine", (GAMES,)), note=engine_note))
+        methods.insert(0, Method("engine (library)", Task(HERE, "engine", (GAMES,)),
+                                 note=engine_note))
     return methods
 
 
@@ -76,17 +78,20 @@ def with_rates(rows: list[dict], games: int) -> list[dict]:
     for row in rows:
         seconds = row["warm_median_s"] or row["cold_s"]
         if seconds:
-            row["note"] = "; ".join(x for x in (f"{games / seconds:,.0f} games/s", row["note"]) if x)
+            rate = f"{games / seconds:,.0f} games/s"
+            row["note"] = "; ".join(x for x in (rate, row["note"]) if x)
     return rows
 
 
 def main() -> None:
-    rows = with_rates(measure("kemps", f"Greedy self-play, 52 cards, {GAMES} games", selfplay_methods(),
-                              repeat=repetitions(7), cold_repeat=repetitions(3, 1)), GAMES)
-    n = 64 * LINEUP_GAMES
-    rows += with_rates(measure("kemps", f"tournament, 64 line-ups x {LINEUP_GAMES} games, 52 cards", [
+    selfplay = measure("kemps", f"Greedy self-play, 52 cards, {GAMES} games", selfplay_methods(),
+                       repeat=repetitions(7), cold_repeat=repetitions(3, 1))
+    rows = with_rates(selfplay, GAMES)
+    n, case = 64 * LINEUP_GAMES, f"tournament, 64 line-ups x {LINEUP_GAMES} games, 52 cards"
+    rows += with_rates(measure("kemps", case, [
         Method("2 processes", Task(HERE, "run_tournament", (LINEUP_GAMES, 2)), warm=False),
-        Method("1 process", Task(HERE, "run_tournament", (LINEUP_GAMES, 1)), "baseline", warm=False),
+        Method("1 process", Task(HERE, "run_tournament", (LINEUP_GAMES, 1)), "baseline",
+               warm=False),
     ], cold_repeat=1, profile_below=0), n)
     print(write_rows(rows, "bench_kemps").to_string(index=False))
 

@@ -18,7 +18,9 @@ import puzzlelab.russian_cards as rc
 from plain import russian_cards_lists
 from puzzlelab.progress import tqdm
 from puzzlelab.russian_cards import grid
-from puzzlelab.timing import Method, Task, measure, quick, repetitions, schema_row, timed, write_rows
+from puzzlelab.timing import (
+    Method, Task, measure, quick, repetitions, schema_row, timed, write_rows,
+)
 
 HERE = "bench_russian_cards"
 HARD_CELLS = [(9, 4, 2), (10, 4, 2)] + ([] if quick() else [(8, 5, 3)])
@@ -52,7 +54,8 @@ def whole_model(a: int, b: int, c: int) -> str:
     from puzzlelab.solvers import solve
 
     status = solve(cpsat_model(a, b, c)[0], time_limit=10 * CAP).status
-    return {"OPTIMAL": "solvable", "FEASIBLE": "solvable", "INFEASIBLE": "unsolvable"}.get(status, status)
+    verdicts = {"OPTIMAL": "solvable", "FEASIBLE": "solvable", "INFEASIBLE": "unsolvable"}
+    return verdicts.get(status, status)
 
 
 def headline_rows() -> list[dict]:
@@ -91,7 +94,8 @@ def cell_rows() -> list[dict]:
 def main() -> None:
     print(write_rows(headline_rows(), "bench_russian_cards").to_string(index=False))
     cells = write_rows(cell_rows(), "bench_russian_cards_cells")
-    print(cells.nlargest(8, "warm_median_s")[["case", "method", "warm_median_s"]].to_string(index=False))
+    slowest = cells.nlargest(8, "warm_median_s")[["case", "method", "warm_median_s"]]
+    print(slowest.to_string(index=False))
 
 
 if __name__ == "__main__":

@@ -89,7 +89,8 @@ def hanabi_rows(n_hints: int, n_rows: int, seed: int, p: float = 0.35) -> list[l
 
 def hanabi_capped_brute(n_hints: int, n_rows: int, seed: int) -> int:
     """Most pairwise-disjoint rows: duplicates removed, sizes tried from min(rows, hints) down."""
-    rows = sorted({sum(bit << h for h, bit in enumerate(row)) for row in hanabi_rows(n_hints, n_rows, seed)})
+    table = hanabi_rows(n_hints, n_rows, seed)
+    rows = sorted({sum(bit << h for h, bit in enumerate(row)) for row in table})
     for size in range(min(len(rows), n_hints), 0, -1):
         for chosen in combinations(rows, size):
             union = 0
@@ -110,7 +111,7 @@ def _feedback(secret: tuple[int, ...], guess: tuple[int, ...], colors: int) -> t
 
 
 def knuth_total(pegs: int = 4, colors: int = 6) -> int:
-    """Sum over all codes of the guesses Knuth's max-models strategy needs (ties: a possible code, then first)."""
+    """Guesses summed over all codes for Knuth's max-models (ties: a possible code, then first)."""
     codes = list(product(range(colors), repeat=pegs))
     table = [[_feedback(s, g, colors) for s in codes] for g in codes]
     win = (pegs, 0)
@@ -163,7 +164,7 @@ def russian_cards_lists(n: int = 7, a: int = 3, shared: int = 1, sizes: tuple | 
 
 
 def _safe(hands: tuple[int, ...], n: int, c: int) -> bool:
-    """Rule 2: for every c cards Cath may hold, the hands avoiding them cover the rest, share none."""
+    """Rule 2: for every c cards Cath may hold, hands avoiding them cover the rest, share none."""
     full = (1 << n) - 1
     for x in (sum(1 << y for y in cs) for cs in combinations(range(n), c)):
         avoiding = [h for h in hands if not h & x]
@@ -178,6 +179,6 @@ def _safe(hands: tuple[int, ...], n: int, c: int) -> bool:
 
 
 def russian_cards_rules(a: int = 3, b: int = 3, c: int = 1) -> int:
-    """How many announcements through Anne's hand {0..a-1} keep Rules 1 and 2 (generate, then filter)."""
+    """How many announcements through Anne's hand {0..a-1} keep Rules 1 and 2 (generate, filter)."""
     n, first = a + b + c, (1 << a) - 1
     return sum(_safe(L, n, c) for L in russian_cards_lists(n, a, a - c - 1, None, first))

@@ -120,14 +120,15 @@ print(json.dumps({"seconds": seconds, "peak_kib": peak, "result": text}))
 def _child_env() -> dict[str, str]:
     """This interpreter's environment, with this checkout and benchmarks/ first on the path."""
     env = dict(os.environ, TQDM_DISABLE="1", MPLBACKEND="Agg")
-    env["PYTHONPATH"] = os.pathsep.join(
-        [str(ROOT), str(BENCHMARKS)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    inherited = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(BENCHMARKS), *inherited])
     return env
 
 
 def cold_run(task: Task, timeout: float | None = None) -> Cold:
-    """Run `task` once in a fresh interpreter: first-call seconds, whole-process seconds, peak RSS."""
-    command = [sys.executable, "-c", _CHILD, task.module, task.function, json.dumps(list(task.args))]
+    """Run `task` once in a fresh interpreter: first call and whole process (seconds), peak RSS."""
+    arguments = json.dumps(list(task.args))
+    command = [sys.executable, "-c", _CHILD, task.module, task.function, arguments]
     start = time.perf_counter()
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
@@ -265,9 +266,10 @@ def profile_summary(task: Callable[[], Any], top: int = 2) -> str:
     profile = cProfile.Profile()
     profile.runcall(task)
     stats = pstats.Stats(profile)
-    ranked = sorted(stats.stats.items(), key=lambda kv: -kv[1][2])[:top]  # type: ignore[attr-defined]
+    entries = stats.stats.items()  # type: ignore[attr-defined]
+    ranked = sorted(entries, key=lambda kv: -kv[1][2])[:top]
     total = stats.total_tt  # type: ignore[attr-defined]
-    parts = [f"{tt / total:.0%} in {Path(file).name}:{name}" if file != "~" else f"{tt / total:.0%} in {name}"
+    parts = [f"{tt / total:.0%} in " + (name if file == "~" else f"{Path(file).name}:{name}")
              for (file, _, name), (_, _, tt, _, _) in ranked]
     return "profile: " + ", ".join(parts)
 
@@ -322,7 +324,7 @@ def _add_ratios(rows: list[dict]) -> None:
 
 
 def write_rows(rows: Sequence[dict], name: str) -> "pd.DataFrame":
-    """Write benchmark rows to data/<name>.csv in the shared schema (times to 4 significant digits)."""
+    """Write benchmark rows to data/<name>.csv in the shared schema (4 significant digits)."""
     import pandas as pd
 
     from .cache import write_table
