@@ -3,11 +3,12 @@
 Cold figures come from a fresh interpreter and include building the game table and, for the
 optimal searches, the one-time symmetry group; warm figures repeat the call on the built game.
 - Knuth's strategy (max-models) over all 1296 codes of Mastermind 4 x 6: the vectorised
-  analysis against a plain-Python program written from scratch (benchmarks/plain.py) and the
-  library's plain recursion over its table.
+  analysis against a plain-Python program written from scratch (benchmarks/plain.py; its
+  feedback table, like the library's game table, is built once per process).
 - The optimal worst case of Mastermind 4 x 6 with and without symmetry reduction, and the
   optimal average (cold only).
-- Every strategy's analysis as Mastermind grows: vectorised against the plain recursion (warm).
+- Every strategy's analysis as Mastermind grows: vectorised against the same plain-Python
+  program (warm figures).
 Writes data/bench_codebreaking.csv; COBRA's figures are in data/bench_outside.csv.
 """
 
@@ -15,14 +16,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from puzzlelab.codebreaking import STRATEGIES, Game, analyze, analyze_plain, mastermind, optimal
+from puzzlelab.codebreaking import STRATEGIES, Game, analyze, mastermind, optimal
 from puzzlelab.timing import Method, Task, measure, quick, repetitions, write_rows
 
 HERE = "bench_codebreaking"
 SIZES = [(2, 4), (3, 3), (3, 4), (3, 5), (4, 4), (4, 5)] + ([] if quick() else [(4, 6), (5, 5)])
-PLAIN_UP_TO = 625  # codes: the plain recursion is timed up to Mastermind 4 x 5
-SCRATCH = ("the strongest simple baseline: Knuth's algorithm in plain Python from scratch, "
-           "feedback table included (benchmarks/plain.py)")
+PLAIN_UP_TO = 625  # codes: the plain-Python program is timed up to Mastermind 4 x 5
+SCRATCH = ("the strongest simple baseline: the greedy analysis in plain Python from scratch "
+           "(benchmarks/plain.py)")
 
 
 @lru_cache(maxsize=None)
@@ -34,11 +35,6 @@ def game(pegs: int, colors: int) -> Game:
 def vectorised(pegs: int, colors: int, strategy: str = "max-models") -> int:
     """Total guesses over all codes of the greedy strategy, by the vectorised analysis."""
     return int(analyze(game(pegs, colors), strategy).total)
-
-
-def plain_recursion(pegs: int, colors: int, strategy: str = "max-models") -> int:
-    """The same by the library's plain recursion over the game's table."""
-    return int(analyze_plain(game(pegs, colors), strategy).total)
 
 
 def optimal_worst(pegs: int, colors: int, symmetry: bool) -> int:
@@ -55,10 +51,8 @@ def headline_rows() -> list[dict]:
     reps, cold = repetitions(5), repetitions(3, 1)
     rows = measure("codebreaking", "Knuth's strategy (max-models), Mastermind 4x6", [
         Method("vectorised analysis (library)", Task(HERE, "vectorised", (4, 6))),
-        Method("plain Python from scratch", Task("plain", "knuth_total", (4, 6)), "baseline",
+        Method("plain Python from scratch", Task("plain", "greedy_total", (4, 6)), "baseline",
                note=SCRATCH),
-        Method("plain recursion over the table (library)", Task(HERE, "plain_recursion", (4, 6)),
-               "baseline", note="the library's reference implementation"),
     ], repeat=reps, cold_repeat=cold, budget=15)
     rows += measure("codebreaking", "optimal worst case, Mastermind 4x6", [
         Method("search with symmetry (library)", Task(HERE, "optimal_worst", (4, 6, True)),
@@ -82,8 +76,8 @@ def scaling_rows() -> list[dict]:
             args = (pegs, colors, strategy)
             methods = [Method("vectorised", Task(HERE, "vectorised", args), cold=False)]
             if codes <= PLAIN_UP_TO:
-                methods.append(Method("plain", Task(HERE, "plain_recursion", args), "baseline",
-                                      cold=False))
+                methods.append(Method("plain", Task("plain", "greedy_total", args),
+                                      "baseline", cold=False, note=SCRATCH))
             case = f"{strategy}, Mastermind {pegs}x{colors} ({codes} codes)"
             rows += measure("codebreaking", case, methods, repeat=repetitions(5), budget=3,
                             profile_below=0)

@@ -7,12 +7,14 @@ Each function returns a small summary that the library's method must reproduce e
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
+from functools import lru_cache
 from itertools import combinations, product
 
 __all__ = [
-    "hanabi_capped_brute", "hanabi_rows", "hats_bitmask", "hats_naive", "knuth_total",
+    "greedy_total", "hanabi_capped_brute", "hanabi_rows", "hats_bitmask", "hats_naive",
     "maximal_summary", "russian_cards_lists", "russian_cards_rules",
 ]
 
@@ -110,31 +112,46 @@ def _feedback(secret: tuple[int, ...], guess: tuple[int, ...], colors: int) -> t
     return black, common - black
 
 
-def knuth_total(pegs: int = 4, colors: int = 6) -> int:
-    """Guesses summed over all codes for Knuth's max-models (ties: a possible code, then first)."""
+@lru_cache(maxsize=None)
+def _feedback_table(pegs: int, colors: int) -> list[list[tuple[int, int]]]:
+    """table[guess][secret]: the markers of every guess against every code (built once)."""
     codes = list(product(range(colors), repeat=pegs))
-    table = [[_feedback(s, g, colors) for s in codes] for g in codes]
+    return [[_feedback(s, g, colors) for s in codes] for g in codes]
+
+
+_SCORES = {  # lower is better, from the sizes of the parts a guess splits the live codes into
+    "max-models": max,
+    "exp-models": lambda sizes: sum(c * c for c in sizes),
+    "ent-models": lambda sizes: round(sum(c * math.log(c) for c in sizes), 9),
+    "parts": lambda sizes: -len(sizes),
+}
+
+
+def greedy_total(pegs: int = 4, colors: int = 6, strategy: str = "max-models") -> int:
+    """Guesses summed over all codes for a greedy strategy, Knuth's (max-models) by default.
+
+    Ties go to a guess that may be the code, then to the first guess.
+    """
+    table, score = _feedback_table(pegs, colors), _SCORES[strategy]
     win = (pegs, 0)
-    total, stack = 0, [(tuple(range(len(codes))), 1)]
+    total, stack = 0, [(list(range(len(table))), 1)]
     while stack:
         live, depth = stack.pop()
         if len(live) == 1:
             total += depth
             continue
-        best, pick = None, None
-        alive = set(live)
+        best, pick, alive = None, -1, set(live)
         for g, row in enumerate(table):
-            worst = max(Counter(row[s] for s in live).values())
-            if best is None or worst < best or (worst == best and g in alive and pick not in alive):
-                best, pick = worst, g
+            value = score(Counter(row[s] for s in live).values())
+            if best is None or value < best or (value == best and g in alive and pick not in alive):
+                best, pick = value, g
         parts: dict[tuple[int, int], list[int]] = {}
         for s in live:
             parts.setdefault(table[pick][s], []).append(s)
         for outcome, part in parts.items():
-            if outcome == win:
-                total += depth
-            else:
-                stack.append((tuple(part), depth + 1))
+            total += depth if outcome == win else 0
+            if outcome != win:
+                stack.append((part, depth + 1))
     return total
 
 
