@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzlelab import hats
-from puzzlelab.hats import brute, chains, fullline, optima, plots, sets, thesis
+from puzzlelab.hats import brute, chains, fullline, notebook, optima, sets, thesis
+from puzzlelab.hats.reference import naive_brute_force, naive_evaluate
 
 
 # --- validation ----------------------------------------------------------------------------------
@@ -32,8 +33,8 @@ from puzzlelab.hats import brute, chains, fullline, optima, plots, sets, thesis
         (lambda: hats.maximal_won_sets(1), "n_players"),
         (lambda: hats.optimum(3, 1), "n_colors"),
         (lambda: hats.to_mask([(0, 2)], 2, 2), "not a round"),
-        (lambda: plots.explore_deal(3, 2, "custom", "BPPR BPPR"), "3 strategies"),
-        (lambda: plots.explore_deal(3, 2, "no such preset"), "unknown preset"),
+        (lambda: notebook.explore_deal(3, 2, "custom", "BPPR BPPR"), "3 strategies"),
+        (lambda: notebook.explore_deal(3, 2, "no such preset"), "preset must be one of"),
         (lambda: chains.chain_method(3, viability="maybe"), "viability"),
         (lambda: hats.evaluate([[0.7, 1, 1, 1], [-1] * 4, [-1] * 4]), "not an integer"),
         (lambda: hats.evaluate(np.full((3, 4), 0.5)), "must be integers"),
@@ -50,7 +51,7 @@ from puzzlelab.hats import brute, chains, fullline, optima, plots, sets, thesis
         (lambda: optima.hamming_coset_check(6), "2\\*\\*k - 1"),
         (lambda: optima.optimum_bounds(3, 3, time_limit=0), "time_limit"),
         (lambda: sets.achievable_mask(1 << 8, 3, 2), "beyond"),
-        (lambda: sets.neighbour_property_won_masks(5), "N <= 4"),
+        (lambda: sets.neighbour_property_won_masks(5), "at most N = 4"),
         (lambda: thesis.evaluate_expression("__import__('os')"), "arithmetic"),
     ],
 )
@@ -64,11 +65,11 @@ def test_widget_shows_the_value_error_message_not_a_traceback(monkeypatch):
 
     shown = []
     monkeypatch.setattr(widgets, "display", shown.append)
-    widgets.show_safely(plots.explore_deal, n_players=1, n_colors=2, preset="always pass", custom="")
-    widgets.show_safely(plots.explore_deal, n_players=3, n_colors=2, preset="custom", custom="BPPR BPPX BPPR")
+    widgets.show_safely(notebook.explore_deal, n_players=1, n_colors=2, preset="always pass", custom="")
+    widgets.show_safely(notebook.explore_deal, n_players=3, n_colors=2, preset="custom", custom="BPPR BPPX BPPR")
     texts = [getattr(obj, "data", str(obj)) for obj in shown]
     assert len(texts) == 2
-    assert "n_players must be at least 2, got 1" in texts[0]
+    assert "n_players must be an integer at least 2, got 1" in texts[0]
     assert "unknown letter 'X'" in texts[1]
     assert not any("Traceback" in t or "Error:" in t for t in texts)  # the bug path would name the exception type
 
@@ -85,7 +86,7 @@ def test_vectorised_evaluate_matches_naive_loop(n, m):
     rng = np.random.default_rng(n * 10 + m)
     for _ in range(40):
         d = random_deal(rng, n, m)
-        assert hats.evaluate(d, m) == hats.naive_evaluate(d, m)
+        assert hats.evaluate(d, m) == naive_evaluate(d, m)
 
 
 def test_input_forms_agree():
@@ -116,7 +117,7 @@ def test_fitness_functions_on_derivable_deals():
 
 @pytest.mark.parametrize("n, m", [(2, 2), (2, 3)])
 def test_brute_force_matches_naive_per_deal_loop(n, m):
-    assert np.array_equal(brute.brute_force(n, m).won, brute.naive_brute_force(n, m))
+    assert np.array_equal(brute.brute_force(n, m).won, naive_brute_force(n, m))
 
 
 def test_brute_force_n3_matches_per_deal_evaluation_on_a_sample():
@@ -124,7 +125,7 @@ def test_brute_force_n3_matches_per_deal_evaluation_on_a_sample():
     assert len(bf.won) == brute.n_deals(3, 2) == 3 ** (4 * 3)  # (M+1)**(M**(N-1) * N)
     rng = np.random.default_rng(3)
     for k in rng.integers(0, len(bf.won), size=300):
-        assert int(bf.won[k]) == sets.to_mask(hats.naive_evaluate(bf.deal(int(k))), 3)
+        assert int(bf.won[k]) == sets.to_mask(naive_evaluate(bf.deal(int(k))), 3)
 
 
 @pytest.mark.parametrize("n, m", [(2, 2), (3, 2), (2, 3)])
@@ -231,10 +232,10 @@ def test_upper_bounds_hold_where_exhaustion_decides():
 
 def test_branch_and_bound_finds_only_dominating_sets():
     for n, size in [(4, 4), (5, 7)]:
-        lost = optima.find_lost_set(n, size)
-        assert lost is not None and sets.valid_lost_mask(lost, n, 2)
-    assert optima.find_lost_set(4, 3) is None  # 3 balls of 5 rounds cannot cover 16
-    assert optima.find_lost_set(5, 6) is None
+        (lost,) = optima.minimum_covers(n, size, through_zero=True, limit=1)
+        assert sets.valid_lost_mask(lost, n, 2) and lost & 1
+    assert optima.minimum_covers(4, 3, through_zero=True, limit=1) == []  # 3 balls of 5 < 16 rounds
+    assert optima.minimum_covers(5, 6, through_zero=True, limit=1) == []
 
 
 def test_hamming_code_is_a_perfect_cover():
@@ -500,7 +501,7 @@ def test_thesis_formulas_evaluate_as_written():
 
 
 def test_default_pipeline_builds_smaller_worlds_like_the_table():
-    """known=None computes the smaller worlds' deals first, exactly as results.optimum_table passes them."""
+    """known=None computes the smaller worlds' deals first, exactly as notebook.optimum_table passes them."""
     auto = optima.optimum_bounds(3, 3, search_steps=300)
     explicit = optima.optimum_bounds(3, 3, search_steps=300, known={2: optima.optimum_bounds(2, 3).witness})
     assert auto == explicit
@@ -517,7 +518,7 @@ def test_four_agent_table_rows_are_evaluated_deals():
     assert len(rows) == len(t4)
     for r in rows[rows.read != "garbled"].to_dict("records"):
         deal = [thesis.to_our_order(x, 4, "R<B, higher agent first") for x in r["deal strings"].split()]
-        assert len(hats.naive_evaluate(deal)) == r["won"]
+        assert len(naive_evaluate(deal)) == r["won"]
     assert (rows[rows["our deal"].eq(True)].maximal == True).all()  # noqa: E712
 
 
@@ -526,5 +527,5 @@ def test_best_known_preset_is_the_cached_witness_and_wins_its_rounds():
 
     table = read_table("hats_optima").set_index(["n_players", "n_colors"])
     for n, m in [(3, 2), (5, 2), (3, 4), (4, 3)]:
-        deal = plots.preset_deal(plots.PRESETS[3], n, m)
-        assert len(hats.naive_evaluate(deal, m)) == table.lower[(n, m)]
+        deal = notebook.preset_deal(notebook.PRESETS[3], n, m)
+        assert len(naive_evaluate(deal, m)) == table.lower[(n, m)]

@@ -1,15 +1,32 @@
-"""The Leprechaun hat problem (Janssen's bachelor thesis, LIACS 2017): model, brute force,
-the Chain-Method, maximal won sets, exact optima. See notebooks/hats.ipynb."""
+"""The Leprechaun hat problem (janssen2017): model, solvers, the thesis's tables, notebook layer.
 
-from .model import (  # noqa: F401
-    LETTERS, PASS, answers, check_world, deal_to_strings, evaluate, naive_evaluate, parse_deal,
-    parse_strategy, round_index, round_to_string, rounds, rounds_correct, set_correct_order,
-    strategy_to_string, string_to_round, strong_answering, view_of, views, won_mask,
+Module roles, as in every puzzle of puzzlelab:
+- model: rounds, views, deals, the thesis's notation, evaluation, validation (`model`);
+- solvers: fast exact methods (`brute`, `chains`, `sets`, `optima`, `fullline`);
+- source: reading and checking the thesis's tables and claims (`thesis`);
+- notebook layer: cached tables, figures and `explore_*` functions (`notebook`).
+Slow reference implementations for cross-checks live in `reference` (not exported here).
+"""
+
+from . import brute, chains, fullline, model, notebook, optima, sets, thesis
+from .model import (
+    LETTERS, PASS, answers, check_world, deal_to_strings, evaluate, parse_deal, parse_strategy,
+    round_index, round_to_string, rounds, rounds_correct, set_correct_order, strategy_to_string,
+    string_to_round, strong_answering, view_of, views, won_mask,
 )
-from .sets import (  # noqa: F401
+from .notebook import explore_deal, explore_hypercube
+from .optima import Bounds, NotProvenError, optimum, optimum_bounds
+from .sets import (
     achievable, canonical_deal, maximal_won_masks, maximal_won_sets, minimal_dominating_sets,
     minimal_lost_sets, to_mask, to_rounds,
 )
-from .optima import Bounds, NotProvenError, optimum, optimum_bounds  # noqa: F401
-from .plots import explore_deal, explore_hypercube  # noqa: F401
-from . import brute, chains, optima, plots, sets, thesis  # noqa: F401,E402
+
+__all__ = [
+    "LETTERS", "PASS", "Bounds", "NotProvenError", "achievable", "answers", "brute",
+    "canonical_deal", "chains", "check_world", "deal_to_strings", "evaluate", "explore_deal",
+    "explore_hypercube", "fullline", "maximal_won_masks", "maximal_won_sets",
+    "minimal_dominating_sets", "minimal_lost_sets", "model", "notebook", "optima", "optimum",
+    "optimum_bounds", "parse_deal", "parse_strategy", "round_index", "round_to_string", "rounds",
+    "rounds_correct", "set_correct_order", "sets", "strategy_to_string", "string_to_round",
+    "strong_answering", "thesis", "to_mask", "to_rounds", "view_of", "views", "won_mask",
+]

@@ -1,4 +1,4 @@
-"""The thesis's Brute Force Method (Section 2.1.9, 5.1.3), vectorised with numpy, and the naive loop.
+"""The Brute Force Method of janssen2017 (Sections 2.1.9, 5.1.3), vectorised with numpy.
 
 Every strategy of player i is turned once into two bitmasks over the rounds: where it answers
 right and where it answers wrong. A deal wins round r iff some player is right at r and none is
@@ -9,15 +9,28 @@ wrong, so the won set of every deal is (R_1 | ... | R_N) & ~(W_1 | ... | W_N), c
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from .model import check_world, naive_evaluate, rounds, view_table
-from .sets import to_mask
+from .. import checks
+from .model import check_world, rounds, view_table
+
+__all__ = [
+    "MAX_DEALS", "BruteForce", "all_strategies", "brute_force", "feasible", "n_deals",
+    "n_strategies",
+    "strategy_masks",
+]
 
 MAX_DEALS = 5_000_000
+
+
+def _count_bits(n: int, m: int, per_player: bool) -> float:
+    """log2 of the number of strategies (or deals), without computing it."""
+    bits = m ** (n - 1) * math.log2(m + 1)
+    return bits if per_player else n * bits
 
 
 def n_strategies(n_players: int, n_colors: int = 2) -> int:
@@ -28,14 +41,15 @@ def n_strategies(n_players: int, n_colors: int = 2) -> int:
 
 def n_deals(n_players: int, n_colors: int = 2) -> int:
     """Strategies ** N deals (Section 2.1.9, Theorem 2)."""
-    return n_strategies(n_players, n_colors) ** n_players
+    n, m = check_world(n_players, n_colors)
+    return n_strategies(n, m) ** n
 
 
 def all_strategies(n_players: int, n_colors: int = 2) -> np.ndarray:
     """Array [strategy, view] of guesses (-1 = pass), lexicographic with pass first."""
     n, m = check_world(n_players, n_colors)
-    if n_strategies(n, m) > 1_000_000:
-        raise ValueError(f"too many strategies per player for N = {n}, M = {m}")
+    if _count_bits(n, m, per_player=True) > 20:
+        raise ValueError(f"too many strategies per player for N = {n}, M = {m} (more than 2**20)")
     return np.array(list(itertools.product(range(-1, m), repeat=m ** (n - 1))), dtype=np.int8)
 
 
@@ -59,7 +73,7 @@ def strategy_masks(n_players: int, n_colors: int = 2) -> tuple[np.ndarray, np.nd
 
 @dataclass(frozen=True)
 class BruteForce:
-    """Won-set bitmask of every deal, deals in lexicographic order of (strategy of player 1, 2, ...)."""
+    """Won-set bitmask of every deal, deals ordered by (strategy of player 1, 2, ...)."""
 
     n_players: int
     n_colors: int
@@ -86,21 +100,31 @@ class BruteForce:
 
     def deals_winning(self, mask: int) -> np.ndarray:
         """Indices of the deals whose won set is exactly `mask`."""
+        mask = checks.integer(mask, "mask", low=0, high=(1 << self.n_colors**self.n_players) - 1)
         return np.flatnonzero(self.won == np.uint64(mask))
 
     def deal(self, index: int) -> np.ndarray:
         """The deal (array) with this index."""
+        index = checks.integer(index, "index", low=0, high=len(self.won) - 1)
         s = n_strategies(self.n_players, self.n_colors)
         strat = all_strategies(self.n_players, self.n_colors)
         digits = np.unravel_index(int(index), (s,) * self.n_players)
         return np.vstack([strat[d] for d in digits])
 
 
+def feasible(n_players: int, n_colors: int = 2) -> bool:
+    """Whether `brute_force` takes this world: at most MAX_DEALS deals and 64 rounds."""
+    n, m = check_world(n_players, n_colors)
+    return _count_bits(n, m, per_player=False) <= math.log2(MAX_DEALS) and m**n <= 64
+
+
 def brute_force(n_players: int = 3, n_colors: int = 2) -> BruteForce:
     """Evaluate every deal at once (the thesis's 531,441 deals for N = 3, M = 2)."""
     n, m = check_world(n_players, n_colors)
-    if n_deals(n, m) > MAX_DEALS:
-        raise ValueError(f"{n_deals(n, m)} deals for N = {n}, M = {m}: more than {MAX_DEALS}")
+    if not feasible(n, m):
+        raise ValueError(f"about 2**{_count_bits(n, m, False):.1f} deals for N = {n}, M = {m}: "
+                         f"the brute force takes at most {MAX_DEALS} deals and 64 rounds "
+                         "(N = 3 for two colours, N = 2 for three or four)")
     right, wrong = strategy_masks(n, m)
     any_right = np.zeros(1, dtype=np.uint64)
     any_wrong = np.zeros(1, dtype=np.uint64)
@@ -109,14 +133,3 @@ def brute_force(n_players: int = 3, n_colors: int = 2) -> BruteForce:
         any_wrong = (any_wrong[:, None] | wrong[i][None, :]).ravel()
     return BruteForce(n, m, any_right & ~any_wrong)
 
-
-def naive_brute_force(n_players: int = 3, n_colors: int = 2, limit: int | None = None) -> np.ndarray:
-    """Baseline: evaluate deal after deal, round by round, in plain Python (optionally the first `limit`)."""
-    n, m = check_world(n_players, n_colors)
-    strat = all_strategies(n, m)
-    out = []
-    for k, combo in enumerate(itertools.product(range(len(strat)), repeat=n)):
-        if limit is not None and k >= limit:
-            break
-        out.append(to_mask(naive_evaluate(strat[list(combo)], m), n, m))
-    return np.array(out, dtype=np.uint64)

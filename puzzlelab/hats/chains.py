@@ -1,4 +1,4 @@
-"""Chains, chain crossing and the Chain-Method (thesis Chapter 4 and Section 5.1.2), for M = 2.
+"""Chains, chain crossing and the Chain-Method (janssen2017, Chapter 4, Section 5.1.2), M = 2.
 
 A *chain* is named by one round x (its incorrect round): every player i, seeing x without hat i,
 guesses the other colour than x_i. It makes x wrong and the N neighbours of x right (Section
@@ -16,20 +16,33 @@ two chains cross.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import reduce
-from operator import or_
 
 import numpy as np
+from ortools.sat.python import cp_model
 
-from .model import Round, check_world, round_index, round_to_string, rounds
-from .sets import bits, canonical_deal, closed_neighbourhoods, full_mask, maximal_won_masks, valid_lost_mask
+from .. import checks
+from ..bitsets import bits, from_bits, full, union
+from ..solvers import solve
+from .model import Round, round_index, round_to_string, rounds
+from .sets import (
+    MAX_NEIGHBOURHOOD_PLAYERS, _two_colour_world, canonical_deal, check_mask,
+    closed_neighbourhoods, maximal_won_masks, valid_lost_mask,
+)
+
+__all__ = [
+    "MAX_CODE_PLAYERS", "VIABILITY", "Chain", "ChainMethodResult", "chain_crossings",
+    "chain_method", "chains", "combination", "disjoint_chain_pairs", "max_disjoint_chains",
+]
+
+MAX_CODE_PLAYERS = 10  # max_disjoint_chains: 2**N chains with one clause per pair at distance <= 2
 
 
 @dataclass(frozen=True)
 class Chain:
-    """One chain: its number (1-based, rounds in lexicographic order), incorrect and correct rounds."""
+    """One chain: its number (1-based, rounds in lexicographic order) and its rounds."""
 
     number: int
     incorrect: Round
@@ -38,7 +51,7 @@ class Chain:
 
 def chains(n_players: int) -> list[Chain]:
     """The 2**N chains of the N-player, two-colour world (Table 4.1 for N = 3)."""
-    n, _ = check_world(n_players, 2)
+    n = _two_colour_world(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "chains")
     allr = rounds(n, 2)
     out = []
     for k, x in enumerate(allr):
@@ -48,8 +61,8 @@ def chains(n_players: int) -> list[Chain]:
 
 
 def chain_crossings(n_players: int) -> list[tuple[int, int, int]]:
-    """Pairs of crossing chains (a, b, agent) with a < b: rounds differing only in the agent's hat."""
-    n, _ = check_world(n_players, 2)
+    """Crossing chains (a, b, agent), a < b: rounds that differ in the agent's hat only."""
+    n = _two_colour_world(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "chain_crossings")
     out = []
     for a in range(2**n):
         for j in range(n):
@@ -60,7 +73,7 @@ def chain_crossings(n_players: int) -> list[tuple[int, int, int]]:
 
 
 def _won(combo_mask: int, treated: int) -> int:
-    """Rounds made correct and not wrong by a chain combination: treated minus the chains' rounds."""
+    """Rounds a chain combination makes correct and none wrong: treated minus its rounds."""
     return treated & ~combo_mask
 
 
@@ -79,8 +92,8 @@ class ChainMethodResult:
 
     def won_masks(self) -> list[int]:
         """The won set of each combination's deal."""
-        full = full_mask(self.n_players)
-        return [full & ~lost for lost in self.lost_masks()]
+        everything = full(2**self.n_players)
+        return [everything & ~lost for lost in self.lost_masks()]
 
     def deals(self) -> list[np.ndarray]:
         """Each combination converted to a deal (Table 5.1: crossings pass)."""
@@ -91,7 +104,7 @@ VIABILITY = ("changes-correct", "each-chain-correct")
 
 
 def chain_method(
-    n_players: int, *, viability: str = "changes-correct", max_combinations: int = 2_000_000
+    n_players: int, *, viability: str = "changes-correct", max_combinations: int = 500_000
 ) -> ChainMethodResult:
     """The thesis's Chain-Method, breadth first, implemented as described (Section 5.1.2).
 
@@ -99,39 +112,45 @@ def chain_method(
     of correct rounds". `"each-chain-correct"` is the purpose the thesis gives for it: no chain
     of the combination ends up making no round correct (every chain keeps a neighbour outside).
     """
-    n, _ = check_world(n_players, 2)
-    if viability not in VIABILITY:
-        raise ValueError(f"viability must be one of {VIABILITY}, got {viability!r}")
+    n = _two_colour_world(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "the Chain-Method")
+    viability = checks.choice(viability, "viability", VIABILITY)
+    limit = checks.integer(max_combinations, "max_combinations", low=1)
     closed = closed_neighbourhoods(n)
-    full = full_mask(n)
-    k = 2**n
     found: list[int] = []
     found_combos: list[tuple[int, ...]] = []
-    level = [((c,), 1 << c, closed[c]) for c in range(k)]
-    explored, depth = len(level), 0
+    level = [((c,), 1 << c, closed[c]) for c in range(2**n)]
+    explored, depth, everything = len(level), 0, full(2**n)
     while level:
         depth += 1
-        nxt = []
+        nxt: list = []
         for combo, mask, treated in level:
-            if treated == full:  # complete
+            if treated == everything:  # complete
                 if not any(f & mask == f for f in found):
                     found.append(mask)
                     found_combos.append(tuple(c + 1 for c in combo))
                 continue
-            won = _won(mask, treated)
-            for c in range(combo[-1] + 1, k):
-                m2, t2 = mask | 1 << c, treated | closed[c]
-                if viability == "changes-correct":
-                    ok = _won(m2, t2) != won
-                else:
-                    ok = all(closed[v] & ~m2 for v in (*combo, c))
-                if ok:
-                    nxt.append((combo + (c,), m2, t2))
+            nxt += _extensions(combo, mask, treated, closed, viability)
+            if explored + len(nxt) > limit:
+                raise ValueError(f"Chain-Method for N = {n} exceeds {limit} combinations")
         explored += len(nxt)
-        if explored > max_combinations:
-            raise ValueError(f"Chain-Method for N = {n} exceeds {max_combinations} combinations")
         level = nxt
     return ChainMethodResult(n, tuple(found_combos), explored, depth)
+
+
+def _extensions(combo: tuple[int, ...], mask: int, treated: int, closed: tuple[int, ...],
+                viability: str) -> list:
+    """The viable one-chain extensions of a combination by higher-numbered chains."""
+    won = _won(mask, treated)
+    out = []
+    for c in range(combo[-1] + 1, len(closed)):
+        m2, t2 = mask | 1 << c, treated | closed[c]
+        if viability == "changes-correct":
+            ok = _won(m2, t2) != won
+        else:
+            ok = all(closed[v] & ~m2 for v in (*combo, c))
+        if ok:
+            out.append((combo + (c,), m2, t2))
+    return out
 
 
 def max_disjoint_chains(n_players: int, time_limit: float = 60.0) -> int:
@@ -140,16 +159,15 @@ def max_disjoint_chains(n_players: int, time_limit: float = 60.0) -> int:
     Two chains touch no common round iff their rounds differ in at least 3 hats, so this is the
     largest binary code of length N and minimum distance 3, A(N, 3).
     """
-    from ortools.sat.python import cp_model
-
-    from ..solvers import solve
-
-    n, _ = check_world(n_players, 2)
+    n = _two_colour_world(n_players, MAX_CODE_PLAYERS, "max_disjoint_chains")
+    time_limit = checks.number(time_limit, "time_limit", low=0.001, high=3600)
     model = cp_model.CpModel()
     x = [model.NewBoolVar(f"c{k}") for k in range(2**n)]
+    pairs = itertools.combinations(range(n), 2)
+    near = [1 << j for j in range(n)] + [1 << i | 1 << j for i, j in pairs]
     for a in range(2**n):
-        for b in range(a + 1, 2**n):
-            if (a ^ b).bit_count() <= 2:
+        for b in (a ^ d for d in near):
+            if a < b:
                 model.AddBoolOr([x[a].Not(), x[b].Not()])
     model.Add(x[0] == 1)  # vertex-transitivity
     model.Maximize(sum(x))
@@ -165,23 +183,36 @@ def disjoint_chain_pairs(lost: int, n_players: int) -> list[tuple[int, int]]:
     The combination is given by its chains' incorrect rounds (a lost-set bitmask); two chains
     share no round iff their incorrect rounds differ in at least three hats (thesis Section 5.2.3).
     """
-    n, _ = check_world(n_players, 2)
-    if lost < 0 or lost >> 2**n:
-        raise ValueError(f"lost-set mask has bits beyond the {2**n} rounds of N = {n}")
-    xs = list(bits(lost))
-    return [(a + 1, b + 1) for k, a in enumerate(xs) for b in xs[k + 1 :] if (a ^ b).bit_count() >= 3]
+    n = _two_colour_world(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "disjoint_chain_pairs")
+    xs = list(bits(check_mask(lost, n, 2, "lost")))
+    return [(a + 1, b + 1) for k, a in enumerate(xs) for b in xs[k + 1 :]
+            if (a ^ b).bit_count() >= 3]
 
 
 def combination(numbers: Sequence[int], numbering: Mapping[int, Round], n_players: int) -> dict:
     """A chain combination named by chain numbers under a numbering (number -> incorrect round):
     is it complete (its rounds treat every round), what does it win, is that won set maximal?"""
-    n, _ = check_world(n_players, 2)
+    n = _two_colour_world(n_players, 5, "combination")
+    numbers = checks.integers(numbers, "numbers", low=1)
+    if not isinstance(numbering, Mapping):
+        raise checks.ArgumentTypeError(
+            f"numbering must map chain numbers to rounds, got {numbering!r}")
     unknown = [k for k in numbers if k not in numbering]
     if unknown:
         raise ValueError(f"chain numbers {unknown} are not in the numbering (1..{len(numbering)})")
-    lost = sum(1 << round_index(numbering[k], 2) for k in numbers)
+    incorrect = [_chain_round(numbering[k], n) for k in numbers]
+    lost = from_bits(round_index(r, 2) for r in incorrect)
     closed = closed_neighbourhoods(n)
-    won = _won(lost, reduce(or_, (closed[x] for x in bits(lost)), 0))  # rounds a chain makes right, none wrong
-    return {"incorrect rounds": " ".join(round_to_string(numbering[k]) for k in numbers),
+    won = _won(lost, union(closed[x] for x in bits(lost)))  # some chain right, none wrong
+    return {"incorrect rounds": " ".join(round_to_string(r) for r in incorrect),
             "complete": valid_lost_mask(lost, n, 2), "won rounds": won.bit_count(),
             "won set maximal": won in set(maximal_won_masks(n))}
+
+
+def _chain_round(rnd: object, n: int) -> Round:
+    """A chain's incorrect round: N colour indices 0 or 1."""
+    colours = tuple(rnd) if isinstance(rnd, (tuple, list)) else None
+    if colours is None or len(colours) != n:
+        raise ValueError(f"{rnd!r} is not a round of {n} hats")
+    round_index(colours, 2)  # validates every colour
+    return tuple(int(c) for c in colours)

@@ -31,25 +31,36 @@ from __future__ import annotations
 
 import itertools
 
+from ortools.sat.python import cp_model
+
+from .. import checks
+from ..solvers import solve
 from .model import check_world
+
+__all__ = ["cap", "excluded", "full_line_upper_bound", "lemma_applies", "reduced_model_feasible"]
+
+
+def _world_and_size(n_players: int, n_colors: int, k: int) -> tuple[int, int, int]:
+    n, m = check_world(n_players, n_colors)
+    return n, m, checks.integer(k, "k", low=0, high=m**n)
 
 
 def cap(n_players: int, n_colors: int, k: int) -> int:
     """c(k) = floor((M**N - k) / (M - 1)): most lines of one direction meeting k won rounds once."""
-    n, m = check_world(n_players, n_colors)
+    n, m, k = _world_and_size(n_players, n_colors, k)
     return (m**n - k) // (m - 1)
 
 
 def lemma_applies(n_players: int, n_colors: int, k: int) -> bool:
     """Hypotheses (a) and (b) of the lemma: a direction is forced to its cap, with no slack."""
-    n, m = check_world(n_players, n_colors)
+    n, m, k = _world_and_size(n_players, n_colors, k)
     c = cap(n, m, k)
-    return 0 <= k <= m**n and n * (c - 1) < k <= n * c and m**n - k - (m - 1) * c == 0
+    return n * (c - 1) < k <= n * c and m**n - k - (m - 1) * c == 0
 
 
 def excluded(n_players: int, n_colors: int, k: int) -> bool:
-    """True when no achievable won set has exactly k rounds, by per-direction counting or the lemma."""
-    n, m = check_world(n_players, n_colors)
+    """True when no achievable won set has k rounds (per-direction counting or the lemma)."""
+    n, m, k = _world_and_size(n_players, n_colors, k)
     c = cap(n, m, k)
     if k > n * c:  # per-direction counting: k <= u_1 + ... + u_N <= N c
         return True
@@ -60,20 +71,19 @@ def excluded(n_players: int, n_colors: int, k: int) -> bool:
 
 
 def full_line_upper_bound(n_players: int, n_colors: int = 2) -> int:
-    """The largest k below the smallest excluded size: an upper bound on won rounds (module docstring)."""
+    """The largest k below the smallest excluded size: an upper bound on won rounds (see above)."""
     n, m = check_world(n_players, n_colors)
-    return next(k for k in range(m**n + 2) if excluded(n, m, k)) - 1
+    return next((k for k in range(m**n + 1) if excluded(n, m, k)), m**n + 1) - 1
 
 
-def reduced_model_feasible(n_players: int, n_colors: int, k: int, time_limit: float = 30.0) -> bool | None:
+def reduced_model_feasible(
+    n_players: int, n_colors: int, k: int, time_limit: float = 30.0
+) -> bool | None:
     """CP-SAT on the structure of (a) and (b) alone: positions full or single-in-layer-a, c singles,
     every full position's round in every layer served along a free line. False = proven impossible,
     None = undecided in the limit. Needs `lemma_applies`."""
-    from ortools.sat.python import cp_model
-
-    from ..solvers import solve
-
-    n, m = check_world(n_players, n_colors)
+    n, m, k = _world_and_size(n_players, n_colors, k)
+    time_limit = checks.number(time_limit, "time_limit", low=0.001, high=3600)
     if not lemma_applies(n, m, k):
         raise ValueError(f"the lemma's hypotheses fail for N = {n}, M = {m}, k = {k}")
     c = cap(n, m, k)

@@ -1,63 +1,102 @@
-"""Exact optima (most rounds a deal can win) with a proof method, and bounds where unproven.
+"""Exact optima (most rounds a deal can win) with a proof record, and bounds where unproven.
 
-Proof methods, tried in this order:
-- exhaustive over all deals (the thesis's brute force), when there are at most a few million;
-- exhaustive over all lost sets with the characterization of `sets.achievable` (M**N <= 16);
-- combinatorial: an upper bound that a construction reaches. Upper bounds: every won round needs
+`optimum_bounds` tries three kinds of step in turn (janssen2017 asks the question; the methods
+are ours and the literature's):
+
+- exact: exhaustive over all deals (the thesis's brute force) when there are at most a few
+  million; exhaustive over all won sets with the characterization of `sets.achievable`
+  (M**N <= 16); for M = 2, N <= 6, a branch and bound over lost sets (`minimum_covers`);
+- constructive: an upper bound that a construction reaches. Upper bounds: every won round needs
   a line whose M - 1 other rounds are lost and every lost round lies on N lines, so
-  (M - 1)|W| <= N |L| (for M = 2 the sphere-covering bound, Lenstra & Seroussi 2002); for M = 2
-  and N even, van Wee's excess bound |L| >= 2**N (N + 2) / ((N + 1)**2 + 1) (G. J. M. van Wee,
-  "Improved sphere bounds on the covering radius of codes", IEEE Trans. IT 34, 1988; derivation
-  in `van_wee_lost_bound`); for M >= 3 the full-line lemma (`fullline`). Constructions: Hamming
-  codes for N = 2**k - 1 and doubling L x {0, 1} (Cohen, Honkala, Litsyn & Lobstein, *Covering
-  Codes*, 1997, Ch. 3); for M >= 3 the product W1 x L2 + L1 x W2 of smaller worlds' won sets
-  (`product_won_set`), then seeded local search;
-- CP-SAT (puzzlelab.solvers.solve, one worker, fixed seed) with a proven objective bound; its
+  (M - 1)|W| <= N |L| (for M = 2 the sphere-covering bound, lenstra_seroussi2002); for M = 2
+  and N even, the excess bound of van_wee1988 (`van_wee_lost_bound`); for M >= 3 the full-line
+  lemma (`fullline`). Constructions: Hamming codes for N = 2**k - 1 and doubling L x {0, 1}
+  (Cohen, Honkala, Litsyn and Lobstein, *Covering Codes*, 1997, Ch. 3); for M >= 3 the product
+  W1 x L2 + L1 x W2 of smaller worlds' won sets (`product_won_set`), then seeded local search;
+- solver: CP-SAT (puzzlelab.solvers, one worker, fixed seed) with a proven objective bound; its
   incumbent from a hint improves the lower bound only under a deterministic limit (work units),
-  so the cached witness does not depend on the machine's speed.
+  so that a cached witness does not depend on the machine's speed.
 
-`optimum_bounds` with its default arguments runs exactly the pipeline of the cached table
-(data/hats_optima.csv, `results.optimum_table`): smaller worlds first for the product
-construction, CPSAT_WORK_UNITS deterministic work units for CP-SAT.
+Each result is a `Bounds` whose `proof` (puzzlelab.proofs.Proof) records how it was obtained.
+The command line `python -m puzzlelab.hats.optima --max-n 8 [--workers 2] [--scheduler ...]`
+recomputes data/hats_optima.csv, the table the notebook reads.
 """
 
 from __future__ import annotations
 
+import argparse
 import math
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from ortools.sat.python import cp_model
 
+from .. import checks, sweeps
+from ..bitsets import bits, from_bits, full
+from ..proofs import Proof
 from ..solvers import Deadline, WallClockStop, solve, solve_limited
-from .brute import MAX_DEALS, brute_force, n_deals
+from . import brute
 from .fullline import full_line_upper_bound
-from .model import check_world
-from .sets import achievable_mask, bits, closed_neighbourhoods, full_mask, stubs
+from .model import check_world, largest_players
+from .sets import (
+    LARGE_WORLD, _two_colour_world, achievable_mask, check_mask, closed_neighbourhoods, stubs,
+)
 
+__all__ = [
+    "CPSAT_WORK_UNITS", "MAX_COVER_PLAYERS", "MAX_OPTIMUM_ROUNDS", "MAX_SEARCH_STEPS", "Bounds",
+    "NotProvenError", "construction", "constructed_lost_set", "count_optimal_won_sets",
+    "counting_upper_bound", "cpsat_bounds", "cpsat_model", "direction_upper_bound",
+    "exhaustive_over_lost_sets", "hamming_coset_check", "hamming_lost_set", "hamming_syndrome",
+    "local_search", "main", "minimum_covers", "optimum", "optimum_bounds", "product_won_set",
+    "single_player_won_set", "upper_bound", "van_wee_lost_bound", "won_given_lost",
+]
 
-CPSAT_WORK_UNITS = 20.0  # CP-SAT's deterministic limit for the open cases (about 20-40 s on one core)
+CPSAT_WORK_UNITS = 20.0  # CP-SAT's deterministic limit for the open cases
+MAX_OPTIMUM_ROUNDS = LARGE_WORLD  # optimum_bounds: worlds of at most this many rounds
+MAX_SEARCH_STEPS = 1_000_000  # local search steps per run
+MAX_COVER_PLAYERS = 6  # minimum_covers: an exhaustive branch and bound over lost sets of Q_N
 
 
 class NotProvenError(ValueError):
     """Raised by `optimum` when optimality cannot be proven within its limits."""
 
 
-@dataclass(frozen=True)
+_METHOD_PREFIX = {"exhaustive": "exhaustive ", "construction": "combinatorial: ", "open": "open: ",
+                  "lemma": "lemma: ", "solver": ""}
+
+
+@dataclass(frozen=True, repr=False)
 class Bounds:
-    """Best deal found (lower) and proven upper bound on won rounds, with how each was obtained."""
+    """Best deal found (lower) and proven upper bound on won rounds, with the proof of each."""
 
     n_players: int
     n_colors: int
     lower: int
     upper: int
-    method: str
+    proof: Proof
     witness: int  # bitmask of the won set of a deal reaching `lower`
 
     @property
     def proven(self) -> bool:
+        """True when the bounds meet (the optimum is known)."""
         return self.lower == self.upper
+
+    @property
+    def method(self) -> str:
+        """The proof as the tables print it, e.g. 'exhaustive over all deals'."""
+        return _METHOD_PREFIX[self.proof.kind] + self.proof.detail
+
+    def __repr__(self) -> str:
+        return (f"Bounds(n_players={self.n_players}, n_colors={self.n_colors}, lower={self.lower}, "
+                f"upper={self.upper}, proof={self.proof!r}, "
+                f"witness=<won set of {self.witness.bit_count()} rounds>)")
+
+
+def _exact(n: int, m: int, won: int, detail: str) -> Bounds:
+    return Bounds(n, m, won.bit_count(), won.bit_count(), Proof.exhaustive(detail), won)
 
 
 # --- upper bounds ------------------------------------------------------------------------------
@@ -82,7 +121,7 @@ def direction_upper_bound(n_players: int, n_colors: int = 2) -> int:
 
 
 def van_wee_lost_bound(n_players: int) -> int:
-    """For M = 2, N even: |L| >= 2**N (N + 2) / ((N + 1)**2 + 1) (van Wee 1988).
+    """For M = 2, N even: |L| >= 2**N (N + 2) / ((N + 1)**2 + 1) (van_wee1988).
 
     Derivation: for a ball N[x], the codewords (lost rounds) counted with multiplicity over the
     balls N[y], y in N[x], sum to (N + 1) a0 + 2 a1 + 2 a2 (a_d = codewords at distance d from x).
@@ -99,18 +138,16 @@ def van_wee_lost_bound(n_players: int) -> int:
 def upper_bound(n_players: int, n_colors: int = 2) -> tuple[int, str]:
     """The best combinatorial upper bound on won rounds we have, and its name."""
     n, m = check_world(n_players, n_colors)
-    best, name = counting_upper_bound(n, m), "counting (sphere) bound"
-    per_direction = direction_upper_bound(n, m)
-    if per_direction < best:
-        best, name = per_direction, "per-direction counting bound"
+    candidates = [(counting_upper_bound(n, m), "counting (sphere) bound"),
+                  (direction_upper_bound(n, m), "per-direction counting bound")]
     if m == 2 and n % 2 == 0:
-        vw = 2**n - van_wee_lost_bound(n)
-        if vw < best:
-            best, name = vw, "van Wee bound"
-    full_line = full_line_upper_bound(n, m)
-    if full_line < best:
-        best, name = full_line, "full-line lemma bound"
-    return best, name
+        candidates.append((2**n - van_wee_lost_bound(n), "van Wee bound"))
+    candidates.append((full_line_upper_bound(n, m), "full-line lemma bound"))
+    best = candidates[0]
+    for value, name in candidates[1:]:  # a later bound counts only when strictly sharper
+        if value < best[0]:
+            best = (value, name)
+    return best
 
 
 # --- constructions -----------------------------------------------------------------------------
@@ -118,8 +155,10 @@ def upper_bound(n_players: int, n_colors: int = 2) -> tuple[int, str]:
 
 def hamming_syndrome(x: int, n_players: int) -> int:
     """XOR of the positions j + 1 of the Blue hats of round x: 0 exactly on the Hamming code."""
+    n = checks.integer(n_players, "n_players", low=1, high=63)
+    x = checks.integer(x, "x", low=0, high=2**n - 1)
     syndrome = 0
-    for j in range(n_players):
+    for j in range(n):
         if x >> j & 1:
             syndrome ^= j + 1
     return syndrome
@@ -131,27 +170,22 @@ def _check_hamming_length(n: int) -> None:
 
 
 def hamming_lost_set(n_players: int) -> int:
-    """For N = 2**k - 1: the Hamming code (rounds whose set hat positions XOR to 0), a perfect cover."""
+    """For N = 2**k - 1: the Hamming code (Blue positions XOR to 0), a perfect cover."""
     n, _ = check_world(n_players, 2)
     _check_hamming_length(n)
-    mask = 0
-    for x in range(2**n):
-        if hamming_syndrome(x, n) == 0:
-            mask |= 1 << x
-    return mask
+    return from_bits(x for x in range(2**n) if hamming_syndrome(x, n) == 0)
 
 
 def hamming_coset_check(n_players: int) -> tuple[int, bool]:
-    """(lost rounds, covers every round) for the Hamming code of length N = 2**k - 1, without listing rounds.
+    """(lost rounds, covers every round) for the Hamming code of length N = 2**k - 1 <= 63.
 
     The syndrome is linear over GF(2), so the code is its kernel and has 2**N / (number of
     syndromes) rounds; a round x is within one hat of the code iff its syndrome is 0 or the
     syndrome of a single Blue hat (flip that hat). So the code covers all rounds iff those N + 1
-    syndromes are all the syndromes, here the k-bit numbers. Works for N = 31, 63 (2**N rounds).
+    syndromes are all the syndromes, here the k-bit numbers. Works for N = 31, 63 (2**N rounds)
+    without listing rounds.
     """
-    if isinstance(n_players, bool) or not isinstance(n_players, int):
-        raise ValueError(f"n_players must be an integer, got {n_players!r}")
-    n = n_players
+    n = checks.integer(n_players, "n_players", low=1, high=63)
     _check_hamming_length(n)
     k = (n + 1).bit_length() - 1
     image = {0}
@@ -165,19 +199,19 @@ def hamming_coset_check(n_players: int) -> tuple[int, bool]:
 
 def constructed_lost_set(n_players: int) -> int:
     """A covering code from Hamming codes and doubling (L x {0, 1}): the lost set of a good deal."""
-    n, _ = check_world(n_players, 2) if n_players >= 2 else (1, 2)
+    n = checks.integer(n_players, "n_players", low=1, high=largest_players(2))
     if n == 1:
         return 1  # the single round 0 covers the 1-cube
     if not (n + 1) & n:
         return hamming_lost_set(n)
-    half = constructed_lost_set(n - 1)  # rounds of N - 1 players; append a last hat of either colour
-    return sum(1 << (2 * x + b) for x in bits(half) for b in (0, 1))
+    half = constructed_lost_set(n - 1)  # rounds of N - 1 players; a last hat of either colour
+    return from_bits(2 * x + b for x in bits(half) for b in (0, 1))
 
 
 def single_player_won_set(n_players: int, n_colors: int = 2) -> int:
     """Player 1 always guesses colour 0: wins the M**(N-1) rounds where his hat is colour 0."""
     n, m = check_world(n_players, n_colors)
-    return (1 << m ** (n - 1)) - 1
+    return full(m ** (n - 1))
 
 
 def product_won_set(won1: int, n1: int, won2: int, n2: int, n_colors: int) -> int:
@@ -189,34 +223,46 @@ def product_won_set(won1: int, n1: int, won2: int, n2: int, n_colors: int) -> in
     One player (N = 1) who always guesses colour 0 has W = {0}. N1, N2 >= 1 and each mask must
     fit its world's M**N rounds (ValueError otherwise).
     """
-    for name, value in (("n1", n1), ("n2", n2)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be a number of players >= 1, got {value!r}")
+    n1 = checks.integer(n1, "n1", low=1)
+    n2 = checks.integer(n2, "n2", low=1)
     _, m = check_world(n1 + n2, n_colors)
     for name, won, k in (("won1", won1, n1), ("won2", won2, n2)):
-        if isinstance(won, bool) or not isinstance(won, int) or won < 0 or won >> m**k:
-            raise ValueError(f"{name} must be a bitmask of the {m}**{k} = {m**k} rounds of its world, got {won!r}")
-    t1, t2 = m**n1, m**n2
-    out = 0
-    for x in range(t1):
-        a = won1 >> x & 1
-        for y in range(t2):
-            if a != won2 >> y & 1:
-                out |= 1 << (x * t2 + y)
+        value = checks.integer(won, name, low=0)
+        if value.bit_length() > m**k:
+            raise ValueError(f"{name} must be a bitmask of the {m}**{k} = {m**k} rounds of its "
+                             f"world, got {won!r}")
+    t2 = m**n2
+    return from_bits(x * t2 + y for x in range(m**n1) for y in range(t2)
+                     if (won1 >> x & 1) != (won2 >> y & 1))
+
+
+def _known_won_sets(known: object, n: int, m: int) -> dict[int, int]:
+    """Validated won sets of smaller worlds (same M), keyed by their number of players."""
+    if known is None:
+        return {}
+    if not isinstance(known, dict):
+        raise checks.ArgumentTypeError(
+            f"known must map player counts to won-set masks, got {known!r}")
+    out = {}
+    for k, w in known.items():
+        k = checks.integer(k, "a key of known", low=1)
+        if 2 <= k < n:
+            out[k] = check_mask(w, k, m, f"known[{k}]")
     return out
 
 
-def construction(n_players: int, n_colors: int = 2, known: dict[int, int] | None = None) -> tuple[int, str]:
+def construction(n_players: int, n_colors: int = 2, known: dict[int, int] | None = None
+                 ) -> tuple[int, str]:
     """The best won set our constructions give, and its name.
 
     `known` maps smaller player counts (same M) to won sets already found: for M >= 3 each split
     N = N1 + N2 is tried with `product_won_set` (N = 1 being one player always guessing).
     """
     n, m = check_world(n_players, n_colors)
+    parts = {1: 1} | _known_won_sets(known, n, m)
     if m == 2:
-        return full_mask(n) & ~constructed_lost_set(n), "Hamming code / doubling"
+        return full(2**n) & ~constructed_lost_set(n), "Hamming code / doubling"
     best, name = single_player_won_set(n, m), "one player always guesses"
-    parts = {1: 1} | {k: w for k, w in (known or {}).items() if 2 <= k < n}
     for n1 in sorted(parts):
         if n - n1 in parts:
             w = product_won_set(parts[n1], n1, parts[n - n1], n - n1, m)
@@ -225,11 +271,11 @@ def construction(n_players: int, n_colors: int = 2, known: dict[int, int] | None
     return best, name
 
 
-# --- exhaustive and CP-SAT ---------------------------------------------------------------------
+# --- exhaustive searches -------------------------------------------------------------------------
 
 
 def exhaustive_over_lost_sets(n_players: int, n_colors: int = 2) -> int:
-    """Most won rounds over all 2**(M**N) won sets that pass `achievable` (M**N <= 16): a bitmask."""
+    """Most won rounds over all 2**(M**N) sets that pass `achievable` (M**N <= 16): a mask."""
     n, m = check_world(n_players, n_colors)
     if m**n > 16:
         raise ValueError(f"exhaustive search over lost sets needs M**N <= 16, got {m**n}")
@@ -237,80 +283,64 @@ def exhaustive_over_lost_sets(n_players: int, n_colors: int = 2) -> int:
     return next(w for w in order if achievable_mask(w, n, m))
 
 
-def find_lost_set(n_players: int, size: int) -> int | None:
-    """For M = 2: a dominating set of Q_N with at most `size` rounds containing round 0, or None.
+def _covers(n: int, size: int, through_zero: bool) -> Iterator[int]:
+    """Dominating sets of Q_N with at most `size` rounds, by branch and bound.
 
-    Exhaustive branch and bound: round 0 is lost without loss of generality (the hypercube is
-    vertex-transitive); then branch on the lowest round not yet covered, over the rounds of its
-    closed neighbourhood (excluding those tried in earlier branches), and cut when the rounds
-    still uncovered exceed what the remaining budget can cover at the best available gain.
+    Branch on the lowest round not yet covered, over the rounds of its closed neighbourhood
+    (excluding those tried in earlier branches), and cut when the rounds still uncovered exceed
+    what the remaining budget can cover at the best available gain.
     """
-    n, _ = check_world(n_players, 2)
     closed = closed_neighbourhoods(n)
-    full = full_mask(n)
-    if size < 1:
-        return None
+    everything = full(2**n)
 
-    def rec(chosen: int, dom: int, excl: int, left: int) -> int | None:
-        if dom == full:
-            return chosen
-        und = full & ~dom
-        if left == 0:
-            return None
-        cnt = und.bit_count()
-        gain = max((closed[c] & und).bit_count() for c in bits(full & ~excl))
-        if gain * left < cnt:
-            return None
-        u = (und & -und).bit_length() - 1
-        for w in bits(closed[u] & ~excl):
-            found = rec(chosen | 1 << w, dom | closed[w], excl, left - 1)
-            if found is not None:
-                return found
-            excl |= 1 << w
-        return None
-
-    return rec(1, closed[0], 1, size - 1)
-
-
-def minimum_covers(n_players: int, size: int, through_zero: bool = False) -> list[int]:
-    """For M = 2: every dominating set of Q_N with exactly `size` rounds, `size` being the minimum K(N).
-
-    Same branch and bound as `find_lost_set`, but collecting every leaf. With `through_zero` only
-    the covers containing round 0 are listed (by vertex-transitivity each round lies in the same
-    number of them, so the total is 2**N * len(result) / size).
-    """
-    n, _ = check_world(n_players, 2)
-    closed = closed_neighbourhoods(n)
-    full = full_mask(n)
-    out: list[int] = []
-
-    def rec(chosen: int, dom: int, excl: int, left: int) -> None:
-        if dom == full:
-            if chosen.bit_count() != size:
-                raise ValueError(f"{size} is not the minimum cover size of Q{n}")
-            out.append(chosen)
+    def rec(chosen: int, dom: int, excl: int, left: int) -> Iterator[int]:
+        if dom == everything:
+            yield chosen
             return
         if left == 0:
             return
-        und = full & ~dom
-        gain = max((closed[c] & und).bit_count() for c in bits(full & ~excl))
+        und = everything & ~dom
+        gain = max((closed[c] & und).bit_count() for c in bits(everything & ~excl))
         if gain * left < und.bit_count():
             return
         u = (und & -und).bit_length() - 1
         for w in bits(closed[u] & ~excl):
-            rec(chosen | 1 << w, dom | closed[w], excl, left - 1)
+            yield from rec(chosen | 1 << w, dom | closed[w], excl, left - 1)
             excl |= 1 << w
 
-    if through_zero:
-        rec(1, closed[0], 1, size - 1)
+    if through_zero:  # the hypercube is vertex-transitive: round 0 may be taken lost
+        yield from rec(1, closed[0], 1, size - 1)
     else:
-        rec(0, 0, 0, size)
+        yield from rec(0, 0, 0, size)
+
+
+def minimum_covers(n_players: int, size: int, *, through_zero: bool = False,
+                   limit: int | None = None) -> list[int]:
+    """For M = 2: the dominating sets of Q_N with `size` rounds, `size` being the minimum K(N).
+
+    A cover with fewer rounds raises ValueError (`size` is then not the minimum); none means no
+    cover that small exists. With `through_zero` only the covers containing round 0 are listed
+    (by vertex-transitivity each round lies in the same number of them, so the total is
+    2**N * len(result) / size). `limit` stops after that many covers (in search order).
+    """
+    n = _two_colour_world(n_players, MAX_COVER_PLAYERS, "minimum_covers (an exhaustive search)")
+    size = checks.integer(size, "size", low=1, high=2**n)
+    through_zero = checks.boolean(through_zero, "through_zero")
+    if limit is not None:
+        limit = checks.integer(limit, "limit", low=1)
+    out: list[int] = []
+    for cover in _covers(n, size, through_zero):
+        if cover.bit_count() != size:
+            raise ValueError(f"{size} is not the minimum cover size of Q{n}")
+        out.append(cover)
+        if limit is not None and len(out) >= limit:
+            break
     return sorted(out)
 
 
 def count_optimal_won_sets(n_players: int, size: int) -> int:
-    """Number of optimal won sets (complements of minimum covers) by double counting covers through 0."""
-    n, _ = check_world(n_players, 2)
+    """Number of optimal won sets (complements of minimum covers), double counting through 0."""
+    n = _two_colour_world(n_players, MAX_COVER_PLAYERS, "count_optimal_won_sets")
     through = len(minimum_covers(n, size, through_zero=True))
     total, rest = divmod(2**n * through, size)
     if rest:
@@ -318,49 +348,57 @@ def count_optimal_won_sets(n_players: int, size: int) -> int:
     return total
 
 
-def branch_and_bound_optimum(n_players: int, start_lost: int) -> int:
-    """For M = 2: the won set of an optimal deal, trying lost-set sizes upward from `start_lost`."""
-    n, _ = check_world(n_players, 2)
+@lru_cache(maxsize=16)
+def _branch_and_bound_optimum(n: int, start_lost: int) -> int:
+    """For M = 2: an optimal won set, trying lost-set sizes upward from a proven lower bound."""
     for size in range(max(start_lost, 1), 2**n + 1):
-        lost = find_lost_set(n, size)
-        if lost is not None:
-            return full_mask(n) & ~lost
+        found = minimum_covers(n, size, through_zero=True, limit=1)
+        if found:
+            return full(2**n) & ~found[0]
     raise AssertionError("unreachable: all rounds lost is a dominating set")
+
+
+# --- local search and CP-SAT -----------------------------------------------------------------
 
 
 def won_given_lost(lost: int, n_players: int, n_colors: int) -> int:
     """The largest won set compatible with a lost set: rounds outside it with a fully lost line."""
+    lost = check_mask(lost, n_players, n_colors, "lost")
     st = stubs(n_players, n_colors)
-    full = full_mask(n_players, n_colors)
-    return sum(1 << x for x in bits(full & ~lost) if any(s & ~lost == 0 for s in st[x]))
+    return from_bits(x for x in bits(full(len(st)) & ~lost) if any(s & ~lost == 0 for s in st[x]))
 
 
 def local_search(
-    n_players: int, n_colors: int = 2, start: int | None = None, steps: int = 20000, seed: int = 0,
-    deadline: float | None = None,
+    n_players: int, n_colors: int = 2, start: int | None = None, steps: int = 20000,
+    seed: int = 0, time_limit: float | None = None,
 ) -> int:
     """A seeded, fixed-length simulated annealing over lost sets (deterministic): a good won set.
 
-    `deadline` (a time.monotonic() value) stops it early, a safety net: the result is then the
-    best found so far and depends on the machine's speed (`optimum_bounds` reports it).
+    `time_limit` (seconds) stops it early, a safety net: the result is then the best found so
+    far and depends on the machine's speed.
     """
-    return _local_search(n_players, n_colors, start, steps, seed, deadline)[0]
+    n, m = _optimum_world(n_players, n_colors)
+    start = None if start is None else check_mask(start, n, m, "start")
+    steps = checks.integer(steps, "steps", low=0, high=MAX_SEARCH_STEPS)
+    seed = checks.seed(seed)
+    limit = checks.number(time_limit, "time_limit", low=0.0, allow_none=True)
+    deadline = None if limit is None else time.monotonic() + limit
+    return _local_search(n, m, start, steps, seed, deadline)[0]
 
 
 def _local_search(
-    n_players: int, n_colors: int, start: int | None, steps: int, seed: int, deadline: float | None,
+    n: int, m: int, start: int | None, steps: int, seed: int, deadline: float | None,
 ) -> tuple[int, bool]:
     """`local_search` and whether it ran all its steps."""
-    n, m = check_world(n_players, n_colors)
     rng = np.random.default_rng(seed)
     total = m**n
-    lost = full_mask(n, m) & ~start if start is not None else full_mask(n, m) & ~single_player_won_set(n, m)
+    lost = full(total) & ~(single_player_won_set(n, m) if start is None else start)
     score = won_given_lost(lost, n, m).bit_count()
     best_lost, best = lost, score
     flips = rng.integers(0, total, size=steps)
     coins = rng.random(steps)
     for k in range(steps):
-        if deadline is not None and k % 256 == 0 and time.monotonic() > deadline:
+        if deadline is not None and time.monotonic() > deadline:
             return won_given_lost(best_lost, n, m), False
         cand = lost ^ (1 << int(flips[k]))
         cand_score = won_given_lost(cand, n, m).bit_count()
@@ -372,15 +410,14 @@ def _local_search(
     return won_given_lost(best_lost, n, m), True
 
 
-def cpsat_model(n_players: int, n_colors: int = 2):
+def cpsat_model(n_players: int, n_colors: int = 2) -> tuple[cp_model.CpModel, list]:
     """Maximise won rounds: won[x] needs a line through x whose other rounds are all lost."""
-    n, m = check_world(n_players, n_colors)
+    n, m = _optimum_world(n_players, n_colors)
     model = cp_model.CpModel()
     won = [model.NewBoolVar(f"won{x}") for x in range(m**n)]
-    st = stubs(n, m)
-    for x in range(m**n):
+    for x, row in enumerate(stubs(n, m)):
         lines = []
-        for i, stub in enumerate(st[x]):
+        for i, stub in enumerate(row):
             others = list(bits(stub))
             if len(others) == 1:
                 lines.append(won[others[0]].Not())
@@ -400,117 +437,197 @@ def cpsat_model(n_players: int, n_colors: int = 2):
 def cpsat_bounds(
     n_players: int, n_colors: int = 2, time_limit: float = 60.0, hint: int | None = None,
     deterministic_limit: float | None = None,
-):
+) -> tuple[str, int | None, int | None]:
     """(status, best won mask, proven upper bound) from CP-SAT.
 
     With `deterministic_limit` the answer is the same on every machine (`solvers.solve_limited`):
     if `time_limit` runs out first, WallClockStop is raised instead of a machine-dependent answer.
     """
-    n, m = check_world(n_players, n_colors)
+    n, m = _optimum_world(n_players, n_colors)
+    time_limit = checks.number(time_limit, "time_limit", low=0.001)
+    work = checks.number(deterministic_limit, "deterministic_limit", low=0.001, allow_none=True)
+    hint = None if hint is None else check_mask(hint, n, m, "hint")
     model, won = cpsat_model(n, m)
     if hint is not None:
         for x, v in enumerate(won):
             model.AddHint(v, bool(hint >> x & 1))
-    if deterministic_limit is None:
+    if work is None:
         res = solve(model, time_limit=time_limit)
     else:
-        res = solve_limited(model, deterministic_limit, deadline=Deadline(time_limit), what=f"hats N = {n}, M = {m}")
+        res = solve_limited(model, work, deadline=Deadline(time_limit),
+                            what=f"hats N = {n}, M = {m}")
     if not res.feasible:
         return res.status, None, None
-    mask = sum(1 << x for x, v in enumerate(won) if res.value(v))
+    mask = from_bits(x for x, v in enumerate(won) if res.value(v))
     return res.status, mask, int(math.floor(res.bound + 1e-9))
 
 
+# --- the pipeline: exact, constructive and solver steps -------------------------------------------
+
+
+def _optimum_world(n_players: int, n_colors: int) -> tuple[int, int]:
+    """A world small enough for the optimum pipeline (at most MAX_OPTIMUM_ROUNDS rounds)."""
+    n, m = check_world(n_players, n_colors)
+    if m**n > MAX_OPTIMUM_ROUNDS:
+        raise ValueError(f"optima are searched in worlds of at most {MAX_OPTIMUM_ROUNDS} rounds; "
+                         f"with {m} colours the largest has N = "
+                         f"{largest_players(m, MAX_OPTIMUM_ROUNDS)} players, got N = {n}")
+    return n, m
+
+
+def _exact_step(n: int, m: int) -> Bounds | None:
+    """The optimum by exhaustion, where an exhaustive method takes the world (else None)."""
+    if brute.feasible(n, m):
+        bf = brute.brute_force(n, m)
+        return _exact(n, m, int(bf.won[int(np.argmax(bf.wins))]), "over all deals")
+    if m**n <= 16:
+        return _exact(n, m, exhaustive_over_lost_sets(n, m), "over all won sets")
+    if m == 2 and n <= MAX_COVER_PLAYERS:
+        upper, _ = upper_bound(n, m)
+        construct, _ = construction(n, m)
+        if construct.bit_count() < upper:
+            best = _branch_and_bound_optimum(n, 2**n - upper)
+            return _exact(n, m, best, "branch and bound over lost sets")
+    return None
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """The constructive step's result: a won set, its name, the upper bound and its name."""
+
+    witness: int
+    name: str
+    upper: int
+    upper_name: str
+    searched_all: bool  # False when the local search was cut short by the time limit
+
+    def bounds(self, n: int, m: int, proof: Proof) -> Bounds:
+        return Bounds(n, m, self.witness.bit_count(), self.upper, proof, self.witness)
+
+    @property
+    def meets(self) -> bool:
+        return self.witness.bit_count() == self.upper
+
+
+def _constructive_step(n: int, m: int, steps: int, known: dict[int, int], deadline: float
+                       ) -> _Candidate:
+    """Upper bound, construction, then seeded local search from the construction."""
+    upper, upper_name = upper_bound(n, m)
+    witness, name = construction(n, m, known)
+    if witness.bit_count() < upper:
+        small = m**n <= 100  # small worlds get four longer restarts
+        seeds, length = (range(4), 3 * steps) if small else (range(1), steps)
+        runs = [_local_search(n, m, witness, length, k, deadline) for k in seeds]
+        searched = max((w for w, _ in runs), key=int.bit_count)
+        if searched.bit_count() > witness.bit_count():
+            witness, name = searched, "seeded local search"
+        return _Candidate(witness, name, upper, upper_name, all(done for _, done in runs))
+    return _Candidate(witness, name, upper, upper_name, True)
+
+
+def _solver_step(n: int, m: int, found: _Candidate, work: float | None, deadline: float) -> Bounds:
+    """CP-SAT hinted with the best won set found; its incumbent counts only under a work limit."""
+    vs = f"{found.name} vs {found.upper_name}"
+    try:
+        status, mask, _ = cpsat_bounds(n, m, min(deadline - time.monotonic(), 1e6),
+                                       hint=found.witness, deterministic_limit=work)
+    except WallClockStop:
+        return found.bounds(n, m, Proof.open(f"{vs} (CP-SAT cut short by the time limit)"))
+    if status == "OPTIMAL":
+        best = mask if mask.bit_count() > found.witness.bit_count() else found.witness
+        size = best.bit_count()
+        return Bounds(n, m, size, size, Proof.solver("CP-SAT OPTIMAL"), best)
+    if work is not None and mask is not None and mask.bit_count() > found.witness.bit_count():
+        if not achievable_mask(mask, n, m):
+            raise AssertionError("CP-SAT returned a won set that no deal achieves")
+        name = f"CP-SAT hinted with the {found.name} ({work:g} work units)"
+        return Bounds(n, m, mask.bit_count(), found.upper,
+                      Proof.open(f"{name} vs {found.upper_name}"), mask)
+    return found.bounds(n, m, Proof.open(vs))
+
+
+def _bounds(n: int, m: int, steps: int, known: dict[int, int] | None, work: float | None,
+            deadline: float) -> Bounds:
+    """`optimum_bounds` against an absolute deadline (time.monotonic())."""
+    exact = _exact_step(n, m)
+    if exact is not None:
+        return exact
+    if known is None and m >= 3:  # the product construction uses the smaller worlds' best deals
+        known = {}
+        for k in range(2, n):
+            known[k] = _bounds(k, m, steps, dict(known), work, deadline).witness
+    found = _constructive_step(n, m, steps, known or {}, deadline)
+    if found.meets:
+        return found.bounds(n, m, Proof.construction(f"{found.name} meets the {found.upper_name}"))
+    if not found.searched_all or deadline <= time.monotonic():
+        why = "local search cut short by" if not found.searched_all else "no CP-SAT: reached"
+        detail = f"{found.name} vs {found.upper_name} ({why} the time limit)"
+        return found.bounds(n, m, Proof.open(detail))
+    return _solver_step(n, m, found, work, deadline)
+
+
 def optimum_bounds(
-    n_players: int, n_colors: int = 2, time_limit: float = 60.0, search_steps: int = 20000,
-    known: dict[int, int] | None = None, deterministic_limit: float | None = CPSAT_WORK_UNITS,
+    n_players: int, n_colors: int = 2, time_limit: float | None = 60.0,
+    search_steps: int = 20000, known: dict[int, int] | None = None,
+    deterministic_limit: float | None = CPSAT_WORK_UNITS,
 ) -> Bounds:
-    """Lower and upper bounds on the most rounds a deal wins, with the method; equal when proven.
+    """Lower and upper bounds on the most rounds a deal wins, with their proof; equal when proven.
 
     The defaults run the pipeline of the cached table data/hats_optima.csv. `known`: won sets of
     smaller worlds (same M) for the product construction; None computes them first, N = 2, 3, ...
     with these same arguments (as the table does). Limits: `search_steps` fixes the local search,
     `deterministic_limit` (CP-SAT work units) fixes CP-SAT, and its incumbent may raise the lower
     bound only under it (None: CP-SAT counts only when it proves optimality). `time_limit` is a
-    wall-clock budget for the whole call, a safety net: the local search and CP-SAT stop when it
-    runs out (the method then says so, and the result depends on the machine). The exhaustive
-    methods are not interrupted (they take at most a few seconds in the worlds they accept).
+    wall-clock budget for the whole call (None: no budget), a safety net: the local search and
+    CP-SAT stop when it runs out (the proof then says so, and the result depends on the
+    machine). The exhaustive steps are not interrupted (a few seconds in the worlds they take).
     """
-    n, m = check_world(n_players, n_colors)
-    if time_limit <= 0:
-        raise ValueError(f"time_limit must be positive, got {time_limit}")
-    return _bounds(n, m, search_steps, known, deterministic_limit, time.monotonic() + time_limit)
-
-
-def _bounds(
-    n: int, m: int, search_steps: int, known: dict[int, int] | None, deterministic_limit: float | None,
-    deadline: float,
-) -> Bounds:
-    """`optimum_bounds` against an absolute deadline (time.monotonic())."""
-    if n_deals(n, m) <= MAX_DEALS and m**n <= 64:
-        bf = brute_force(n, m)
-        k = int(np.argmax(bf.wins))
-        best = int(bf.won[k])
-        return Bounds(n, m, best.bit_count(), best.bit_count(), "exhaustive over all deals", best)
-    if m**n <= 16:
-        best = exhaustive_over_lost_sets(n, m)
-        return Bounds(n, m, best.bit_count(), best.bit_count(), "exhaustive over all won sets", best)
-    upper, upper_name = upper_bound(n, m)
-    if known is None and m >= 3:  # the product construction uses the smaller worlds' best deals
-        known = {}
-        for k in range(2, n):
-            known[k] = _bounds(k, m, search_steps, dict(known), deterministic_limit, deadline).witness
-    witness, cons_name = construction(n, m, known)
-    if witness.bit_count() == upper:
-        return Bounds(n, m, upper, upper, f"combinatorial: {cons_name} meets the {upper_name}", witness)
-    if m == 2 and n <= 6:
-        best = branch_and_bound_optimum(n, 2**n - upper)
-        method = "exhaustive branch and bound over lost sets"
-        return Bounds(n, m, best.bit_count(), best.bit_count(), method, best)
-    small = m**n <= 100  # small worlds get four longer restarts
-    seeds, steps = (range(4), 3 * search_steps) if small else (range(1), search_steps)
-    runs = [_local_search(n, m, witness, steps, k, deadline) for k in seeds]
-    searched = max((w for w, _ in runs), key=int.bit_count)
-    if searched.bit_count() > witness.bit_count():
-        witness, cons_name = searched, "seeded local search"
-    if witness.bit_count() == upper:
-        return Bounds(n, m, upper, upper, f"combinatorial: {cons_name} meets the {upper_name}", witness)
-    left = deadline - time.monotonic()
-    if not all(done for _, done in runs) or left <= 0:
-        why = "local search cut short by" if not all(done for _, done in runs) else "no CP-SAT: reached"
-        method = f"open: {cons_name} vs {upper_name} ({why} the time limit)"
-        return Bounds(n, m, witness.bit_count(), upper, method, witness)
-    # A time-limited incumbent or bound would make the cached tables depend on the machine's
-    # speed: CP-SAT's incumbent counts only under a deterministic limit, its bound only if OPTIMAL.
-    try:
-        status, mask, bound = cpsat_bounds(n, m, left, hint=witness, deterministic_limit=deterministic_limit)
-    except WallClockStop:
-        return Bounds(n, m, witness.bit_count(), upper, f"open: {cons_name} vs {upper_name} (CP-SAT cut short by "
-                      "the time limit)", witness)
-    if status == "OPTIMAL":
-        if mask.bit_count() > witness.bit_count():
-            witness = mask
-        return Bounds(n, m, witness.bit_count(), witness.bit_count(), "CP-SAT OPTIMAL", witness)
-    if deterministic_limit is not None and mask is not None and mask.bit_count() > witness.bit_count():
-        if not achievable_mask(mask, n, m):
-            raise AssertionError("CP-SAT returned a won set that no deal achieves")
-        witness, cons_name = mask, f"CP-SAT hinted with the {cons_name} ({deterministic_limit:g} work units)"
-    return Bounds(n, m, witness.bit_count(), upper, f"open: {cons_name} vs {upper_name}", witness)
+    n, m = _optimum_world(n_players, n_colors)
+    limit = checks.number(time_limit, "time_limit", low=0.001, allow_none=True)
+    steps = checks.integer(search_steps, "search_steps", low=0, high=MAX_SEARCH_STEPS)
+    work = checks.number(deterministic_limit, "deterministic_limit", low=0.001, allow_none=True)
+    given = None if known is None else _known_won_sets(known, n, m)
+    deadline = math.inf if limit is None else time.monotonic() + limit
+    return _bounds(n, m, steps, given, work, deadline)
 
 
 def optimum(
-    n_players: int, n_colors: int = 2, time_limit: float = 60.0, search_steps: int = 20000,
+    n_players: int, n_colors: int = 2, time_limit: float | None = 60.0, search_steps: int = 20000,
     deterministic_limit: float | None = CPSAT_WORK_UNITS,
 ) -> int:
-    """The exact number of rounds an optimal deal wins; NotProvenError when not proven within the limits.
+    """The exact number of rounds an optimal deal wins; NotProvenError if unproven in the limits.
 
     Same pipeline and limits as `optimum_bounds` (time_limit is a wall-clock budget for the call).
     """
-    b = optimum_bounds(n_players, n_colors, time_limit, search_steps, deterministic_limit=deterministic_limit)
+    b = optimum_bounds(n_players, n_colors, time_limit, search_steps,
+                       deterministic_limit=deterministic_limit)
     if not b.proven:
         raise NotProvenError(
             f"optimum for N = {n_players}, M = {n_colors} not proven within the limits "
-            f"({time_limit} s, {search_steps} search steps, {deterministic_limit} CP-SAT work units): "
-            f"{b.lower} <= optimum <= {b.upper}"
-        )
+            f"({time_limit} s, {search_steps} search steps, {deterministic_limit} CP-SAT work "
+            f"units): {b.lower} <= optimum <= {b.upper}")
     return b.lower
+
+
+# --- command line ---------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Recompute data/hats_optima.csv (the notebook's table) on any executor."""
+    from ..cache import write_table
+    from .notebook import optimum_cases, optimum_rows
+
+    parser = argparse.ArgumentParser(prog="python -m puzzlelab.hats.optima", description=__doc__
+                                     .splitlines()[0])
+    parser.add_argument("--max-n", type=int, default=8,
+                        help="most players for two colours (three colours stop at 5, four at 4)")
+    sweeps.add_executor_arguments(parser)
+    args = parser.parse_args(argv)
+    cases = optimum_cases(args.max_n)
+    with sweeps.executor_from_arguments(args) as (executor, workers):
+        table = optimum_rows(cases, executor=executor, workers=workers)
+    print(f"wrote {write_table(table, 'hats_optima')} ({len(table)} worlds)")
+
+
+if __name__ == "__main__":
+    main()

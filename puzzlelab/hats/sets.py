@@ -5,28 +5,75 @@ that differ only in hat i) and wrong in the other M - 1. Hence a set W of rounds
 of some deal iff every round w in W has a line through it whose other rounds are all lost
 (`achievable`). For M = 2 a line is an edge of the hypercube, so W is achievable iff the lost set
 L = V \\ W is a *dominating set* of the hypercube Q_N, i.e. a binary covering code of radius 1
-(Lenstra & Seroussi, "On hats and other covers", ISIT 2002, arXiv:cs/0509045). The thesis's
-maximal deals (Theorem 1) are the complements of the *minimal* dominating sets.
+(lenstra_seroussi2002). The maximal deals of janssen2017 (Theorem 1) are the complements of the
+*minimal* dominating sets.
 
-Sets of rounds are bitmasks internally: bit k is round number k of `model.rounds`.
+Sets of rounds are bitmasks internally (`puzzlelab.bitsets`): bit k is round k of `model.rounds`.
 """
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 import numpy as np
 
-from .model import Round, check_world, rounds, view_table
+from .. import checks
+from ..bitsets import bits, from_bits, full
+from .model import Round, check_world, largest_players, round_index, rounds
+
+__all__ = [
+    "LARGE_WORLD", "MAX_MAXIMAL_PLAYERS", "MAX_NEIGHBOURHOOD_PLAYERS", "achievable",
+    "achievable_array", "achievable_mask", "canonical_deal", "check_mask",
+    "closed_neighbourhoods", "full_mask", "mask_to_array", "maximal_won_masks",
+    "maximal_won_sets", "minimal_dominating_sets", "minimal_lost_sets",
+    "neighbour_property_won_masks", "stubs", "to_mask", "to_rounds", "valid_lost_mask",
+]
+
+LARGE_WORLD = 4096  # above this many rounds, per-round bitmask tables would be too large
+MAX_NEIGHBOURHOOD_PLAYERS = 14  # 2**14 neighbourhood masks of 2**14 bits each (32 MiB)
+MAX_MAXIMAL_PLAYERS = 5  # two colours: N = 6 has millions of minimal covers (no end in sight)
+
+
+def full_mask(n_players: int, n_colors: int = 2) -> int:
+    """Bitmask of all M**N rounds of a world."""
+    n, m = check_world(n_players, n_colors)
+    return full(m**n)
+
+
+def check_mask(mask: object, n_players: int, n_colors: int = 2, name: str = "mask") -> int:
+    """A set of rounds as a bitmask (Python or numpy integer) with no bit beyond the M**N rounds."""
+    n, m = check_world(n_players, n_colors)
+    value = checks.integer(mask, name, low=0)
+    if value.bit_length() > m**n:
+        raise ValueError(f"{name} has bits beyond the {m**n} rounds of N = {n}, M = {m}")
+    return value
+
+
+def _small_world(n_players: int, n_colors: int, what: str) -> tuple[int, int]:
+    """A world of at most LARGE_WORLD rounds (tables with one bitmask per round and line)."""
+    n, m = check_world(n_players, n_colors)
+    if m**n > LARGE_WORLD:
+        raise ValueError(f"{what} handles at most {LARGE_WORLD} rounds; with {m} colours the "
+                         f"largest world has N = {largest_players(m, LARGE_WORLD)} players")
+    return n, m
+
+
+def _two_colour_world(n_players: int, most: int, what: str) -> int:
+    n, _ = check_world(n_players, 2)
+    if n > most:
+        raise ValueError(f"{what} handles at most N = {most} players (two colours), got N = {n}")
+    return n
+
 
 # --- geometry: lines and neighbourhoods ---------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=32)
 def stubs(n_players: int, n_colors: int = 2) -> tuple[tuple[int, ...], ...]:
     """stubs[x][i]: bitmask of the other M - 1 rounds on the line through round x in direction i."""
-    n, m = check_world(n_players, n_colors)
+    n, m = _small_world(n_players, n_colors, "stubs")
     out = []
     for x in range(m**n):
         row = []
@@ -39,67 +86,63 @@ def stubs(n_players: int, n_colors: int = 2) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=32)
 def closed_neighbourhoods(n_players: int) -> tuple[int, ...]:
     """For M = 2: bitmask of N[x] (x and its N hypercube neighbours) for every round x."""
-    n, _ = check_world(n_players, 2)
+    n = _two_colour_world(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "closed_neighbourhoods")
     return tuple((1 << x) | sum(1 << (x ^ (1 << j)) for j in range(n)) for x in range(2**n))
-
-
-def full_mask(n_players: int, n_colors: int = 2) -> int:
-    """Bitmask of all M**N rounds."""
-    return (1 << (n_colors**n_players)) - 1
 
 
 def to_mask(won: Iterable[Round], n_players: int, n_colors: int = 2) -> int:
     """A set of rounds (tuples of colour indices) -> bitmask, validating every round."""
     n, m = check_world(n_players, n_colors)
-    mask = 0
+    if isinstance(won, (str, bytes)) or not isinstance(won, Iterable):
+        raise checks.ArgumentTypeError(f"won must be a collection of rounds, got {won!r}")
+    indices = []
     for r in won:
-        r = tuple(int(c) for c in r)
-        if len(r) != n or any(not 0 <= c < m for c in r):
+        if isinstance(r, (str, bytes)) or not isinstance(r, Iterable):
+            raise checks.ArgumentTypeError(f"{r!r} is not a round (a tuple of colour indices)")
+        r = tuple(r)
+        if len(r) != n:
             raise ValueError(f"{r!r} is not a round of {n} hats in {m} colours")
-        k = 0
-        for c in r:
-            k = k * m + c
-        mask |= 1 << k
-    return mask
+        try:
+            indices.append(round_index(r, m))
+        except checks.ArgumentTypeError as err:
+            raise checks.ArgumentTypeError(f"{r!r} is not a round: {err}") from None
+        except ValueError as err:
+            raise ValueError(f"{r!r} is not a round of {n} hats in {m} colours: {err}") from None
+    return from_bits(indices)
 
 
 def to_rounds(mask: int, n_players: int, n_colors: int = 2) -> frozenset[Round]:
     """Bitmask -> frozenset of rounds."""
+    value = check_mask(mask, n_players, n_colors)
     allr = rounds(n_players, n_colors)
-    return frozenset(allr[k] for k in range(len(allr)) if mask >> k & 1)
-
-
-def bits(mask: int) -> Iterator[int]:
-    """Indices of the set bits of `mask`, ascending."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+    return frozenset(allr[k] for k in bits(value))
 
 
 # --- achievable won sets ----------------------------------------------------------------------
 
 
-LARGE_WORLD = 4096  # above this many rounds, `achievable_mask` works on numpy arrays, not per-round bitmasks
-
-
 def mask_to_array(mask: int, n_rounds: int) -> np.ndarray:
     """Bitmask -> boolean array over the rounds (entry k is bit k)."""
-    if mask < 0 or mask >> n_rounds:
-        raise ValueError(f"mask has bits beyond the {n_rounds} rounds")
-    raw = np.frombuffer(mask.to_bytes((n_rounds + 7) // 8, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, bitorder="little")[:n_rounds].astype(bool)
+    size = checks.integer(n_rounds, "n_rounds", low=0, high=1 << 24)
+    value = checks.integer(mask, "mask", low=0)
+    if value.bit_length() > size:
+        raise ValueError(f"mask has bits beyond the {size} rounds")
+    raw = np.frombuffer(value.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:size].astype(bool)
 
 
 def achievable_array(won: np.ndarray, n_players: int, n_colors: int = 2) -> bool:
-    """`achievable_mask` on a boolean array: along each direction, count the lost rounds of every line."""
+    """`achievable_mask` on a boolean array: per direction, count the lost rounds of each line."""
     n, m = check_world(n_players, n_colors)
-    grid = np.asarray(won, dtype=bool).reshape((m,) * n)
-    lost = ~grid
-    served = np.zeros_like(grid)
+    grid = np.asarray(won)
+    if grid.dtype != bool or grid.size != m**n:
+        raise ValueError(f"won must be a boolean array of the {m**n} rounds, got {grid.dtype} "
+                         f"of size {grid.size}")
+    lost = ~grid.reshape((m,) * n)
+    served = np.zeros_like(lost)
     for axis in range(n):  # a won round's line is serving iff its M - 1 other rounds are all lost
         served |= lost.sum(axis=axis, keepdims=True) == m - 1
     return bool(np.all(served | lost))
@@ -107,12 +150,11 @@ def achievable_array(won: np.ndarray, n_players: int, n_colors: int = 2) -> bool
 
 def achievable_mask(won: int, n_players: int, n_colors: int = 2) -> bool:
     """True iff every won round has a line whose other rounds are all lost."""
-    n, m = check_world(n_players, n_colors)
-    if won < 0 or won >> m**n:
-        raise ValueError(f"won-set mask has bits beyond the {m**n} rounds of N = {n}, M = {m}")
+    won = check_mask(won, n_players, n_colors, "won")
+    n, m = int(n_players), int(n_colors)
     if m**n > LARGE_WORLD:  # per-round bitmask stubs would need memory quadratic in the rounds
         return achievable_array(mask_to_array(won, m**n), n, m)
-    lost = full_mask(n, m) & ~won
+    lost = full(m**n) & ~won
     st = stubs(n, m)
     return all(any(s & ~lost == 0 for s in st[w]) for w in bits(won))
 
@@ -122,23 +164,32 @@ def achievable(won: Iterable[Round], n_players: int, n_colors: int = 2) -> bool:
     return achievable_mask(to_mask(won, n_players, n_colors), n_players, n_colors)
 
 
+def valid_lost_mask(lost: int, n_players: int, n_colors: int = 2) -> bool:
+    """Is `lost` the lost set of some deal, i.e. is its complement achievable?"""
+    lost = check_mask(lost, n_players, n_colors, "lost")
+    return achievable_mask(full_mask(n_players, n_colors) & ~lost, n_players, n_colors)
+
+
 def canonical_deal(won: Iterable[Round] | int, n_players: int, n_colors: int = 2) -> np.ndarray:
-    """The deal that guesses on every line holding exactly one round of `won` (that round's colour).
+    """The deal that guesses on every line holding exactly one round of `won` (its colour there).
 
     For M = 2 this is the thesis's conversion of a chain combination (Table 5.1) with the chains
     of the lost rounds: crossing chains pass. It wins exactly `won` when `won` is achievable.
     """
     n, m = check_world(n_players, n_colors)
-    mask = won if isinstance(won, int) else to_mask(won, n, m)
-    allr = rounds(n, m)
-    deal = np.full((n, m ** (n - 1)), -1, dtype=np.int8)
-    vt = view_table(n, m)
+    if isinstance(won, numbers.Integral) and not isinstance(won, bool):
+        mask = check_mask(won, n, m, "won")
+    else:
+        mask = to_mask(won, n, m)
     count = np.zeros((n, m ** (n - 1)), dtype=np.int64)
     last = np.zeros((n, m ** (n - 1)), dtype=np.int64)
     for k in bits(mask):
         for i in range(n):
-            count[i, vt[i, k]] += 1
-            last[i, vt[i, k]] = allr[k][i]
+            w = m ** (n - 1 - i)
+            view = k // (w * m) * w + k % w  # round k without hat i
+            count[i, view] += 1
+            last[i, view] = k // w % m
+    deal = np.full((n, m ** (n - 1)), -1, dtype=np.int8)
     deal[count == 1] = last[count == 1]
     return deal
 
@@ -147,16 +198,20 @@ def canonical_deal(won: Iterable[Round] | int, n_players: int, n_colors: int = 2
 
 
 def minimal_dominating_sets(n_players: int, *, progress: bool = False) -> Iterator[int]:
-    """Every minimal dominating set of the hypercube Q_N, each once (bitmasks).
+    """Every minimal dominating set of the hypercube Q_N, each once (bitmasks), lazily.
 
     Branch on the lowest undominated vertex u: add the first, second, ... vertex of N[u],
     excluding the earlier ones in later branches (so no set is produced twice), and prune as
     soon as a chosen vertex has lost its last private neighbour (a dominating set is minimal iff
     each of its vertices has one).
     """
-    n, _ = check_world(n_players, 2)
-    closed = closed_neighbourhoods(n)
-    full = full_mask(n)
+    closed = closed_neighbourhoods(n_players)  # validates N before the generator starts
+    progress = checks.boolean(progress, "progress")
+    return _minimal_dominating_sets(int(n_players), closed, progress)
+
+
+def _minimal_dominating_sets(n: int, closed: tuple[int, ...], progress: bool) -> Iterator[int]:
+    everything = full(2**n)
     bar = None
     if progress:
         from ..progress import tqdm
@@ -164,10 +219,10 @@ def minimal_dominating_sets(n_players: int, *, progress: bool = False) -> Iterat
         bar = tqdm(total=n + 1, desc=f"Q{n} top-level branches")
 
     def rec(chosen: list[int], dom: int, once: int, excl: int) -> Iterator[int]:
-        if dom == full:
-            yield sum(1 << v for v in chosen)
+        if dom == everything:
+            yield from_bits(chosen)
             return
-        undominated = full & ~dom
+        undominated = everything & ~dom
         u = (undominated & -undominated).bit_length() - 1
         for w in bits(closed[u] & ~excl):
             cw = closed[w]
@@ -185,15 +240,6 @@ def minimal_dominating_sets(n_players: int, *, progress: bool = False) -> Iterat
         bar.close()
 
 
-def valid_lost_mask(lost: int, n_players: int, n_colors: int = 2) -> bool:
-    """Is `lost` the lost set of some deal, i.e. is its complement achievable?"""
-    full = full_mask(n_players, n_colors)
-    return achievable_mask(full & ~lost, n_players, n_colors)
-
-
-MAX_MAXIMAL_PLAYERS = 5  # two colours: N = 6 has millions of minimal covers (the search does not finish)
-
-
 def minimal_lost_sets(n_players: int, n_colors: int = 2) -> list[int]:
     """Every inclusion-minimal lost set (complements of maximal won sets), for small worlds only.
 
@@ -204,14 +250,19 @@ def minimal_lost_sets(n_players: int, n_colors: int = 2) -> list[int]:
     if m == 2:
         if n > MAX_MAXIMAL_PLAYERS:
             raise ValueError(
-                f"maximal won sets are listed for at most {MAX_MAXIMAL_PLAYERS} players with two colours, "
-                f"got N = {n} (millions of them: iterate sets.minimal_dominating_sets({n}) lazily instead)"
-            )
+                f"maximal won sets are listed for at most {MAX_MAXIMAL_PLAYERS} players with two "
+                f"colours, got N = {n} (millions of them: iterate "
+                f"sets.minimal_dominating_sets({n}) lazily instead)")
         return sorted(minimal_dominating_sets(n))
     if m**n > 16:
-        raise ValueError(f"maximal won sets for M = {m} colours are enumerated only up to 16 rounds, not {m**n}")
+        raise ValueError(f"maximal won sets for M = {m} colours are enumerated only up to 16 "
+                         f"rounds, not {m**n}")
+    return _minimal_lost_sets_by_lines(n, m)
+
+
+def _minimal_lost_sets_by_lines(n: int, m: int) -> list[int]:
+    """Branch on the first unsatisfied round: lose it, or lose a whole line through it."""
     st = stubs(n, m)
-    full = full_mask(n, m)
     found: set[int] = set()
 
     def satisfied(x: int, lost: int) -> bool:
@@ -227,8 +278,7 @@ def minimal_lost_sets(n_players: int, n_colors: int = 2) -> list[int]:
                 found.add(lost)
             return
         u = todo[0]
-        options = [1 << u] + list(st[u])
-        for opt in options:
+        for opt in [1 << u] + list(st[u]):
             if opt & banned:
                 continue
             rec(lost | opt, banned)
@@ -240,13 +290,14 @@ def minimal_lost_sets(n_players: int, n_colors: int = 2) -> list[int]:
 
 
 def maximal_won_masks(n_players: int, n_colors: int = 2) -> list[int]:
-    """Bitmasks of all inclusion-maximal achievable won sets (thesis Theorem 1); sizes as `minimal_lost_sets`."""
-    full = full_mask(n_players, n_colors)
-    return [full & ~lost for lost in minimal_lost_sets(n_players, n_colors)]
+    """Bitmasks of all inclusion-maximal achievable won sets (Theorem 1), as `minimal_lost_sets`."""
+    lost_sets = minimal_lost_sets(n_players, n_colors)
+    everything = full_mask(n_players, n_colors)
+    return [everything & ~lost for lost in lost_sets]
 
 
 def maximal_won_sets(n_players: int, n_colors: int = 2) -> list[frozenset[Round]]:
-    """Every inclusion-maximal achievable set of won rounds, largest first (thesis Theorem 1).
+    """Every inclusion-maximal achievable set of won rounds, largest first (Theorem 1).
 
     Supported: two colours with N <= 5 (46,432 sets for N = 5) and M >= 3 colours with at most 16
     rounds; larger worlds raise ValueError rather than run without end.
@@ -261,13 +312,11 @@ def maximal_won_sets(n_players: int, n_colors: int = 2) -> list[frozenset[Round]
 
 def neighbour_property_won_masks(n_players: int) -> list[int]:
     """For M = 2, N <= 4: every won set W whose won rounds each have a lost neighbour and whose lost
-    rounds each have a won neighbour (the circle/cross properties of thesis Section 5.1.1).
+    rounds each have a won neighbour (the circle/cross properties of janssen2017, Section 5.1.1).
 
     Exhaustive over all 2**(2**N) sets with numpy (65,536 for N = 4).
     """
-    n, _ = check_world(n_players, 2)
-    if n > 4:
-        raise ValueError(f"the neighbour properties are checked exhaustively for N <= 4, got N = {n}")
+    n = _two_colour_world(n_players, 4, "the neighbour properties are checked exhaustively: it")
     size = 2**n
     sets_ = np.arange(1 << size, dtype=np.int64)
     won = ((sets_[:, None] >> np.arange(size)[None, :]) & 1).astype(bool)  # [set, round]

@@ -1,0 +1,472 @@
+"""The hat notebook's layer: cached tables, figures and explorations (janssen2017, extended).
+
+The only module of the hats package that reads or writes data/ (through `cached_table`).
+Tables: the optima over (N, M) and the maximal-set counts are sweeps that run on any executor
+(`executor=`, `workers=`, see puzzlelab.sweeps) with the same result. Figures follow the
+thesis's Figures 4.2 and 5.x; `explore_*` functions back the notebook's interactive cells.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from concurrent.futures import Executor
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from .. import checks
+from ..cache import cached_table
+from ..figures import finish
+from ..sweeps import sweep
+from .chains import chain_crossings, chains
+from .model import (
+    LETTERS, answers, check_world, deal_to_strings, evaluate, parse_deal, round_to_string, rounds,
+    rounds_correct, won_mask,
+)
+from .optima import (
+    CPSAT_WORK_UNITS, count_optimal_won_sets, cpsat_bounds, hamming_coset_check,
+    hamming_lost_set, minimum_covers, optimum_bounds, upper_bound,
+)
+from .sets import canonical_deal, minimal_dominating_sets, valid_lost_mask
+
+__all__ = [
+    "AGENT_COLOURS", "HAMMING_BUILT", "MAXIMAL_SET_PLAYERS", "OPTIMAL_SET_PLAYERS", "PRESETS",
+    "PRESET_ROUNDS", "best_known_won_set",
+    "explore_deal", "explore_hypercube", "hamming_row", "hypercube_layout",
+    "maximal_distribution", "open_case_deals", "optimal_set_counts", "optimum_cases",
+    "optimum_rows", "optimum_table", "plot_chain_crossing", "plot_hypercube",
+    "plot_maximal_distribution", "plot_optimal_hypercubes", "plot_win_rate", "preset_deal",
+]
+
+
+def _frame(table: object, name: str, columns: tuple[str, ...]) -> pd.DataFrame:
+    """A DataFrame with (at least) the named columns."""
+    if not isinstance(table, pd.DataFrame):
+        raise checks.ArgumentTypeError(
+            f"{name} must be a pandas DataFrame, got {type(table).__name__}")
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise ValueError(f"{name} lacks the columns {missing}")
+    return table
+
+
+AGENT_COLOURS = ["tab:blue", "tab:orange", "tab:green", "tab:purple", "tab:brown", "tab:pink",
+                 "tab:olive", "tab:cyan"]
+
+
+def hypercube_layout(n_players: int) -> np.ndarray:
+    """2-D positions of the 2**N rounds: a sum of one skewed vector per hat (N <= 8)."""
+    n = checks.integer(n_players, "n_players", low=2, high=8)
+    presets = {
+        2: [(1, 0), (0, 1)],
+        3: [(1, 0), (0, 1), (0.45, 0.3)],
+        4: [(1, 0), (0, 1), (0.45, 0.3), (2.2, 0.6)],
+        5: [(1, 0), (0, 1), (0.45, 0.3), (2.2, 0.6), (0.5, 2.1)],
+    }
+    if n in presets:
+        vec = np.array(presets[n], dtype=float)
+    else:
+        vec = np.array([(math.cos(math.pi * j / n) * (1 + 0.3 * j),
+                         math.sin(math.pi * j / n) * (1 + 0.3 * j)) for j in range(n)])
+    pts = np.array(rounds(n, 2), dtype=float) @ vec
+    return pts
+
+
+def plot_chain_crossing(name: str | None = "hats_chain_crossing") -> Figure:
+    """Thesis Figure 4.2: the 8 chains of N = 3 and which pairs cross (and at which agent)."""
+    n = 3
+    pos = hypercube_layout(n)
+    fig, ax = plt.subplots(figsize=(6.2, 5.2))
+    for a, b, agent in chain_crossings(n):
+        (x0, y0), (x1, y1) = pos[a - 1], pos[b - 1]
+        ax.plot([x0, x1], [y0, y1], color=AGENT_COLOURS[agent - 1], lw=2.2, zorder=1)
+        ax.text((x0 + x1) / 2, (y0 + y1) / 2, f"{agent}", fontsize=8,
+                color=AGENT_COLOURS[agent - 1], ha="center", va="center",
+                bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none"))
+    for ch in chains(n):
+        x, y = pos[ch.number - 1]
+        ax.scatter([x], [y], s=900, color="white", edgecolor="black", zorder=2)
+        ax.text(x, y, f"{ch.number}\n{round_to_string(ch.incorrect)}", ha="center", va="center",
+                fontsize=8, zorder=3)
+    handles = [plt.Line2D([], [], color=AGENT_COLOURS[i], lw=2.2, label=f"cross at agent {i + 1}")
+               for i in range(n)]
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 0.6), fontsize=8,
+              frameon=False)
+    ax.set_title("Chain crossing for N = 3 (chains named by their incorrect round):\n"
+                 "the crossing graph is the cube Q3")
+    ax.set_axis_off()
+    ax.set_aspect("equal")
+    return finish(fig, name)
+
+
+def plot_hypercube(deal: object, n_colors: int = 2, title: str = "", name: str | None = None,
+                   ax: plt.Axes | None = None) -> Figure:
+    """A deal on the hypercube of rounds: won (green), lost (red crosses), guesses as arrows."""
+    if checks.integer(n_colors, "n_colors") != 2:
+        raise ValueError("the hypercube picture needs two colours")
+    title = checks.text(title, "title")
+    if ax is not None and not isinstance(ax, plt.Axes):
+        raise checks.ArgumentTypeError(f"ax must be matplotlib Axes or None, got {ax!r}")
+    d = parse_deal(deal, n_colors)
+    n = d.shape[0]
+    if n > 8:
+        raise ValueError(f"the hypercube picture is drawn for at most 8 players, got {n}")
+    pos = hypercube_layout(n)
+    won = won_mask(d, 2)
+    ans = answers(d, 2)
+    own_fig = ax is None
+    if own_fig:
+        fig, ax = plt.subplots(figsize=(4.2 + 0.9 * max(0, n - 3), 3.6 + 0.8 * max(0, n - 3)))
+    else:
+        fig = ax.figure
+    for x in range(2**n):
+        for j in range(n):
+            y = x ^ (1 << (n - 1 - j))
+            if x < y:
+                ax.plot(*zip(pos[x], pos[y]), color="0.85", lw=0.8, zorder=0)
+    for j in range(n):  # a guess by agent j+1: from the round it gets wrong to the right one
+        for x in np.flatnonzero(ans[j] == 1):
+            y = x ^ (1 << (n - 1 - j))
+            if ans[j, y] == -1:
+                ax.annotate("", xy=pos[x], xytext=pos[y], zorder=1,
+                            arrowprops=dict(arrowstyle="->", color=AGENT_COLOURS[j], lw=1.2,
+                                            shrinkA=5, shrinkB=6))
+    ax.scatter(*pos[won].T, s=60, color="tab:green", zorder=2, label=f"won ({int(won.sum())})")
+    ax.scatter(*pos[~won].T, s=70, marker="X", color="tab:red", zorder=2,
+               label=f"lost ({int((~won).sum())})")
+    if n <= 4:
+        for x, r in enumerate(rounds(n, 2)):
+            ax.text(pos[x, 0], pos[x, 1] + 0.12, round_to_string(r), ha="center", fontsize=6.5,
+                    zorder=3)
+    ax.set_title(title or f"N = {n}: {rounds_correct(d, 2)} of the rounds won", fontsize=9, pad=14)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2, fontsize=8, frameon=False)
+    ax.set_axis_off()
+    ax.set_aspect("equal")
+    return finish(fig, name) if own_fig else fig
+
+
+def plot_optimal_hypercubes(witnesses: dict[int, int],
+                            name: str | None = "hats_optimal_hypercubes") -> Figure:
+    """Optimal deals for N = 3, 4, 5 on the hypercube (witness won sets given as bitmasks)."""
+    if not isinstance(witnesses, dict) or not 1 <= len(witnesses) <= 3:
+        raise checks.ArgumentTypeError("witnesses must map one to three player counts to won sets")
+    ns = sorted(checks.integers(list(witnesses), "witnesses (player counts)", low=2, high=6))
+    fig, axes = plt.subplots(1, len(ns), figsize=(5.0 * len(ns), 5.2),
+                             gridspec_kw={"width_ratios": [1, 1.5, 2][: len(ns)]})
+    for ax, n in zip(np.atleast_1d(axes), ns):
+        deal = canonical_deal(witnesses[n], n)
+        title = f"N = {n}: {witnesses[n].bit_count()} of {2**n} rounds won"
+        plot_hypercube(deal, 2, title=title, ax=ax)
+    fig.suptitle("Optimal deals (arrow: a guess, from the round it gets wrong to the round it gets "
+                 "right);\n"
+                 "the lost rounds (red) form a minimum covering code of radius 1", fontsize=11)
+    return finish(fig, name)
+
+
+def plot_win_rate(table: pd.DataFrame, name: str | None = "hats_win_rate") -> Figure:
+    """Optimum win rate per N against the thesis's Table 5.3 and Theorem 6, and N/(N+1)."""
+    _frame(table, "table", ("n_players", "optimum_rate", "counting_bound_rate", "thesis_rate",
+                            "theorem6_rate"))
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    ax.plot(table.n_players, table.optimum_rate, "o-", color="tab:green",
+            label="exact optimum (ours)")
+    ax.plot(table.n_players, table.counting_bound_rate, ":", color="0.4", label="bound N/(N+1)")
+    t = table.dropna(subset=["thesis_rate"])
+    ax.plot(t.n_players, t.thesis_rate, "s--", color="tab:red",
+            label="thesis Table 5.3 (prediction)")
+    ax.plot(table.n_players, table.theorem6_rate, "^:", color="tab:orange",
+            label="thesis Theorem 6 formula")
+    ax.set_xlabel("players N (two colours)")
+    ax.set_ylabel("fraction of rounds won")
+    ax.set_ylim(0.45, 1.0)
+    ax.legend(fontsize=8, frameon=False, loc="lower right")
+    ax.set_title("Best win rate per number of players")
+    return finish(fig, name)
+
+
+def plot_maximal_distribution(table: pd.DataFrame,
+                              name: str | None = "hats_maximal_distribution") -> Figure:
+    """Number of maximal won sets by fraction of rounds won, one panel per N."""
+    _frame(table, "table", ("n_players", "won_rounds", "maximal_sets"))
+    if not 1 <= table.n_players.nunique() <= 6:
+        raise ValueError("the distribution is drawn for one to six player counts")
+    ns = sorted(table.n_players.unique())
+    fig, axes = plt.subplots(1, len(ns), figsize=(3.3 * len(ns), 3.0))
+    for ax, n in zip(np.atleast_1d(axes), ns):
+        t = table[table.n_players == n]
+        bars = ax.bar(t.won_rounds, t.maximal_sets, color="tab:blue")
+        ax.bar_label(bars, fontsize=7)
+        ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))
+        ax.margins(y=0.15)
+        ax.set_title(f"N = {n} ({int(t.maximal_sets.sum())} sets)", fontsize=9)
+        ax.set_xlabel("won rounds")
+    np.atleast_1d(axes)[0].set_ylabel("maximal won sets")
+    fig.tight_layout()
+    return finish(fig, name)
+
+
+
+# --- cached tables ------------------------------------------------------------------------------
+
+HAMMING_BUILT = 15  # the largest Hamming code built round by round (2**15 rounds)
+MAXIMAL_SET_PLAYERS = (2, 3, 4, 5)  # the maximal-set counts of data/hats_maximal_sets.csv
+OPTIMAL_SET_PLAYERS = (2, 3, 4, 5, 6)  # the optimal-set counts of data/hats_optimal_sets.csv
+
+
+def hamming_row(n_players: int) -> dict:
+    """For N = 2**k - 1 (two colours): the Hamming code's won rounds, checked, vs the sphere bound.
+
+    N <= 15: the lost set is built and checked with `sets.valid_lost_mask`; larger N (2**N rounds)
+    by `optima.hamming_coset_check`, the syndrome argument for linear codes. The sphere bound
+    N 2**N / (N + 1) is met, so that number of won rounds is the optimum.
+    """
+    n = checks.integer(n_players, "n_players", low=3, high=63)
+    if n <= HAMMING_BUILT:
+        lost_set = hamming_lost_set(n)
+        lost, covers = lost_set.bit_count(), valid_lost_mask(lost_set, n, 2)
+        how = f"Hamming code built, checked round by round (2^{lost.bit_length() - 1} lost)"
+    else:
+        lost, covers = hamming_coset_check(n)
+        how = f"Hamming code checked by its syndromes (2^{lost.bit_length() - 1} lost)"
+    if not covers:
+        raise AssertionError(f"the Hamming code of length {n} must cover every round")
+    won, sphere = 2**n - lost, n * 2**n // (n + 1)
+    if won != sphere:
+        raise AssertionError("a perfect code meets the sphere bound")
+    return {"true optimum": won, "how we know": f"{how}: meets the sphere bound"}
+
+
+def optimum_cases(max_n: int = 8) -> list[tuple[int, int]]:
+    """The worlds (N, M) of the optima table: M = 2 up to max_n, M = 3 up to 5, M = 4 up to 4."""
+    most = checks.integer(max_n, "max_n", low=2, high=12)
+    tops = {2: most, 3: min(most, 5), 4: min(most, 4)}
+    return [(n, m) for m, top in tops.items() for n in range(2, top + 1)]
+
+
+def _optimum_row(n: int, m: int, known: dict[int, int]) -> dict:
+    """One row of the optima table: the pipeline's bounds, and CP-SAT alone for M = 2, N <= 6."""
+    # the default deterministic limit stops CP-SAT first: the wall-clock limit is a safety net
+    b = optimum_bounds(n, m, time_limit=600.0, known=known)
+    row = {
+        "n_players": n, "n_colors": m, "rounds": m**n, "lower": b.lower, "upper": b.upper,
+        "proven": b.proven, "method": b.method, "combinatorial_upper": upper_bound(n, m)[0],
+        "witness_hex": format(b.witness, "x"),
+    }
+    if m == 2 and n <= 6:  # an independent CP-SAT cross-check, under the deterministic limit
+        status, mask, bound = cpsat_bounds(n, m, time_limit=600.0,
+                                           deterministic_limit=CPSAT_WORK_UNITS)
+        row |= {"cpsat_status": status, "cpsat_won": mask.bit_count() if mask is not None else None,
+                "cpsat_bound": bound}
+    return row
+
+
+def _optimum_rows_for_colours(task: tuple[int, tuple[int, ...]]) -> list[dict]:
+    """The rows of one colour count, N ascending: each product construction reuses smaller ones."""
+    m, ns = task
+    rows: list[dict] = []
+    known: dict[int, int] = {}
+    for n in ns:
+        rows.append(_optimum_row(n, m, dict(known)))
+        known[n] = int(rows[-1]["witness_hex"], 16)
+    return rows
+
+
+def optimum_rows(cases: list[tuple[int, int]], *, executor: Executor | None = None,
+                 workers: int = 1) -> pd.DataFrame:
+    """The optima table for the given worlds, one task per colour count, on any executor."""
+    if isinstance(cases, (str, bytes)) or not hasattr(cases, "__iter__"):
+        raise checks.ArgumentTypeError(f"cases must be a list of (N, M) pairs, got {cases!r}")
+    pairs = []
+    for case in cases:
+        if not isinstance(case, (tuple, list)) or len(case) != 2:
+            raise ValueError(f"each case must be a pair (N, M), got {case!r}")
+        pairs.append(check_world(*case))
+    colours = sorted({m for _, m in pairs})
+    tasks = [(m, tuple(sorted(n for n, k in pairs if k == m))) for m in colours]
+    parts = sweep(_optimum_rows_for_colours, tasks, executor=executor, workers=workers,
+                  desc="optima per colour count")
+    by_world = {(r["n_players"], r["n_colors"]): r for part in parts for r in part}
+    return pd.DataFrame([by_world[p] for p in pairs])
+
+
+def _verify_witnesses(table: pd.DataFrame) -> None:
+    """Every witness deal of the optima table wins exactly its `lower` rounds (else ValueError)."""
+    for r in table.itertuples():
+        n, m = int(r.n_players), int(r.n_colors)
+        try:
+            deal = canonical_deal(int(str(r.witness_hex), 16), n, m)
+        except ValueError as err:
+            raise ValueError(f"the witness of N = {n}, M = {m} is not a won set: {err}") from None
+        if len(evaluate(deal, m)) != int(r.lower) or int(r.lower) > int(r.upper):
+            raise ValueError(f"the witness deal of N = {n}, M = {m} does not win {r.lower} rounds")
+
+
+def optimum_table(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """Exact optimum or bounds for every (N, M) of `optimum_cases()` (data/hats_optima.csv)."""
+    return cached_table("hats_optima",
+                        lambda: optimum_rows(optimum_cases(), executor=executor, workers=workers),
+                        verify=_verify_witnesses)
+
+
+def _maximal_rows(n: int) -> list[dict]:
+    count = Counter(2**n - lost.bit_count() for lost in minimal_dominating_sets(n))
+    return [{"n_players": n, "won_rounds": k, "maximal_sets": c} for k, c in sorted(count.items())]
+
+
+def maximal_distribution(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """How many maximal won sets (M = 2) win each number of rounds (data/hats_maximal_sets.csv)."""
+
+    def compute() -> pd.DataFrame:
+        parts = sweep(_maximal_rows, MAXIMAL_SET_PLAYERS, executor=executor, workers=workers,
+                      desc="maximal won sets")
+        return pd.DataFrame([row for part in parts for row in part])
+
+    return cached_table("hats_maximal_sets", compute)
+
+
+def _optimal_set_row(n: int, lost: int) -> dict:
+    row = {"n_players": n, "lost_rounds": lost, "optimal_won_sets": count_optimal_won_sets(n, lost)}
+    row["by_full_listing"] = len(minimum_covers(n, lost)) if n <= 5 else None
+    return row
+
+
+def optimal_set_counts(table: pd.DataFrame) -> pd.DataFrame:
+    """How many won sets are optimal per N (M = 2), by double counting; listed where cheap."""
+    _frame(table, "table", ("n_players", "n_colors", "lower"))
+
+    def compute() -> pd.DataFrame:
+        two = table[table.n_colors == 2].set_index("n_players")
+        if not set(OPTIMAL_SET_PLAYERS) <= set(two.index):
+            raise ValueError(f"table must hold the two-colour optima for N = {OPTIMAL_SET_PLAYERS}")
+        from ..progress import tqdm
+
+        return pd.DataFrame([_optimal_set_row(n, 2**n - int(two.lower[n]))
+                             for n in tqdm(OPTIMAL_SET_PLAYERS, desc="optimal won sets")])
+
+    return cached_table("hats_optimal_sets", compute)
+
+
+def open_case_deals(table: pd.DataFrame) -> pd.DataFrame:
+    """The best deal found for every unproven case, one row per player, in letter notation.
+
+    Letters follow `model.views` order (the last other player's hat changes fastest) and are
+    grouped in blocks of M: one block per colour combination of the other players but the last.
+    """
+    _frame(table, "table", ("n_players", "n_colors", "lower", "upper", "proven", "witness_hex"))
+    rows = []
+    for r in table[~table.proven.astype(bool)].itertuples():
+        n, m = int(r.n_players), int(r.n_colors)
+        deal = canonical_deal(int(str(r.witness_hex), 16), n, m)
+        for player, strategy in enumerate(deal_to_strings(deal, m), start=1):
+            blocks = " ".join(strategy[k : k + m] for k in range(0, len(strategy), m))
+            rows.append({"M": m, "N": n, "best deal (won rounds)": int(r.lower),
+                         "upper bound": int(r.upper), "player": player, "strategy": blocks})
+    return pd.DataFrame(rows)
+
+
+# --- explorations ------------------------------------------------------------------------------
+
+PRESETS = ("equal views: guess the other colour", "one player always guesses the first colour",
+           "parity: everybody bets on an even number of Blue hats",
+           "best known (optimal where proven)", "always pass", "custom")
+PRESET_ROUNDS = 256  # presets and round-by-round tables are offered up to this many rounds
+
+
+def best_known_won_set(n_players: int, n_colors: int = 2) -> int:
+    """The won set of the best deal we know: the optima table's witness (optimal where proven).
+
+    Worlds outside that table (up to 256 rounds) run `optimum_bounds` with a small deterministic
+    CP-SAT limit and a fixed local search, so the preset never depends on the machine's speed.
+    """
+    n, m = _explorable(n_players, n_colors, "optimal presets are")
+    table = optimum_table().set_index(["n_players", "n_colors"])
+    if (n, m) in table.index:
+        return int(table.witness_hex[(n, m)], 16)
+    return optimum_bounds(n, m, time_limit=600, search_steps=2000, deterministic_limit=2.0).witness
+
+
+def _explorable(n_players: int, n_colors: int, what: str) -> tuple[int, int]:
+    n, m = check_world(n_players, n_colors)
+    if m**n > PRESET_ROUNDS:
+        raise ValueError(f"{what} offered up to {PRESET_ROUNDS} rounds; N = {n}, M = {m} has "
+                         f"{m**n}")
+    return n, m
+
+
+def _equal_views_deal(n: int, m: int) -> np.ndarray:
+    """The thesis's Section 2.2 deal generalised: seeing one colour only, guess the next one."""
+    deal = np.full((n, m ** (n - 1)), -1, dtype=np.int8)
+    for k, v in enumerate(itertools.product(range(m), repeat=n - 1)):
+        if len(set(v)) == 1:
+            deal[:, k] = (v[0] + 1) % m
+    return deal
+
+
+def _parity_deal(n: int, m: int) -> np.ndarray:
+    """Everybody guesses the colour that makes the number of Blue (1) hats even."""
+    if m != 2:
+        raise ValueError("the parity deal is defined for two colours")
+    return np.array([[sum(v) % 2 for v in itertools.product(range(2), repeat=n - 1)]] * n,
+                    dtype=np.int8)
+
+
+def preset_deal(preset: str, n_players: int, n_colors: int = 2) -> np.ndarray:
+    """A named deal: the Section 2.2 example generalised, single guesser, parity, optimal, pass."""
+    preset = checks.choice(preset, "preset", PRESETS[:-1])
+    n, m = _explorable(n_players, n_colors, "preset deals are")
+    deal = np.full((n, m ** (n - 1)), -1, dtype=np.int8)
+    if preset == PRESETS[0]:
+        deal = _equal_views_deal(n, m)
+    elif preset == PRESETS[1]:
+        deal[0, :] = 0
+    elif preset == PRESETS[2]:
+        deal = _parity_deal(n, m)
+    elif preset == PRESETS[3]:
+        deal = canonical_deal(best_known_won_set(n, m), n, m)
+    return deal
+
+
+def _chosen_deal(preset: str, custom: str, n: int, m: int) -> np.ndarray:
+    """The preset deal, or the custom strings (one per player, separated by spaces or commas)."""
+    preset = checks.choice(preset, "preset", PRESETS)
+    if preset != "custom":
+        return preset_deal(preset, n, m)
+    parts = [p for p in checks.text(custom, "custom").replace(",", " ").split() if p]
+    if len(parts) != n:
+        raise ValueError(f"custom deal needs {n} strategies separated by spaces, got {len(parts)}")
+    return parse_deal(parts, m)
+
+
+def explore_deal(n_players: int = 3, n_colors: int = 2, preset: str = PRESETS[0],
+                 custom: str = "") -> pd.DataFrame:
+    """Every round of a deal: each player's answer, won or lost, and the deal's score last."""
+    n, m = _explorable(n_players, n_colors, "explore_deal lists rounds:")
+    deal = _chosen_deal(preset, custom, n, m)
+    ans = answers(deal, m)
+    mark = {1: "right", -1: "wrong", 0: "pass"}
+    rows = []
+    for x, r in enumerate(rounds(n, m)):
+        row = {"round": "".join(LETTERS[c] for c in r)}
+        for i in range(n):
+            row[f"agent {i + 1}"] = mark[int(ans[i, x])]
+        row["won"] = "won" if (ans[:, x] == 1).any() and not (ans[:, x] == -1).any() else "lost"
+        rows.append(row)
+    df = pd.DataFrame(rows)
+    strings = deal_to_strings(deal, m)
+    df.attrs["deal"] = strings
+    score = rounds_correct(deal, m)
+    footer = {"round": "deal", **{f"agent {i + 1}": strings[i] for i in range(n)},
+              "won": f"{score} = {float(score):.1%}"}
+    return pd.concat([df, pd.DataFrame([footer])], ignore_index=True)
+
+
+def explore_hypercube(n_players: int = 4, preset: str = PRESETS[3], custom: str = "") -> Figure:
+    """A two-colour deal (preset or custom strings) drawn on the hypercube of rounds."""
+    n, _ = check_world(n_players, 2)
+    if n > 6:
+        raise ValueError("the hypercube picture is drawn for at most 6 players")
+    return plot_hypercube(_chosen_deal(preset, custom, n, 2), 2, name=None)
