@@ -1,4 +1,4 @@
-"""Hanabi hint packing: three exact methods against each other and against the semantic definition."""
+"""Hanabi hint packing: three exact methods against each other and against the definition."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzlelab import hanabi as H
+from puzzlelab.hanabi import reference as R
 
 SOURCE_ROWS = [[1, 1, 1, 1, 0], [0, 1, 1, 0, 0], [0, 0, 1, 1, 0], [1, 0, 0, 0, 0]]
 
@@ -20,7 +21,8 @@ def colour_rows(n_hints: int, max_rows: int = 6):
 
 IDENTITIES = [(c, v) for c in H.COLOURS[:3] for v in H.VALUES[:3]]
 mixed_cards = st.lists(
-    st.lists(st.sampled_from(IDENTITIES), min_size=1, max_size=4, unique=True), min_size=1, max_size=3
+    st.lists(st.sampled_from(IDENTITIES), min_size=1, max_size=4, unique=True),
+    min_size=1, max_size=3,
 )
 
 
@@ -34,7 +36,7 @@ def small_mixed_table(cards) -> H.HintTable:
 @given(colour_rows(5))
 def test_colour_tables_three_methods_agree_with_enumeration_of_all_partitions(rows):
     table = H.possibility_table(rows)
-    truth = H.max_partition_by_enumeration(table)
+    truth = R.max_partition_by_enumeration(table)
     for method in H.METHODS:
         assert H.partition_size(table, method) == truth
 
@@ -43,7 +45,7 @@ def test_colour_tables_three_methods_agree_with_enumeration_of_all_partitions(ro
 @given(mixed_cards)
 def test_mixed_tables_dp_and_cp_sat_agree_with_enumeration(cards):
     table = small_mixed_table(cards)
-    truth = H.max_partition_by_enumeration(table)
+    truth = R.max_partition_by_enumeration(table)
     assert H.partition_size(table, "dp") == truth
     assert H.partition_size(table, "cp-sat") == truth
 
@@ -52,7 +54,7 @@ def test_mixed_tables_dp_and_cp_sat_agree_with_enumeration(cards):
 @given(mixed_cards, st.sets(st.sampled_from(H.COLOURS[:3] + H.VALUES[:3]), min_size=1))
 def test_certification_rule_matches_every_possible_hand(cards, part):
     table = small_mixed_table(cards)
-    assert H.is_sure(table, part) == H.part_is_sure_by_hands(table, part)
+    assert H.is_sure(table, part) == R.part_is_sure_by_hands(table, part)
 
 
 @settings(max_examples=100, deadline=None)
@@ -62,7 +64,7 @@ def test_every_method_returns_a_partition_of_sure_parts(rows):
     for method in H.METHODS:
         parts = H.max_hint_partition(table, method)
         assert sorted(h for p in parts for h in p) == sorted(table.hints)
-        assert all(H.part_is_sure_by_hands(table, p) for p in parts)
+        assert all(R.part_is_sure_by_hands(table, p) for p in parts)
 
 
 @settings(max_examples=1000, deadline=None)
@@ -85,9 +87,9 @@ def test_partition_never_exceeds_the_fewest_legal_hints_of_a_hand(rows):
 def test_source_example_maximum_meets_the_posts_upper_bound_and_its_partition_is_sure():
     table = H.possibility_table(SOURCE_ROWS)
     bound, _ = H.fewest_legal_hints(table)
-    assert H.max_partition_by_enumeration(table) == H.partition_size(table) == bound
-    assert H.part_is_sure_by_hands(table, {"Red", "Blue"})
-    assert H.part_is_sure_by_hands(table, {"White", "Yellow", "Green"})
+    assert R.max_partition_by_enumeration(table) == H.partition_size(table) == bound
+    assert R.part_is_sure_by_hands(table, {"Red", "Blue"})
+    assert R.part_is_sure_by_hands(table, {"White", "Yellow", "Green"})
 
 
 @settings(max_examples=150, deadline=None)
@@ -99,8 +101,22 @@ def test_first_fit_is_maximal_but_never_beats_the_maximum(rows):
     for row in chosen:
         assert not row & union
         union |= row
-    assert all(sum(card) & union for card in table.masks)  # maximal: every row meets the chosen ones
+    assert all(sum(card) & union for card in table.masks)  # maximal: every row meets them
     assert len(chosen) <= H.partition_size(table)
+
+
+@settings(max_examples=150, deadline=None)
+@given(mixed_cards)
+def test_hint_validity_and_fewest_legal_hints_agree_with_listing_every_hand(cards):
+    table = small_mixed_table(cards)
+    hands = list(R.possible_hands(table))
+    validity = H.hint_validity(table).set_index("hint")
+    for hint in table.hints:
+        legal = sum(any(hint in identity for identity in hand) for hand in hands)
+        assert validity.legal_in_hands[hint] == legal and validity.hands[hint] == len(hands)
+    fewest, hand = H.fewest_legal_hints(table)
+    assert fewest == min(len(set().union(*h)) for h in hands) == len(set().union(*hand))
+    assert all(identity in card for identity, card in zip(hand, table.cards))
 
 
 @settings(max_examples=150, deadline=None)
@@ -114,14 +130,14 @@ def test_hint_validity_agrees_with_certification_of_single_hints(rows):
 
 
 def test_set_partitions_counts_are_bell_numbers():
-    # Bell numbers B(n) satisfy B(n+1) = sum_k C(n, k) B(k); compare the enumeration to that recurrence.
+    # Bell numbers: B(n+1) = sum_k C(n, k) B(k); compare the enumeration to that recurrence.
     from math import comb
 
     bell = [1]
     for n in range(7):
         bell.append(sum(comb(n, k) * bell[k] for k in range(n + 1)))
     for n in range(7):
-        assert sum(1 for _ in H.set_partitions(list(range(n)))) == bell[n]
+        assert sum(1 for _ in R.set_partitions(list(range(n)))) == bell[n]
 
 
 @settings(max_examples=100, deadline=None)
@@ -141,10 +157,13 @@ def test_hint_only_knowledge_is_rectangular_and_mixed_equals_separate(hand, hint
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.integers(1, 5), st.integers(0, 8), st.integers(30, 45), st.integers(0, 2**32 - 1), st.data())
-def test_a_card_certifies_a_part_iff_its_escaping_identities_are_all_holes(hand, hints, public, seed, data):
+@given(st.integers(1, 5), st.integers(0, 8), st.integers(30, 45), st.integers(0, 2**32 - 1),
+       st.data())
+def test_a_card_certifies_a_part_iff_its_escaping_identities_are_all_holes(
+        hand, hints, public, seed, data):
     """The rectangle-with-holes rule against the direct certification test, under card counting."""
-    table, _ = H.random_knowledge(hand, hints, np.random.default_rng(seed), public_cards=min(public, 50 - hand))
+    rng = np.random.default_rng(seed)
+    table, _ = H.random_knowledge(hand, hints, rng, public_cards=min(public, 50 - hand))
     part = data.draw(st.sets(st.sampled_from(table.hints), min_size=1))
     mask = sum(1 << table.hints.index(h) for h in part)
     for card, masks in zip(table.cards, table.masks):
@@ -165,7 +184,7 @@ def test_dataframe_input_keeps_names():
     df = pd.DataFrame(SOURCE_ROWS, columns=H.COLOURS, index=["Newest", "b", "c", "Oldest"])
     table = H.possibility_table(df)
     assert table.card_names == ("Newest", "b", "c", "Oldest") and table.hints == H.COLOURS
-    assert H.partition_size(table) == H.max_partition_by_enumeration(table)
+    assert H.partition_size(table) == R.max_partition_by_enumeration(table)
 
 
 @pytest.mark.parametrize(
@@ -186,13 +205,13 @@ def test_bad_tables_name_the_problem(rows, message):
 def test_other_bad_input():
     with pytest.raises(ValueError, match="distinct"):
         H.possibility_table([[1, 0]], hints=["a", "a"])
-    with pytest.raises(ValueError, match="unknown method"):
+    with pytest.raises(ValueError, match="method must be one of"):
         H.max_hint_partition(H.possibility_table(SOURCE_ROWS), method="magic")
     with pytest.raises(ValueError, match="unknown identity"):
         H.hanabi_table([[("Purple", 1)]])
     with pytest.raises(ValueError, match="colour-only"):
         H.packing_brute(H.hanabi_table([[("Red", 1)]]))
-    with pytest.raises(ValueError, match="public cards"):
+    with pytest.raises(ValueError, match="public_cards"):
         H.random_knowledge(5, 0, np.random.default_rng(0), public_cards=46)
     with pytest.raises(ValueError, match="unknown hint"):
         H.is_sure(H.possibility_table(SOURCE_ROWS), {"Pink"})
@@ -213,3 +232,52 @@ def test_explore_partition_reports_bad_rows_as_value_error():
         H.explore_partition([[0, 0, 0, 0, 0]])
     frame = H.explore_partition(SOURCE_ROWS)
     assert frame.loc["part →", "certifies part"] == "2 parts"
+
+
+# --- the capacity study on any executor ----------------------------------------------------------
+
+SMALL_STUDY = dict(hand_sizes=(4,), hints=(0, 3), public=(0, 40), samples=4, seed=7)
+
+
+def test_capacity_study_is_the_same_on_a_process_pool():
+    from concurrent.futures import ProcessPoolExecutor
+
+    serial = H.hint_capacity_study(**SMALL_STUDY)
+    with ProcessPoolExecutor(2) as pool:
+        pooled = H.hint_capacity_study(**SMALL_STUDY, executor=pool)
+    pd.testing.assert_frame_equal(serial, pooled)
+    pd.testing.assert_frame_equal(serial, H.hint_capacity_study(**SMALL_STUDY, workers=2))
+
+
+def test_capacity_study_is_the_same_on_a_dask_local_cluster():
+    distributed = pytest.importorskip("distributed",
+                                      reason="Dask extra (puzzlelab[cluster]) absent")
+    serial = H.hint_capacity_study(**SMALL_STUDY)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        remote = H.hint_capacity_study(**SMALL_STUDY, executor=client.get_executor())
+    pd.testing.assert_frame_equal(serial, remote)
+
+
+def test_capacity_points_replay_the_one_generator_of_the_serial_study():
+    """Each point's starting state is where one generator, run through the grid, stands."""
+    rng = np.random.default_rng(SMALL_STUDY["seed"])
+    rows = []
+    for hand_size in SMALL_STUDY["hand_sizes"]:
+        for public in SMALL_STUDY["public"]:
+            for received in SMALL_STUDY["hints"]:
+                tables = [H.random_knowledge(hand_size, received, rng, public)[0]
+                          for _ in range(SMALL_STUDY["samples"])]
+                rows.append(np.mean([H.compare_hinting(t)["mixed"] for t in tables]))
+    assert H.hint_capacity_study(**SMALL_STUDY).mean_parts_mixed.tolist() == rows
+
+
+def test_command_line_writes_the_study(tmp_path, monkeypatch):
+    from puzzlelab.hanabi import notebook
+
+    written = {}
+    monkeypatch.setattr(notebook, "write_table", lambda df, name: written.setdefault(name, df))
+    notebook.main(["--samples", "2", "--workers", "1"])
+    study = written[notebook.CAPACITY_TABLE]
+    assert (study.samples == 2).all() and len(study) == 2 * 9 * 3

@@ -1,0 +1,39 @@
+"""Hanabi hint packing (O'Dwyer 2018, odwyer2018): how many messages can the choice of a hint carry?
+
+Split the hints into parts so that every part surely holds a valid hint; the number of parts
+is the number of messages a hint can send. Modules, as in every puzzle of puzzlelab:
+
+- `model`: possibility tables (`HintTable`), hints, cards, identities, input checks;
+- `solvers`: the sure-part test and the set-packing reduction, solved by the post's brute
+  force, dynamic programming over subsets of hints, or CP-SAT;
+- `source`: the post's example table and its claims, computed for any table;
+- `knowledge`: realistic game states (deck, true hints, card counting) and the capacity study;
+- `notebook`: what notebooks/hanabi.ipynb shows (tables, figures, explorations, cached study);
+- `reference`: slow definitions by listing hands and partitions, for cross-checks only.
+"""
+
+from . import knowledge, model, notebook, reference, solvers, source
+from .knowledge import (
+    COPIES, MAX_HINTS_RECEIVED, MAX_STUDY_TABLES, escaping_identities, hanabi_deck,
+    hint_capacity_study, holes, is_rectangular, mixing_gain_example, random_knowledge, rectangle,
+)
+from .model import (
+    COLOURS, MAX_HINTS, VALUES, Card, HintTable, Identity, as_table, hanabi_table, hint_mask,
+    hint_names, possibility_table, project, row_masks,
+)
+from .notebook import (
+    CAPACITY_SAMPLES, CAPACITY_TABLE, describe_cards, explore_partition, hint_capacity_table,
+    plot_hint_capacity, toggle_table,
+)
+from .solvers import (
+    BRUTE_FORCE_LIMIT, METHODS, certifies, compare_hinting, is_sure, max_hint_partition,
+    minimal_sure_sets, packing_brute, packing_cp_sat, packing_dp, partition_size, sure_masks,
+)
+from .source import (
+    EXAMPLE_CARD_NAMES, EXAMPLE_ROWS, POST_PARTITION, example_table, fewest_legal_hints,
+    first_fit_rows, hint_validity,
+)
+
+__all__ = sorted(
+    knowledge.__all__ + model.__all__ + notebook.__all__ + solvers.__all__ + source.__all__
+)
