@@ -198,17 +198,20 @@ def _cold_figures(methods: Sequence[Method], repeat: int) -> dict[str, list[Cold
     return runs
 
 
-def _warm_counts(methods: Sequence[Method], cold: dict[str, list[Cold]], repeat: int,
-                 budget: float) -> dict[str, int]:
-    """Warm repetitions per method: `repeat`, fewer where a call is slow (at least one)."""
-    counts = {}
+def _warm_up(methods: Sequence[Method], cold: dict[str, list[Cold]], repeat: int,
+             budget: float) -> tuple[dict[str, int], dict[str, str]]:
+    """One untimed-for-the-record call of each warm method: repetitions per method (`repeat`,
+    fewer where `repeat` calls would pass `budget` seconds; at least one) and the results."""
+    counts, results = {}, {}
     for m in methods:
         runs = cold[m.label]
         if not m.warm or (runs and not runs[-1].finished):
             continue
-        guess = min((c.seconds for c in runs), default=0.0)
+        seconds, value = timed(m.task)
+        results[m.label] = _text(value)
+        guess = min([seconds] + [c.seconds for c in runs if c.seconds is not None])
         counts[m.label] = max(1, min(repeat, int(budget / guess))) if guess > 0 else repeat
-    return counts
+    return counts, results
 
 
 def _text(result: Any) -> str:
@@ -239,12 +242,12 @@ def measure(puzzle: str, case: str, methods: Sequence[Method], *, repeat: int = 
     within `profile_below` times the subject, the subject's note says where its time goes.
     """
     cold = _cold_figures(methods, cold_repeat)
-    counts = _warm_counts(methods, cold, repeat, budget)
-    results = {m: runs[0].result for m, runs in cold.items() if runs and runs[0].finished}
-    warmed = {m.label: m.task for m in methods if m.label in counts}
-    for label, task in warmed.items():
-        results[label] = _text(task())
+    counts, results = _warm_up(methods, cold, repeat, budget)
+    for label, runs in cold.items():
+        if runs and runs[0].finished:
+            results.setdefault(label, runs[0].result)
     _check_results(results, methods, case)
+    warmed = {m.label: m.task for m in methods if m.label in counts}
     warm = interleaved(warmed, counts)
     peaks = {label: warm_peak_mib(task) for label, task in warmed.items()
              if statistics.median(warm[label]) < peak_below}
