@@ -9,8 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import puzzlelab.russian_cards as rc
-from puzzlelab.russian_cards.model import all_hands, informative_masks, mask, safe_masks
-from puzzlelab.russian_cards.search import brute_force_masks, cpsat_model, enumerate_masks, random_greedy
+from puzzlelab.bitsets import from_bits as mask
+from puzzlelab.russian_cards import notebook as rn
+from puzzlelab.russian_cards.model import all_hands, cards, informative_masks, safe_masks
+from puzzlelab.russian_cards.reference import brute_force_masks
+from puzzlelab.russian_cards.search import cpsat_model, enumerate_masks, random_greedy
 from puzzlelab.solvers import solve as cp_solve
 
 
@@ -53,17 +56,19 @@ def test_bad_announcements():
         rc.is_informative([(0, 1, 2), (2, 1, 0)], 3, 3, 1)
     with pytest.raises(ValueError, match="at least one hand"):
         rc.is_safe([], 3, 3, 1)
-    with pytest.raises(ValueError, match="'B' or 'C'"):
+    with pytest.raises(ValueError, match="'B', 'C'"):
         rc.views([(0, 1, 2)], 3, 3, 1, "A")
+    with pytest.raises(ValueError, match="'B', 'C'"):
+        rc.views([(0, 1, 2)], 3, 3, 1, ["B"])
 
 
 @pytest.mark.parametrize("hand", [(0, 1, 2.7), (0, 1, 2.0), (0, True, 2), (0, 1, "2")])
 def test_non_integer_cards_are_rejected_not_truncated(hand):
-    with pytest.raises(ValueError, match="cards must be integers"):
+    with pytest.raises(ValueError, match="must be an integer"):
         rc.check_hand(hand, 3, 3, 1)
-    with pytest.raises(ValueError, match="cards must be integers"):
+    with pytest.raises(ValueError, match="must be an integer"):
         rc.is_informative([(0, 3, 4), hand], 3, 3, 1)
-    with pytest.raises(ValueError, match="cards must be integers"):
+    with pytest.raises(ValueError, match="must be an integer"):
         rc.is_safe([(0, 3, 4), hand], 3, 3, 1)
 
 
@@ -103,8 +108,6 @@ def packings_331() -> list[tuple]:
 
 
 def test_model_check_agrees_with_rules_on_every_331_packing():
-    from puzzlelab.russian_cards.model import cards
-
     for L in packings_331():
         ann = [cards(h) for h in L]
         mc = rc.model_check(ann, 3, 3, 1, hand=(0, 1, 2))
@@ -314,7 +317,7 @@ def test_small_grid_is_verified_and_matches_enumeration():
     for r in g.itertuples():
         exists = bool(rc.safe_announcements(r.a, r.b, r.c, limit=1))
         assert r.status == ("solvable" if exists else "unsolvable")
-    t = rg.yn_table(g, 1, range(2, 5), range(2, 5))
+    t = rn.yn_table(g, 1, range(2, 5), range(2, 5))
     assert t.loc[3, 3] == "Y" and t.loc[2, 3] == "N"
 
 
@@ -328,23 +331,21 @@ def test_announcement_text_round_trip():
 
 
 def test_explore_views():
-    from puzzlelab.russian_cards import grid as rg
-
-    df = rg.explore_views(3, 3, 1, "012", "C")
+    df = rn.explore_views(3, 3, 1, "012", "C")
     assert df.loc[0, "count"] == len(rc.solve(3, 3, 1)) and len(df) == 1 + 7
-    assert "unsolvable" in rg.explore_views(3, 2, 1, "012").iloc[0, 0]
-    proof = rg.explore_views(3, 2, 1, "012").anne_could_hold.tolist()  # the proof's content
+    assert "unsolvable" in rn.explore_views(3, 2, 1, "012").iloc[0, 0]
+    proof = rn.explore_views(3, 2, 1, "012").anne_could_hold.tolist()  # the proof's content
     assert any("Lemma C" in step and "S(2,3,6)" in step for step in proof)
     assert any("C(5,1) = 5 is not divisible by C(2,1) = 2" in step for step in proof)
-    steps = rg.explore_views(4, 4, 2, "0123").anne_could_hold.tolist()
+    steps = rn.explore_views(4, 4, 2, "0123").anne_could_hold.tolist()
     assert [s for s in steps if s.startswith("largest overlap")] == [
         f"largest overlap k={k}: INFEASIBLE (0.00 units)" for k in (0, 1)]
     with pytest.raises(ValueError, match="n <= 12"):
-        rg.explore_views(6, 6, 2, "012345")
+        rn.explore_views(6, 6, 2, "012345")
     with pytest.raises(ValueError, match="'B'"):
-        rg.explore_views(3, 3, 1, "012", "A")
+        rn.explore_views(3, 3, 1, "012", "A")
     with pytest.raises(ValueError, match="3 cards"):
-        rg.explore_views(3, 3, 1, "01")
+        rn.explore_views(3, 3, 1, "01")
 
 
 @pytest.mark.parametrize("abc", [(3, 3, 1), (4, 2, 1), (3, 4, 1), (4, 3, 1)])
@@ -362,7 +363,8 @@ def _canonical_in_case(L, a, b, c):
     """Relabel a solution by hand (a largest-overlap pair -> H0, H1), take the lexicographic
     maximum of its orbit under the case's generators, and report whether it is in case k."""
     from puzzlelab.russian_cards.constructions import relabel
-    from puzzlelab.russian_cards.symmetry import generators, in_case, permute
+    from puzzlelab.russian_cards.reference import in_case
+    from puzzlelab.russian_cards.symmetry import generators, permute
 
     n = a + b + c
     k = max(len(set(g) & set(h)) for g, h in combinations(L, 2))
@@ -436,7 +438,8 @@ def _all_solutions(model, x, hands):
 def test_lex_constraints_only_cut_non_canonical_solutions(abc, k):
     """Case k: the plain model's solutions are the enumerated announcements through H0 and H1
     with pairwise overlaps <= k; the lex model keeps exactly those that satisfy `in_case`."""
-    from puzzlelab.russian_cards.symmetry import case_hands, case_model, in_case
+    from puzzlelab.russian_cards.reference import in_case
+    from puzzlelab.russian_cards.symmetry import case_hands, case_model
 
     a, b, c = abc
     h0, h1 = case_hands(a, k)
@@ -457,7 +460,8 @@ def test_lex_constraints_only_cut_non_canonical_solutions(abc, k):
 def test_lex_constraints_keep_a_case_below_the_rule1_bound(abc):
     """k = 1 < a-c-1 = 2: whenever the plain case has a solution (for (4,8,1) also the lines of
     PG(2,3), which share one card pairwise), the lex model has one, and it satisfies in_case."""
-    from puzzlelab.russian_cards.symmetry import case_model, in_case
+    from puzzlelab.russian_cards.reference import in_case
+    from puzzlelab.russian_cards.symmetry import case_model
 
     a, b, c = abc
     if abc == (4, 8, 1):
@@ -551,14 +555,14 @@ def test_a_wall_clock_stop_raises_instead_of_answering(monkeypatch):
     with pytest.raises(solvers.WallClockStop, match="wall-clock cap"):
         solvers.solve_limited(cpsat_model(4, 4, 1, minimize=True)[0], 100.0)
     monkeypatch.undo()
-    with pytest.raises(rc.WallClockStop, match="budget ran out"):
+    with pytest.raises(solvers.WallClockStop, match="budget ran out"):
         rc.decide(4, 4, 2, time_limit=1e-9)  # needs CP-SAT: no verdict is made up
 
 
 # -- the report's text, read and compared ---------------------------------------------------------
 def test_appendix_parser_on_a_two_column_snippet():
     """Left column (Bill 0..) first, then the right column (indented >= 20), then the rest."""
-    from puzzlelab.russian_cards.report import parse_appendix
+    from puzzlelab.russian_cards.source import parse_appendix
 
     right = " " * 40
     text = "\n".join([
@@ -582,12 +586,11 @@ def test_appendix_parser_on_a_two_column_snippet():
 def test_cached_appendix_agrees_with_our_views():
     """Every line of the report's appendix (read from its text, cached) equals our recomputation."""
     from puzzlelab.cache import read_table
-    from puzzlelab.russian_cards import grid as rg
 
     app = read_table("russian_cards_appendix")
     ann_text = app.loc[app.who == "announcement", "report"].item()
     ann = [tuple(int(ch) for ch in h) for h in ann_text.split()]
-    assert ann_text == rg.short(rc.report_dfs(3, 3, 1).announcement)
+    assert ann_text == rn.short(rc.report_dfs(3, 3, 1).announcement)
     for who, size in (("B", 3), ("C", 1)):
         lines = app[app.who == who]
         assert lines.readable.all() and list(lines["index"]) == list(range(comb(7, size)))
@@ -595,7 +598,7 @@ def test_cached_appendix_agrees_with_our_views():
         for r in lines.itertuples():
             hand = all_hands(7, size)[r.index]
             assert r.holds == str(list(hand))
-            assert r.report == (rg.short(ours[hand]) or "no options left")
+            assert r.report == (rn.short(ours[hand]) or "no options left")
 
 
 def test_cath_considers_binomial_many_deals():
@@ -610,17 +613,18 @@ def test_cath_considers_binomial_many_deals():
 @given(data=st.data(), abc=st.tuples(st.integers(2, 5), st.integers(1, 5), st.integers(1, 3)))
 def test_rule2_as_stated_deduplicated_and_ours_agree(data, abc):
     """The report's Rule 2, its deduplicated form and our semantic rule: the same outcome."""
-    from puzzlelab.russian_cards.report import rule2_as_stated, rule2_deduplicated
+    from puzzlelab.russian_cards.source import rule2_as_stated, rule2_deduplicated
 
     n, c = sum(abc), abc[2]
     L = drawn_announcement(data, abc, max_hands=25)
-    assert rule2_as_stated(L, n, c) == rule2_deduplicated(L, n, c) == safe_masks(L, n, c)
+    ann = [cards(h) for h in L]
+    assert rule2_as_stated(ann, *abc) == rule2_deduplicated(ann, *abc) == safe_masks(L, n, c)
 
 
 def test_weak_rule1_lets_an_extra_decoy_inform_cath():
     """Report §3: under 'each decoy shares <= a-c-1 cards with the true hand', Cath crosses off
     clashing pairs; an extra decoy then tells her owners she could not tell before."""
-    from puzzlelab.russian_cards.report import harmful_decoy, owners_learned, weak_rule1_options
+    from puzzlelab.russian_cards.source import harmful_decoy, owners_learned, weak_rule1_options
 
     ann = rc.report_dfs(3, 3, 1).announcement
     for x in range(3, 7):  # with Rule 1 as used (no clashing pair) Cath learns nothing
@@ -643,3 +647,13 @@ def test_cached_smallest_announcements_verify():
     for r in small.itertuples():
         ann = rg.parse_announcement(r.witness)
         assert len(ann) == r.smallest and rc.is_solution(ann, r.a, r.b, r.c)
+
+
+def test_steiner_size_is_the_size_of_every_announcement():
+    """Lemma C: for b = c + 1 every safe announcement has C(n, c+1) / C(2c+1, c+1) hands."""
+    from puzzlelab.russian_cards.solver import steiner_size
+
+    for abc in [(4, 2, 1), (6, 2, 1)]:
+        found = rc.safe_announcements(*abc, limit=40)
+        assert found and {len(ann) for ann in found} == {steiner_size(*abc)}
+    assert steiner_size(3, 3, 1) is None and steiner_size(5, 2, 1) is None

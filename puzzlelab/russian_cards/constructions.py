@@ -1,18 +1,13 @@
 """Announcements from the literature, as generators; every one is checked by the verifier.
 
 * **Sum modulo m** — Anne announces the sum of her cards modulo m (the announcement is every
-  a-card hand with the same sum). Cordón-Franco, van Ditmarsch, Fernández-Duque, Joosten and
-  Soler-Toscano, *A secure additive protocol for card players*, Australasian J. Combinatorics
-  54 (2012) 163-175 (arXiv:1111.0156): informative and safe whenever a, b > 2 and c = 1
-  (m = n or the least prime >= n).
+  a-card hand with the same sum). cordon_franco2012 (Cordón-Franco et al. 2012): informative
+  and safe whenever a, b > 2 and c = 1 (m = n or the least prime >= n).
 * **Lines of a finite plane** — the lines of the projective plane PG(2, q) (q² + q + 1 cards,
   q + 1 per line) or of the affine plane AG(2, q) (q² cards, q per line). The Fano plane
-  PG(2, 2) is the classic 7-hand (3,3,1) announcement; Atkinson's projective-plane solution
-  and the design view are in Albert, Aldred, Atkinson, van Ditmarsch and Handley, *Safe
-  communication for card players by combinatorial designs for two-step protocols*,
-  Australasian J. Combinatorics 33 (2005) 33-46, and Swanson and Stinson, *Additional
-  constructions to solve the generalized Russian cards problem using combinatorial designs*,
-  Electronic J. Combinatorics 21(3) (2014) #P3.29 (arXiv:1401.1526).
+  PG(2, 2) is the classic 7-hand (3,3,1) announcement; the projective-plane solution and the
+  design view are in albert2005 (Albert et al. 2005) and swanson_stinson2014 (Swanson and
+  Stinson 2014).
 
 A generator returns an announcement containing Anne's hand (relabelling the cards when the
 construction fixes its own labels), or None when its parameters do not fit (a, b, c).
@@ -20,24 +15,30 @@ construction fixes its own labels), or None when its parameters do not fit (a, b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from itertools import combinations, product
 
-from .model import Announcement, Hand, check_hand, check_sizes, is_informative, is_safe
+from .. import checks
+from .model import Announcement, Hand, check_hand, hands_within_budget, is_solution
+
+__all__ = ["first_construction", "plane", "power_sums", "sum_mod"]
 
 
-def sum_mod(a: int, b: int, c: int, hand: Iterable[int] | None = None, m: int | None = None) -> Announcement:
+def sum_mod(
+    a: int, b: int, c: int, hand: Iterable[int] | None = None, m: int | None = None,
+) -> Announcement:
     """Every a-card hand whose sum is congruent to the sum of Anne's hand modulo m (default n)."""
-    n = check_sizes(a, b, c)
+    n = hands_within_budget(a, b, c, "the sum announcement")
     h = check_hand(hand, a, b, c)
-    m = n if m is None else m
-    if m < 1:
-        raise ValueError(f"the modulus must be at least 1, got {m}")
+    m = n if m is None else checks.integer(m, "the modulus m", low=1)
     s = sum(h) % m
     return tuple(x for x in combinations(range(n), a) if sum(x) % m == s)
 
 
-def power_sums(a: int, b: int, c: int, hand: Iterable[int] | None = None, p: int | None = None) -> Announcement:
+def power_sums(
+    a: int, b: int, c: int, hand: Iterable[int] | None = None, p: int | None = None,
+) -> Announcement:
     """Every a-card hand whose power sums Σx, Σx², ..., Σx^c agree with Anne's modulo p.
 
     For a prime p >= n (p > c), two such hands cannot differ in only j <= c cards: the j
@@ -45,9 +46,9 @@ def power_sums(a: int, b: int, c: int, hand: Iterable[int] | None = None, p: int
     identities over GF(p)) be the same cards. So the announcement is informative; safety is
     left to the verifier. For c = 1 this is the sum modulo p above.
     """
-    n = check_sizes(a, b, c)
+    n = hands_within_budget(a, b, c, "the power-sum announcement")
     h = check_hand(hand, a, b, c)
-    p = n if p is None else p
+    p = n if p is None else checks.integer(p, "p", low=2, high=10**6)
     if not _is_prime(p) or p < n:
         raise ValueError(f"p must be a prime >= n = {n}, got {p}")
 
@@ -87,12 +88,13 @@ def affine_plane_lines(q: int) -> list[Hand]:
     """Lines of AG(2, q), q prime, as sets of point numbers 0..q²-1 (point (x, y) is x·q + y)."""
     if not _is_prime(q):
         raise ValueError(f"only prime orders q are built here, got {q}")
-    lines = {tuple(sorted(x * q + (s * x + t) % q for x in range(q))) for s in range(q) for t in range(q)}
+    lines = {tuple(sorted(x * q + (s * x + t) % q for x in range(q)))
+             for s in range(q) for t in range(q)}
     lines |= {tuple(sorted(x * q + y for y in range(q))) for x in range(q)}
     return sorted(lines)
 
 
-def relabel(blocks: list[Hand], hand: Hand, n: int) -> Announcement:
+def relabel(blocks: Sequence[Hand], hand: Hand, n: int) -> Announcement:
     """Rename cards so that the first block becomes `hand` (other cards keep their order)."""
     first = blocks[0]
     rest_old = [p for p in range(n) if p not in first]
@@ -103,7 +105,7 @@ def relabel(blocks: list[Hand], hand: Hand, n: int) -> Announcement:
 
 def plane(a: int, b: int, c: int, hand: Iterable[int] | None = None) -> Announcement | None:
     """Lines of PG(2, a-1) or AG(2, a) when the deck has exactly their number of points."""
-    n = check_sizes(a, b, c)
+    n = hands_within_budget(a, b, c, "the plane announcement")
     h = check_hand(hand, a, b, c)
     q = a - 1
     if _is_prime(q) and n == q * q + q + 1:
@@ -113,22 +115,33 @@ def plane(a: int, b: int, c: int, hand: Iterable[int] | None = None) -> Announce
     return None
 
 
-def generators(a: int, b: int, c: int) -> list[tuple[str, Callable[..., Announcement | None]]]:
-    """The constructions to try for (a, b, c), each with the name used in tables."""
-    n = check_sizes(a, b, c)
+def _generators(n: int, c: int) -> list[tuple[str, Callable[..., Announcement | None]]]:
+    """The constructions to try for a deck of n cards, each with the name used in tables."""
     out: list[tuple[str, Callable]] = [("lines of a finite plane", plane)]
     for m in range(n, 2 * n + 1):
-        out.append((f"sum mod {m}", lambda a, b, c, hand=None, m=m: sum_mod(a, b, c, hand, m)))
+        out.append((f"sum mod {m}", partial(_sum_mod_with, m=m)))
     if c > 1:
         for p in filter(_is_prime, range(n, 2 * n + 1)):
-            out.append((f"power sums 1..{c} mod {p}", lambda a, b, c, hand=None, p=p: power_sums(a, b, c, hand, p)))
+            out.append((f"power sums 1..{c} mod {p}", partial(_power_sums_with, p=p)))
     return out
 
 
-def first_construction(a: int, b: int, c: int, hand: Iterable[int] | None = None) -> tuple[str, Announcement] | None:
+def _sum_mod_with(a: int, b: int, c: int, hand: Hand, *, m: int) -> Announcement:
+    return sum_mod(a, b, c, hand, m)
+
+
+def _power_sums_with(a: int, b: int, c: int, hand: Hand, *, p: int) -> Announcement:
+    return power_sums(a, b, c, hand, p)
+
+
+def first_construction(
+    a: int, b: int, c: int, hand: Iterable[int] | None = None,
+) -> tuple[str, Announcement] | None:
     """The first literature construction that the verifier accepts for (a, b, c), if any."""
-    for name, gen in generators(a, b, c):
-        ann = gen(a, b, c, hand)
-        if ann and is_informative(ann, a, b, c, hand) and is_safe(ann, a, b, c, hand):
+    n = hands_within_budget(a, b, c, "the constructions")
+    h = check_hand(hand, a, b, c)
+    for name, gen in _generators(n, c):
+        ann = gen(a, b, c, h)
+        if ann and is_solution(ann, a, b, c, h):
             return name, ann
     return None

@@ -1,214 +1,201 @@
-"""Solvability grids, the report's tables, figures and the `explore_…` functions.
+"""Solvability grids and smallest announcements over many sizes, on any executor.
 
-Source: report §4 (two Y/N tables: a = b against c, and a against b with c = 1) and §5.
+Source: group11_rc §4 (its two Y/N tables: a = b against c, and a against b with c = 1),
+extended to every (a, b, c) with n = a + b + c <= N_MAX and c = 1, 2, 3.
+
+* :func:`decide_grid` — `solver.decide` on every cell (witness or proof);
+* :func:`min_sizes` — the smallest announcement of every solvable cell (CP-SAT minimisation
+  with a deterministic work limit, the grid's witness as a hint);
+* both run serially, on local processes (`workers=`) or on any `concurrent.futures.Executor`
+  (`executor=`, e.g. a Dask client's) through `puzzlelab.sweeps`, with the same table whatever
+  runs them (every step is deterministic and results come back in the order of the cells).
+
+Command line (writes data/russian_cards_grid.csv, the table the notebook reads)::
+
+    python -m puzzlelab.russian_cards.grid --max-n 16 [--workers N] [--scheduler ADDR|local]
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import argparse
+import functools
+from collections.abc import Iterable, Sequence
+from concurrent.futures import Executor
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from matplotlib.colors import ListedColormap
-from matplotlib.figure import Figure
-from ..progress import tqdm
 
-from ..figures import finish
+from .. import checks, sweeps
+from ..bitsets import from_bits
+from ..cache import write_table
 from ..solvers import solve_limited, work_used
-from .model import (
-    Announcement, cards, check_hand, counting_lower_bound, is_informative, is_safe, mask,
-    sizes, views,
-)
-from .search import cpsat_model, report_dfs
-from .solver import Verdict, decide, for_hand
+from .model import Announcement, cards, counting_lower_bound, hand_lists, is_solution
+from .search import cpsat_model
+from .solver import Verdict, decide, steiner_size
+
+__all__ = [
+    "GRID_COLUMNS", "MIN_WORK", "N_MAX", "cells", "check_grid", "check_min_sizes", "decide_grid",
+    "format_announcement", "grid_row", "min_sizes", "parse_announcement", "smallest_row",
+    "verify_grid",
+]
 
 N_MAX = 16
-MIN_WORK = 3.0  # CP-SAT work units per cell for the smallest announcement (about 2-5 s each here)
+N_LIMIT = 20    # the largest deck a grid sweep accepts (C(20, 10) hands: `model.MAX_HANDS`)
+MIN_WORK = 3.0  # CP-SAT work units per cell for the smallest announcement
+GRID_COLUMNS = ["a", "b", "c", "n", "status", "method", "proof", "size", "work_units", "detail",
+                "witness"]
 
 
 # -- witnesses as text (for CSV caches) -------------------------------------------------------
-def format_announcement(ann: Announcement | None) -> str:
-    """'0 1 2|0 3 4|...' (hands separated by '|')."""
-    return "" if not ann else "|".join(" ".join(map(str, h)) for h in ann)
+def format_announcement(ann: Iterable[Iterable[int]] | None) -> str:
+    """'0 1 2|0 3 4|...' (hands separated by '|'; '' for no announcement)."""
+    if ann is None:
+        return ""
+    return "|".join(" ".join(map(str, h)) for h in hand_lists(ann))
 
 
 def parse_announcement(text: str) -> Announcement:
     """Inverse of format_announcement."""
-    if not isinstance(text, str) or not text.strip():
+    if not checks.text(text, "announcement text").strip():
         raise ValueError("empty announcement text")
-    return tuple(tuple(int(q) for q in h.split()) for h in text.split("|"))
+    try:
+        return tuple(tuple(int(q) for q in h.split()) for h in text.split("|"))
+    except ValueError:
+        raise ValueError(f"an announcement text is '0 1 2|0 3 4|...', got {text!r}") from None
 
 
-def short(ann: Iterable[Iterable[int]]) -> str:
-    """Compact display '012 034 ...' (cards as digits when the deck has at most 10 cards)."""
-    hs = [tuple(h) for h in ann]
-    wide = any(q > 9 for h in hs for q in h)
-    return " ".join(("." if wide else "").join(map(str, h)) for h in hs)
-
-
-# -- grids ------------------------------------------------------------------------------------
+# -- the grid ---------------------------------------------------------------------------------
 def cells(c: int, n_max: int = N_MAX) -> list[tuple[int, int, int]]:
     """Every (a, b, c) with a, b >= 1 and a + b + c <= n_max."""
+    c = checks.integer(c, "c", low=1, high=64)
+    n_max = checks.integer(n_max, "n_max", low=1, high=64)
     return [(a, b, c) for a in range(1, n_max) for b in range(1, n_max) if a + b + c <= n_max]
 
 
-def decide_grid(c_values: Iterable[int] = (1, 2, 3), n_max: int = N_MAX) -> pd.DataFrame:
-    """Decide every cell (witness or proof, the method named); the table cached in data/.
+def grid_row(abc: tuple[int, int, int]) -> dict:
+    """One grid row: `decide` on (a, b, c), its proof, witness and CP-SAT work (deterministic)."""
+    a, b, c = checks.integers(abc, "cell", low=1)
+    v: Verdict = decide(a, b, c)
+    return dict(a=v.a, b=v.b, c=v.c, n=v.a + v.b + v.c, status=v.status, method=v.method,
+                proof=v.proof.kind, size=v.size, work_units=round(v.work, 2), detail=v.detail,
+                witness=format_announcement(v.witness))
 
-    `work_units` is CP-SAT's deterministic time for the cell (the same on every machine);
-    wall times are machine-dependent and live in the benchmark's table instead.
+
+def decide_grid(
+    c_values: Iterable[int] = (1, 2, 3), n_max: int = N_MAX, *,
+    executor: Executor | None = None, workers: int = 1,
+) -> pd.DataFrame:
+    """Decide every cell (witness or proof, the method named), in the order of the cells.
+
+    `work_units` is CP-SAT's deterministic time for the cell (the same on every machine).
     """
-    todo = [abc for c in c_values for abc in cells(c, n_max)]
-    return pd.DataFrame([verdict_row(decide(*abc)) for abc in tqdm(todo, desc="Russian cards grid")]).astype(
-        {"size": "Int64"})
-
-
-def verdict_row(v: Verdict) -> dict:
-    """One grid row: the verdict, its proof or witness, and the CP-SAT work (rounded, deterministic)."""
-    return dict(a=v.a, b=v.b, c=v.c, n=v.a + v.b + v.c, status=v.status, method=v.method, size=v.size,
-                work_units=round(v.work, 2), detail=v.detail, witness=format_announcement(v.witness))
+    n_max = checks.integer(n_max, "n_max", low=1, high=N_LIMIT)
+    todo = [abc for c in checks.integers(c_values, "c_values", low=1) for abc in cells(c, n_max)]
+    rows = sweeps.sweep(grid_row, todo, executor=executor, workers=workers,
+                        desc="Russian cards grid")
+    return pd.DataFrame(rows, columns=GRID_COLUMNS).astype({"size": "Int64"})
 
 
 def verify_grid(grid: pd.DataFrame) -> pd.Series:
-    """Re-check every cached witness with the verifier (True where accepted, or no witness)."""
+    """Re-check every witness of a grid table (True where accepted, or where there is none)."""
     def ok(row) -> bool:
         if row.status != "solvable":
             return row.witness != row.witness or row.witness in ("", None)  # NaN or empty
         ann = parse_announcement(row.witness)
-        return (tuple(range(row.a)) in ann and is_informative(ann, row.a, row.b, row.c)
-                and is_safe(ann, row.a, row.b, row.c))
-    return grid.apply(ok, axis=1)
+        return tuple(range(row.a)) in ann and is_solution(ann, row.a, row.b, row.c)
+    return _table(grid, ["a", "b", "c", "status", "witness"]).apply(ok, axis=1)
 
 
-def method_family(method: str) -> str:
-    """Group method names for legends: lemma / construction / search / CP-SAT / open."""
-    for key in ("lemma", "construction", "open", "CP-SAT INFEASIBLE", "CP-SAT", "exhaustive"):
-        if method.startswith(key):
-            return {"CP-SAT INFEASIBLE": "CP-SAT proof", "CP-SAT": "CP-SAT witness"}.get(key, key)
-    return "search witness"
+def check_grid(grid: pd.DataFrame) -> None:
+    """Raise ValueError naming the first cell whose witness the verifier rejects."""
+    ok = verify_grid(grid)
+    if not ok.all():
+        r = grid[~ok].iloc[0]
+        raise ValueError(f"the witness of cell ({r.a},{r.b},{r.c}) fails the verifier")
 
 
-def min_sizes(grid: pd.DataFrame, n_max: int = N_MAX, work_limit: float = MIN_WORK) -> pd.DataFrame:
-    """Smallest announcement per solvable cell with n <= n_max (CP-SAT minimisation, work-limited).
-
-    The grid's witness is CP-SAT's starting hint, and is kept when CP-SAT finds nothing smaller
-    within the work limit. The lower bound is the larger of CP-SAT's bound and the
-    double-counting bound; `proven` when they meet (or CP-SAT proves optimality).
-    """
-    todo = grid[(grid.status == "solvable") & (grid.n <= n_max)].sort_values(["n", "c", "a", "b"])
-    rows = []
-    for row in tqdm(list(todo.itertuples()), desc="smallest announcements"):
-        a, b, c = int(row.a), int(row.b), int(row.c)
-        model, x = cpsat_model(a, b, c, minimize=True)
-        hint = {mask(h) for h in parse_announcement(row.witness)}
-        for h, v in x.items():
-            model.add_hint(v, int(h in hint))
-        res = solve_limited(model, work_limit, what=f"smallest announcement {(a, b, c)}")
-        ann = parse_announcement(row.witness)
-        if res.feasible and res.objective < len(ann):
-            ann = tuple(sorted(cards(h) for h, v in x.items() if res.value(v)))
-        if not (is_informative(ann, a, b, c) and is_safe(ann, a, b, c)):
-            raise AssertionError(f"the smallest announcement found for {(a, b, c)} fails the verifier")
-        bound = int(np.ceil(res.bound - 1e-9)) if res.feasible else 0
-        low = max(bound, counting_lower_bound(a, b, c))
-        rows.append(dict(a=a, b=b, c=c, n=a + b + c, grid_size=len(hint), smallest=len(ann), lower_bound=low,
-                         proven=res.optimal or low == len(ann), work_units=round(work_used(res), 2),
-                         witness=format_announcement(ann)))
-    return pd.DataFrame(rows)
-
-
-def yn_table(grid: pd.DataFrame, c: int, rows: Iterable[int], cols: Iterable[int], by: str = "b") -> pd.DataFrame:
-    """Y/N/? table of a grid slice: rows a, columns `by` (b, or c with b = a)."""
-    look = {(r.a, r.b, r.c): r.status for r in grid.itertuples()}
-    sym = {"solvable": "Y", "unsolvable": "N", "open": "?"}
-    out = {}
-    for col in cols:
-        key = (lambda a: (a, col, c)) if by == "b" else (lambda a: (a, a, col))
-        out[col] = [sym.get(look.get(key(a), ""), "") for a in rows]
-    df = pd.DataFrame(out, index=list(rows))
-    df.index.name, df.columns.name = "a", by
+def _table(df: object, columns: Sequence[str]) -> pd.DataFrame:
+    """`df` if it is a DataFrame with these columns."""
+    if not isinstance(df, pd.DataFrame):
+        raise checks.ArgumentTypeError(f"expected a table (DataFrame), got {type(df).__name__}")
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ValueError(f"the table lacks the columns {missing}")
     return df
 
 
-def asymmetry(grid: pd.DataFrame) -> pd.DataFrame:
-    """Cells whose status changes when Bill speaks first, i.e. (a, b) and (b, a) differ."""
-    look = {(r.a, r.b, r.c): r for r in grid.itertuples()}
-    rows = []
-    for (a, b, c), r in sorted(look.items(), key=lambda kv: (kv[0][2], kv[0][0], kv[0][1])):
-        other = look.get((b, a, c))
-        if other is not None and r.status == "solvable" and other.status != "solvable":
-            rows.append(dict(c=c, a=a, b=b, anne_first=f"{r.status} ({r.method})",
-                             bill_first=f"{other.status} ({other.method})"))
-    return pd.DataFrame(rows)
+# -- the smallest announcement ---------------------------------------------------------------
+def smallest_row(cell: tuple[int, int, int, str], work_limit: float = MIN_WORK) -> dict:
+    """The smallest announcement found for one cell (a, b, c, grid witness), and its bounds.
 
-
-# -- figures ---------------------------------------------------------------------------------
-STATUS_COLOURS = {"unsolvable": "#d9d9d9", "solvable": "#4daf4a", "open": "#ff7f00"}
-
-
-def plot_grids(grid: pd.DataFrame, name: str | None = "russian_cards_grids") -> Figure:
-    """One heatmap per c: solvable (green, witness size), unsolvable (grey, proof code), open."""
-    cs = sorted(grid.c.unique())
-    fig, axes = plt.subplots(1, len(cs), figsize=(5.2 * len(cs), 5.0))
-    codes = {"lemma": "L", "CP-SAT proof": "S", "exhaustive": "E", "open": "?"}
-    cmap = ListedColormap([STATUS_COLOURS[s] for s in ("unsolvable", "solvable", "open")])
-    for ax, c in zip(np.atleast_1d(axes), cs):
-        g = grid[grid.c == c]
-        size = int(g.a.max())
-        img = np.full((size, size), np.nan)
-        for r in g.itertuples():
-            img[r.a - 1, r.b - 1] = {"unsolvable": 0, "solvable": 1, "open": 2}[r.status]
-            label = str(int(r.size)) if r.status == "solvable" else codes.get(method_family(r.method), "")
-            ax.text(r.b - 1, r.a - 1, label, ha="center", va="center", fontsize=6)
-        ax.imshow(img, cmap=cmap, vmin=0, vmax=2, origin="lower")
-        ax.set_xticks(range(size), range(1, size + 1), fontsize=7)
-        ax.set_yticks(range(size), range(1, size + 1), fontsize=7)
-        ax.set_xlabel("b (Bill's cards)")
-        ax.set_ylabel("a (Anne's cards, she speaks first)")
-        ax.set_title(f"c = {c}, n = a + b + c ≤ {int(g.n.max())}")
-    fig.suptitle("Two-step solvability. Green: witness (number = hands announced); grey: "
-                 "proof (L lemma, S CP-SAT, E exhaustive); orange: open", fontsize=9)
-    fig.tight_layout()
-    return finish(fig, name)
-
-
-# -- the report's tables with the report's own solver -----------------------------------------
-def report_solver_table(sizes: Iterable[tuple[int, int, int]], max_nodes: int = 20000) -> pd.DataFrame:
-    """Run the report's depth-first solver on each size (node budget): Y, N, or '?' (budget out)."""
-    rows = []
-    for a, b, c in sizes:
-        r = report_dfs(a, b, c, max_nodes=max_nodes)
-        verdict = "Y" if r.announcement else ("N" if r.complete else "?")
-        rows.append(dict(a=a, b=b, c=c, report_dfs=verdict, nodes=r.nodes,
-                         found=short(r.announcement) if r.announcement else ""))
-    return pd.DataFrame(rows)
-
-
-# -- explorations ---------------------------------------------------------------------------
-def explore_views(a: int = 3, b: int = 3, c: int = 1, hand: str = "012", who: str = "C") -> pd.DataFrame:
-    """Solve (a, b, c) for Anne's hand, then list what Bill ('B') or Cath ('C') still considers.
-
-    When no announcement exists, the rows are the proof: the lemma with its numbers, or the
-    CP-SAT cases (each INFEASIBLE, with its work), or the exhaustive search.
+    CP-SAT minimises over the whole model with the grid's witness as a hint, and the witness
+    is kept when nothing smaller is found within the work limit. The lower bound is the larger
+    of CP-SAT's bound, the double-counting bound and Lemma C's exact size (b = c + 1);
+    `proven` when the lower bound meets the size found.
     """
-    a, b, c = sizes(a, b, c)
-    n = a + b + c
-    if n > 12:
-        raise ValueError(f"the exploration is limited to n <= 12 cards (got n = {n})")
-    h = check_hand(hand, a, b, c)
-    if who not in ("B", "C"):
-        raise ValueError(f"who must be 'B' (Bill) or 'C' (Cath), got {who!r}")
-    v = decide(a, b, c, time_limit=120)
-    if v.status != "solvable":
-        head = dict(holds=f"({a},{b},{c}): {v.status}", anne_could_hold=v.method, count=0)
-        steps = [dict(holds=f"proof, step {i}", anne_could_hold=step, count=0)
-                 for i, step in enumerate(v.detail.split("; "), 1)]
-        return pd.DataFrame([head, *steps])
-    ann = for_hand(v, h)
-    rows = [dict(holds="Anne announces", anne_could_hold=short(ann), count=len(ann))]
-    rows += [
-        dict(holds=short([x]), anne_could_hold=short(left) if left else "no options left", count=len(left))
-        for x, left in views(ann, a, b, c, who).items()
-    ]
-    return pd.DataFrame(rows).head(60)
+    a, b, c, witness = cell
+    start = parse_announcement(witness)
+    model, x = cpsat_model(a, b, c, minimize=True)
+    hint = {from_bits(h) for h in start}
+    for h, v in x.items():
+        model.add_hint(v, int(h in hint))
+    res = solve_limited(model, work_limit, what=f"smallest announcement {(a, b, c)}")
+    ann = start
+    if res.feasible and res.objective < len(ann):
+        ann = tuple(sorted(cards(h) for h, v in x.items() if res.value(v)))
+    if not is_solution(ann, a, b, c):
+        raise AssertionError(f"the smallest announcement found for {(a, b, c)} fails the verifier")
+    bound = int(np.ceil(res.bound - 1e-9)) if res.feasible else 0
+    low = max(bound, counting_lower_bound(a, b, c), steiner_size(a, b, c) or 0)
+    return dict(a=a, b=b, c=c, n=a + b + c, grid_size=len(hint), smallest=len(ann),
+                lower_bound=low, proven=res.optimal or low == len(ann),
+                work_units=round(work_used(res), 2), witness=format_announcement(ann))
+
+
+def min_sizes(
+    grid: pd.DataFrame, n_max: int = N_MAX, work_limit: float = MIN_WORK, *,
+    executor: Executor | None = None, workers: int = 1,
+) -> pd.DataFrame:
+    """Smallest announcement per solvable cell with n <= n_max (`smallest_row` on each)."""
+    grid = _table(grid, ["a", "b", "c", "n", "status", "witness"])
+    n_max = checks.integer(n_max, "n_max", low=1, high=N_LIMIT)
+    work_limit = checks.number(work_limit, "work_limit", low=0.01, high=1000)
+    todo = grid[(grid.status == "solvable") & (grid.n <= n_max)].sort_values(["n", "c", "a", "b"])
+    params = [(int(r.a), int(r.b), int(r.c), r.witness) for r in todo.itertuples()]
+    task = functools.partial(smallest_row, work_limit=work_limit)
+    return pd.DataFrame(sweeps.sweep(task, params, executor=executor, workers=workers,
+                                     desc="smallest announcements"))
+
+
+def check_min_sizes(table: pd.DataFrame) -> None:
+    """Raise ValueError naming the first row whose witness or bounds do not hold."""
+    table = _table(table, ["a", "b", "c", "smallest", "lower_bound", "witness"])
+    for r in table.itertuples():
+        ann = parse_announcement(r.witness)
+        if len(ann) != r.smallest or r.lower_bound > r.smallest or not is_solution(
+                ann, r.a, r.b, r.c):
+            raise ValueError(f"the smallest announcement of ({r.a},{r.b},{r.c}) fails its check")
+
+
+# -- command line -----------------------------------------------------------------------------
+def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
+    """Decide the grid for n <= --max-n and write data/russian_cards_grid.csv."""
+    parser = argparse.ArgumentParser(prog="python -m puzzlelab.russian_cards.grid",
+                                     description=main.__doc__)
+    parser.add_argument("--max-n", type=int, default=N_MAX, help="largest deck (default 16)")
+    parser.add_argument("--c", type=int, nargs="+", default=[1, 2, 3], help="Cath's hand sizes")
+    parser.add_argument("--smallest", action="store_true",
+                        help="also write data/russian_cards_min_size.csv")
+    sweeps.add_executor_arguments(parser)
+    args = parser.parse_args(argv)
+    with sweeps.executor_from_arguments(args) as (executor, workers):
+        grid = decide_grid(args.c, args.max_n, executor=executor, workers=workers)
+        write_table(grid, "russian_cards_grid")
+        if args.smallest:
+            write_table(min_sizes(grid, args.max_n, executor=executor, workers=workers),
+                        "russian_cards_min_size")
+    return grid
+
+
+if __name__ == "__main__":
+    main()

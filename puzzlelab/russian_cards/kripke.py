@@ -1,6 +1,6 @@
 """An independent check of Rules 1 and 2 by explicit epistemic model checking.
 
-The model of report §2.1-2.2: one world per deal (Anne's, Bill's, Cath's hands), each player
+The model of group11_rc §2.1-2.2: one world per deal (Anne's, Bill's, Cath's hands), each player
 distinguishing deals by her own hand. Anne's announcement "my hand is one of L" is the public
 announcement of K_A φ with φ = "Anne's hand is in L" (Anne sees her hand, so K_A φ = φ);
 Bill's reply "Cath holds X" is the announcement of K_B(Cath holds X). We evaluate the report's
@@ -14,16 +14,40 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
+from math import factorial
+
+import numpy as np
+
+from .. import checks
 from ..epistemic import KripkeModel
-from .model import Hand, check_announcement, check_hand, check_sizes
+from .model import (
+    Hand, all_hands, check_announcement, check_hand, check_sizes, hand_sizes, is_informative,
+    is_safe,
+)
+
+__all__ = [
+    "AGENTS", "Deal", "MAX_DEALS", "MAX_WORLDS", "ModelCheck", "agreement", "deal_model",
+    "deals", "model_check", "random_announcements",
+]
 
 Deal = tuple[Hand, Hand, Hand]
 AGENTS = ("A", "B", "C")
+MAX_DEALS = 2_000_000   # deals listed at most (a few hundred MB of tuples)
+MAX_WORLDS = 60_000     # worlds of an explicit Kripke model at most (every (a, b, c) with n <= 12)
+
+
+def deal_count(a: int, b: int, c: int) -> int:
+    """n! / (a! b! c!): the number of deals."""
+    a, b, c = hand_sizes(a, b, c)
+    return factorial(a + b + c) // (factorial(a) * factorial(b) * factorial(c))
 
 
 def deals(a: int, b: int, c: int) -> list[Deal]:
     """Every deal of cards 0..n-1 into hands of sizes a, b, c (n! / (a! b! c!) of them)."""
-    n = check_sizes(a, b, c)
+    a, b, c = hand_sizes(a, b, c)
+    n = a + b + c
+    checks.within_budget(f"listing the deals of {(a, b, c)}", deal_count(a, b, c), MAX_DEALS,
+                         unit="deals")
     out = []
     for h_a in combinations(range(n), a):
         rest = [q for q in range(n) if q not in h_a]
@@ -32,9 +56,16 @@ def deals(a: int, b: int, c: int) -> list[Deal]:
     return out
 
 
-@lru_cache(maxsize=8)
 def deal_model(a: int, b: int, c: int) -> KripkeModel:
     """The initial Kripke model: worlds are deals, player i sees only hand i."""
+    a, b, c = hand_sizes(a, b, c)
+    checks.within_budget(f"the Kripke model of {(a, b, c)}", deal_count(a, b, c), MAX_WORLDS,
+                         unit="worlds", largest="every (a, b, c) with n <= 12 cards")
+    return _deal_model(a, b, c)
+
+
+@lru_cache(maxsize=8)
+def _deal_model(a: int, b: int, c: int) -> KripkeModel:
     return KripkeModel.from_observations(
         deals(a, b, c), {p: (lambda w, i=i: w[i]) for i, p in enumerate(AGENTS)}
     )
@@ -78,12 +109,12 @@ def model_check(
     announcement: Iterable[Iterable[int]], a: int, b: int, c: int, hand: Iterable[int] | None = None
 ) -> ModelCheck:
     """Announce `announcement` in the deal model and evaluate formulas (1)-(3) and their CK."""
-    n = check_sizes(a, b, c)
+    m0 = deal_model(a, b, c)
+    n = a + b + c
     L = set(check_announcement(announcement, a, b, c))
     h = check_hand(hand, a, b, c) if hand is not None else min(L)
     if h not in L:
         raise ValueError(f"the announcement does not contain Anne's hand {h}")
-    m0 = deal_model(a, b, c)
     m1 = m0.announce(m0.knows("A", m0.prop(lambda w: w[0] in L)))
     b_knows = knows_hand(m1, "B", 0)
     ignorant = cath_ignorant(m1, n)
@@ -117,13 +148,18 @@ def _after_reply(m1: KripkeModel, n: int) -> bool:
     return covered == m1.worlds  # in every deal Bill can make his reply
 
 
-def agreement(announcements: Iterable[Iterable[Iterable[int]]], a: int, b: int, c: int) -> dict[str, int]:
+def agreement(
+    announcements: Iterable[Iterable[Iterable[int]]], a: int, b: int, c: int,
+) -> dict[str, int]:
     """Model check each announcement and compare with Rules 1 and 2: counts of (dis)agreement."""
-    from .model import is_informative, is_safe
-
-    counts = dict(announcements=0, informative=0, safe=0, solutions=0, disagreements=0, safe_for_anne_only=0)
+    deal_model(a, b, c)  # validates the sizes and the model's budget
+    if isinstance(announcements, (str, bytes)) or not isinstance(announcements, Iterable):
+        raise checks.ArgumentTypeError(
+            f"announcements must be a collection of announcements, got {announcements!r}")
+    counts = dict(announcements=0, informative=0, safe=0, solutions=0, disagreements=0,
+                  safe_for_anne_only=0)
     for ann in announcements:
-        ann = [tuple(h) for h in ann]
+        ann = check_announcement(ann, a, b, c)
         mc = model_check(ann, a, b, c)
         rule1, rule2 = is_informative(ann, a, b, c), is_safe(ann, a, b, c)
         counts["announcements"] += 1
@@ -138,12 +174,14 @@ def agreement(announcements: Iterable[Iterable[Iterable[int]]], a: int, b: int, 
     return counts
 
 
-def random_announcements(a: int, b: int, c: int, count: int, seed: int = 0, max_hands: int = 12) -> list[list[Hand]]:
+def random_announcements(
+    a: int, b: int, c: int, count: int, seed: int = 0, max_hands: int = 12,
+) -> list[list[Hand]]:
     """`count` random announcements (1..max_hands distinct hands), seeded."""
-    import numpy as np
-
-    n = check_sizes(a, b, c)
-    hands = list(combinations(range(n), a))
+    hands = all_hands(check_sizes(a, b, c), hand_sizes(a, b, c)[0])
+    count = checks.integer(count, "count", low=0, high=100_000)
+    seed = checks.seed(seed)
+    max_hands = checks.integer(max_hands, "max_hands", low=1, high=1000)
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(count):

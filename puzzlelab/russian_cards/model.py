@@ -1,8 +1,8 @@
 """Hands, announcements and the two combinatorial rules of the generalized Russian Cards problem.
 
-Source: the student report ``000_0345cfe31a1e6c99.txt`` (sections 2.2 and 3). Anne, Bill and
-Cath hold a, b and c of the cards 0..n-1 (n = a + b + c). Anne announces a set of a-card
-hands that contains her own; Bill then announces Cath's hand. We call an announcement
+Source: group11_rc (sections 2.2 and 3). Anne, Bill and Cath hold a, b and c of the cards
+0..n-1 (n = a + b + c). Anne announces a set of a-card hands that contains her own; Bill then
+announces Cath's hand. We call an announcement
 
 * **informative** (the report's Rule 1) when Bill learns Anne's hand in *every* deal in which
   the announcement is true. Bill with hand B keeps the announced hands disjoint from B, i.e.
@@ -16,84 +16,83 @@ hands that contains her own; Bill then announces Cath's hand. We call an announc
   for every c-set X avoided by some hand, the hands avoiding X **cover the other n - c cards
   and have no card in common**.
 
-Internally a hand is a bit mask (bit q set = card q); the public API speaks tuples.
+The public API speaks tuples of cards. Internally a hand is a bit mask (`puzzlelab.bitsets`);
+the mask-level helpers (`subset_masks`, `informative_masks`, `safe_masks`, ...) are shared by
+the solver modules and are not part of the public surface.
 """
 
 from __future__ import annotations
 
-import numbers
-import operator
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import combinations
 from math import comb
 
+from .. import checks
+from ..bitsets import bits, from_bits, full
+
+__all__ = [
+    "Announcement", "Hand", "MAX_HANDS", "all_hands", "check_announcement", "check_hand",
+    "check_sizes", "counting_lower_bound", "hand_sizes", "is_informative", "is_safe",
+    "is_solution", "parse_hand", "views",
+]
+
 Hand = tuple[int, ...]
 Announcement = tuple[Hand, ...]
 
+# The most a-card hands a table, a search or a CP-SAT model may be built over: every cell of a
+# grid with n <= 20 cards fits (C(20, 10) = 184 756 hands).
+MAX_HANDS = 200_000
+
 
 # -- sizes, hands and validation ----------------------------------------------------------
-def as_int(v: object, what: str) -> int:
-    """`v` as a Python int: any integer type (numpy's too) is accepted; bools, floats, text are not."""
-    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
-        raise ValueError(f"{what} must be an integer, got {v!r}")
-    return operator.index(v)
-
-
-def sizes(a: int, b: int, c: int) -> tuple[int, int, int]:
-    """Validate the hand sizes (integers >= 1) and return them as Python ints."""
-    out = []
-    for name, v in (("a", a), ("b", b), ("c", c)):
-        v = as_int(v, f"hand size {name}")
-        if v < 1:
-            raise ValueError(f"hand size {name} must be at least 1, got {v}")
-        out.append(v)
-    return out[0], out[1], out[2]
+def hand_sizes(a: int, b: int, c: int) -> tuple[int, int, int]:
+    """Validate the hand sizes (integers >= 1, numpy's too) and return them as Python ints."""
+    return (checks.integer(a, "hand size a", low=1), checks.integer(b, "hand size b", low=1),
+            checks.integer(c, "hand size c", low=1))
 
 
 def check_sizes(a: int, b: int, c: int) -> int:
     """Validate the hand sizes (integers >= 1) and return the deck size n = a + b + c."""
-    return sum(sizes(a, b, c))
+    return sum(hand_sizes(a, b, c))
 
 
-def mask(hand: Iterable[int]) -> int:
-    """The bit mask of a set of cards."""
-    m = 0
-    for q in hand:
-        m |= 1 << q
-    return m
+def hands_within_budget(a: int, b: int, c: int, what: str) -> int:
+    """n, after refusing sizes whose C(n, a) hands exceed MAX_HANDS (before any work)."""
+    a, b, c = hand_sizes(a, b, c)
+    n = a + b + c
+    checks.within_budget(f"{what} for {(a, b, c)}", comb(n, a), MAX_HANDS, unit="hands",
+                         largest="C(n, a) <= 200000, e.g. every size with n <= 20")
+    return n
 
 
 def cards(m: int) -> Hand:
-    """The sorted cards of a bit mask."""
-    out, q = [], 0
-    while m:
-        if m & 1:
-            out.append(q)
-        m >>= 1
-        q += 1
-    return tuple(out)
+    """The sorted cards of a hand given as a bit mask."""
+    return tuple(bits(m))
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=64)
 def subset_masks(n: int, k: int) -> tuple[int, ...]:
     """All k-subsets of 0..n-1 as masks, in lexicographic order of their sorted cards."""
-    return tuple(mask(s) for s in combinations(range(n), k))
+    return tuple(from_bits(s) for s in combinations(range(n), k))
 
 
 def all_hands(n: int, k: int) -> list[Hand]:
-    """All k-card hands from 0..n-1 in lexicographic order."""
+    """All k-card hands from cards 0..n-1, in lexicographic order."""
+    n = checks.integer(n, "n", low=0)
+    k = checks.integer(k, "k", low=0, high=n)
+    checks.within_budget(f"all {k}-card hands of {n} cards", comb(n, k), MAX_HANDS, unit="hands")
     return list(combinations(range(n), k))
 
 
-def check_hand(hand: Iterable[int] | None, a: int, b: int, c: int) -> Hand:
+def check_hand(hand: Iterable[int] | str | None, a: int, b: int, c: int) -> Hand:
     """Validate Anne's hand (default 0..a-1): a distinct cards in 0..n-1; return it sorted."""
     n = check_sizes(a, b, c)
     if hand is None:
         return tuple(range(a))
     if isinstance(hand, str):
         hand = parse_hand(hand)
-    h = tuple(sorted(_cards_of(hand, "a hand")))
+    h = tuple(sorted(_cards_of(hand, "Anne's hand")))
     if len(set(h)) != len(h):
         raise ValueError(f"hand {h} lists a card twice")
     if len(h) != a:
@@ -104,38 +103,42 @@ def check_hand(hand: Iterable[int] | None, a: int, b: int, c: int) -> Hand:
     return h
 
 
-def _cards_of(hand: object, what: str) -> list[int]:
-    """The cards of a hand as Python ints; non-integer cards (2.7, True, '3') are rejected."""
-    try:
-        items = list(hand)  # type: ignore[call-overload]
-    except TypeError:
-        raise ValueError(f"{what} must be a collection of card numbers, got {hand!r}") from None
-    bad = [q for q in items if isinstance(q, bool) or not isinstance(q, numbers.Integral)]
-    if bad:
-        raise ValueError(f"cards must be integers, got {bad[0]!r} in {what} {hand!r}")
-    return [operator.index(q) for q in items]
+def _cards_of(hand: object, what: str) -> tuple[int, ...]:
+    """The cards of a hand as Python ints; non-integer cards (2.7, True, '3') are refused."""
+    if isinstance(hand, (str, bytes)) or not isinstance(hand, Iterable):
+        raise checks.ArgumentTypeError(
+            f"{what} must be a collection of card numbers, got {hand!r}")
+    return checks.integers(list(hand), f"a card of {what}", low=0)
+
+
+def hand_lists(ann: object) -> list[tuple[int, ...]]:
+    """The hands of an announcement as tuples of non-negative ints (no size check)."""
+    if isinstance(ann, (str, bytes)) or not isinstance(ann, Iterable):
+        raise checks.ArgumentTypeError(
+            f"an announcement must be a collection of hands, got {ann!r}")
+    return [_cards_of(h, "an announced hand") for h in ann]
 
 
 def parse_hand(text: str) -> list[int]:
     """Read '0123' (one digit per card) or '0, 1, 12' / '0 1 12' (separated numbers)."""
-    parts = text.replace(",", " ").split()
-    if len(parts) == 1 and parts[0].isdigit():
+    parts = checks.text(text, "hand").replace(",", " ").split()
+    if len(parts) == 1 and parts[0].isdecimal() and parts[0].isascii():
         return [int(ch) for ch in parts[0]]
-    if parts and all(p.isdigit() for p in parts):
+    if parts and all(p.isdecimal() and p.isascii() for p in parts):
         return [int(p) for p in parts]
     raise ValueError(f"a hand must be card numbers such as '0123' or '0, 1, 12', got {text!r}")
 
 
 def check_announcement(
-    announcement: Iterable[Iterable[int]], a: int, b: int, c: int, hand: Iterable[int] | None = None
+    announcement: Iterable[Iterable[int]], a: int, b: int, c: int,
+    hand: Iterable[int] | None = None,
 ) -> Announcement:
     """Validate an announcement (distinct a-card hands from the deck; contains `hand` if given)."""
     n = check_sizes(a, b, c)
-    try:
-        items = list(announcement)
-    except TypeError:
-        raise ValueError("an announcement must be a collection of hands (collections of cards)") from None
-    hs = [tuple(sorted(_cards_of(h, "an announced hand"))) for h in items]
+    if isinstance(announcement, (str, bytes)) or not isinstance(announcement, Iterable):
+        raise checks.ArgumentTypeError(
+            f"an announcement must be a collection of hands, got {announcement!r}")
+    hs = [tuple(sorted(_cards_of(h, "an announced hand"))) for h in announcement]
     if not hs:
         raise ValueError("an announcement must contain at least one hand")
     for h in hs:
@@ -170,9 +173,9 @@ def safe_masks(L: Sequence[int], n: int, c: int, *, every_c_set: bool = False) -
     With `every_c_set=False` (the semantics), c-sets avoided by no hand are skipped (no deal
     has Cath holding them); with True (the report's literal wording) they make the rule fail.
     """
-    full = (1 << n) - 1
+    deck = full(n)
     for x in subset_masks(n, c):
-        union, inter, seen = 0, full, False
+        union, inter, seen = 0, deck, False
         for h in L:
             if not h & x:
                 union |= h
@@ -182,56 +185,56 @@ def safe_masks(L: Sequence[int], n: int, c: int, *, every_c_set: bool = False) -
             if every_c_set:
                 return False
             continue
-        if inter or union != full & ~x:
+        if inter or union != deck & ~x:
             return False
     return True
 
 
+def _safety_within_budget(n: int, c: int, hands: int) -> None:
+    """Refuse a Rule-2 check over more (c-set, hand) pairs than a few seconds' worth."""
+    checks.within_budget(f"Rule 2 over C({n},{c}) c-sets and {hands} hands",
+                         comb(n, c) * max(hands, 1), 5 * 10**7, unit="checks")
+
+
 def is_informative(
-    announcement: Iterable[Iterable[int]], a: int, b: int, c: int, hand: Iterable[int] | None = None
+    announcement: Iterable[Iterable[int]], a: int, b: int, c: int,
+    hand: Iterable[int] | None = None,
 ) -> bool:
-    """Rule 1 (report §3): Bill learns Anne's hand in every deal where the announcement is true."""
+    """Rule 1 (group11_rc §3): Bill learns Anne's hand in every deal where it is true."""
     L = check_announcement(announcement, a, b, c, hand)
-    return informative_masks([mask(h) for h in L], a, c)
+    return informative_masks([from_bits(h) for h in L], a, c)
 
 
 def is_safe(
-    announcement: Iterable[Iterable[int]], a: int, b: int, c: int, hand: Iterable[int] | None = None
+    announcement: Iterable[Iterable[int]], a: int, b: int, c: int,
+    hand: Iterable[int] | None = None,
 ) -> bool:
-    """Rule 2 (report §3): in every deal where it is true, Cath learns the owner of no card."""
+    """Rule 2 (group11_rc §3): in every deal where it is true, Cath learns no card's owner."""
     n = check_sizes(a, b, c)
     L = check_announcement(announcement, a, b, c, hand)
-    return safe_masks([mask(h) for h in L], n, c)
+    _safety_within_budget(n, c, len(L))
+    return safe_masks([from_bits(h) for h in L], n, c)
 
 
 def is_solution(
-    announcement: Iterable[Iterable[int]], a: int, b: int, c: int, hand: Iterable[int] | None = None
+    announcement: Iterable[Iterable[int]], a: int, b: int, c: int,
+    hand: Iterable[int] | None = None,
 ) -> bool:
     """Informative and safe: a two-step solution (Anne announces, Bill replies Cath's hand)."""
     return is_informative(announcement, a, b, c, hand) and is_safe(announcement, a, b, c, hand)
 
 
 # -- what each player still considers possible (the report's appendix) --------------------
-def views(announcement: Iterable[Iterable[int]], a: int, b: int, c: int, who: str) -> dict[Hand, list[Hand]]:
+def views(
+    announcement: Iterable[Iterable[int]], a: int, b: int, c: int, who: str,
+) -> dict[Hand, list[Hand]]:
     """For every hand Bill (who='B') or Cath (who='C') might hold, Anne's announced hands left."""
     n = check_sizes(a, b, c)
     L = check_announcement(announcement, a, b, c)
-    k = {"B": b, "C": c}.get(who)
-    if k is None:
-        raise ValueError(f"who must be 'B' or 'C', got {who!r}")
-    return {x: [h for h in L if not set(h) & set(x)] for x in all_hands(n, k)}
-
-
-def packing_bound(a: int, b: int, c: int) -> int:
-    """Largest possible informative announcement: each (a-c)-set lies in at most one hand."""
-    n = check_sizes(a, b, c)
-    t = a - c
-    return comb(n, t) // comb(a, t) if t > 0 else 1
-
-
-def iter_announcement_masks(L: Iterable[Hand]) -> Iterator[int]:
-    """Masks of an announcement's hands."""
-    return (mask(h) for h in L)
+    k = {"B": b, "C": c}[checks.choice(who, "who", ("B", "C"))]
+    held = all_hands(n, k)
+    _safety_within_budget(n, k, len(L))
+    return {x: [h for h in L if not set(h) & set(x)] for x in held}
 
 
 def counting_lower_bound(a: int, b: int, c: int) -> int:

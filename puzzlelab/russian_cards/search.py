@@ -1,12 +1,13 @@
 """Searching for informative and safe announcements.
 
-* :func:`report_dfs` — the report's depth-first solver (§3 "Search for a Solution"), faithful
-  to its order: hands in lexicographic order, add a hand when Rule 1 allows, stop as soon as
-  Rule 2 holds, backtrack otherwise.
+* :func:`report_dfs` — the report's depth-first solver (group11_rc §3), faithful to its order:
+  hands in lexicographic order, add a hand when Rule 1 allows, stop as soon as Rule 2 holds,
+  backtrack otherwise.
 * :func:`enumerate_masks` — every informative and safe announcement containing a hand
   (depth-first over Rule-1 packings, pruned because Rule 2 is monotone, see below).
 * :func:`cpsat_model` — the same question as a 0/1 model for CP-SAT: one variable per hand,
   Rule 1 as "each (a-c)-set lies in at most one announced hand", Rule 2 as covering clauses.
+* :func:`packings` — every Rule-1 packing of a small deck (SMCDEL's candidate lists).
 
 Rule 2 is *monotone*: adding hands never hurts it, once it is read over every c-set X
 (``safe_masks(every_c_set=True)``). That reading equals the semantic one because a safe
@@ -18,11 +19,28 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import combinations
+from math import comb
 
+import numpy as np
 from ortools.sat.python import cp_model
 
-from .model import cards, check_hand, check_sizes, mask, max_shared, safe_masks, subset_masks
+from .. import checks
+from ..bitsets import from_bits
+from .model import (
+    Announcement, cards, check_hand, check_sizes, hands_within_budget, max_shared, safe_masks,
+    subset_masks,
+)
+
+__all__ = ["DfsResult", "MAX_NODES", "packings", "report_dfs"]
+
+# The search nodes an exhaustive enumeration may visit before it is refused (a few seconds).
+MAX_NODES = 100_000
+# The largest deck whose Rule-1 packings are listed: C(n, a) hands at most this many.
+MAX_PACKING_HANDS = 35
+
+
+class _Stop(Exception):
+    """Raised inside a search to leave it at once (a budget ran out, or enough were found)."""
 
 
 def _candidates(n: int, a: int, c: int, h0: int) -> list[int]:
@@ -36,24 +54,25 @@ def _candidates(n: int, a: int, c: int, h0: int) -> list[int]:
 class DfsResult:
     """Outcome of the report's search: the announcement (or None), nodes visited, completeness."""
 
-    announcement: tuple[tuple[int, ...], ...] | None
+    announcement: Announcement | None
     nodes: int
     complete: bool  # False when stopped by max_nodes before finishing
 
 
 def report_dfs(
-    a: int, b: int, c: int, hand: Iterable[int] | None = None, *, max_nodes: int | None = None
+    a: int, b: int, c: int, hand: Iterable[int] | None = None, *, max_nodes: int = MAX_NODES,
 ) -> DfsResult:
-    """The report's solver (§3): lexicographic depth-first search with Rules 1 and 2."""
-    n = check_sizes(a, b, c)
-    h0 = mask(check_hand(hand, a, b, c))
+    """The report's solver (group11_rc §3): lexicographic depth-first search, Rules 1 and 2.
+
+    It visits at most `max_nodes` nodes (default MAX_NODES); `complete` says whether it ended.
+    """
+    n = hands_within_budget(a, b, c, "the report's search")
+    h0 = from_bits(check_hand(hand, a, b, c))
+    max_nodes = checks.integer(max_nodes, "max_nodes", low=0)
     k = max_shared(a, c)
     order = [h for h in subset_masks(n, a) if h != h0]
     chosen = [h0]
     nodes = 0
-
-    class Stop(Exception):
-        pass
 
     def extend(start: int) -> bool:
         nonlocal nodes
@@ -61,8 +80,8 @@ def report_dfs(
             h = order[i]
             if all((h & g).bit_count() <= k for g in chosen):
                 nodes += 1
-                if max_nodes is not None and nodes > max_nodes:
-                    raise Stop
+                if nodes > max_nodes:
+                    raise _Stop
                 chosen.append(h)
                 if safe_masks(chosen, n, c, every_c_set=True) or extend(i + 1):
                     return True
@@ -71,104 +90,97 @@ def report_dfs(
 
     try:
         found = extend(0)
-    except Stop:
+    except _Stop:
         return DfsResult(None, nodes - 1, False)
     ann = tuple(sorted(cards(h) for h in chosen)) if found else None
     return DfsResult(ann, nodes, True)
 
 
 # -- every solution containing a hand ----------------------------------------------------
-def enumerate_masks(n: int, a: int, c: int, h0: int, limit: int | None = None) -> list[list[int]]:
+def enumerate_masks(
+    n: int, a: int, c: int, h0: int, limit: int | None = None, max_nodes: int | None = None,
+) -> list[list[int]]:
     """Every informative and safe announcement (as mask lists, h0 first) containing h0.
 
-    `limit` stops after that many (limit=1 is an exhaustive existence test).
+    `limit` stops after that many (limit=1 is an exhaustive existence test). A search that
+    would visit more than `max_nodes` nodes is refused with a ValueError naming the budget.
     """
     k = max_shared(a, c)
     out: list[list[int]] = []
-
-    class Enough(Exception):
-        pass
+    nodes = 0
 
     def rec(chosen: list[int], pool: list[int]) -> None:
+        nonlocal nodes
+        nodes += 1
+        if max_nodes is not None and nodes > max_nodes:
+            raise ValueError(
+                f"the enumeration needs more than {max_nodes} search nodes (the budget); pass "
+                "limit=1 to decide existence, or use decide() for a single witness")
         if not safe_masks(chosen + pool, n, c, every_c_set=True):
             return  # Rule 2 is monotone: no subset of chosen + pool can be safe
         if safe_masks(chosen, n, c, every_c_set=True):
             out.append(chosen)
             if limit is not None and len(out) >= limit:
-                raise Enough
+                raise _Stop
         for i, h in enumerate(pool):
             rec(chosen + [h], [g for g in pool[i + 1:] if (g & h).bit_count() <= k])
 
     try:
         rec([h0], _candidates(n, a, c, h0))
-    except Enough:
+    except _Stop:
         pass
     return out
 
 
-def brute_force_masks(n: int, a: int, c: int, h0: int) -> list[list[int]]:
-    """Every subset of the other hands, checked naively: the test oracle (tiny n only)."""
-    from .model import informative_masks
-
-    others = [h for h in subset_masks(n, a) if h != h0]
-    if len(others) > 20:
-        raise ValueError(f"brute force over 2^{len(others)} subsets is too large")
-    out = []
-    for r in range(len(others) + 1):
-        for extra in combinations(others, r):
-            L = [h0, *extra]
-            if informative_masks(L, a, c) and safe_masks(L, n, c):
-                out.append(L)
-    return out
-
-
 # -- CP-SAT model -----------------------------------------------------------------------
+def add_clauses(model: cp_model.CpModel, lits: np.ndarray, kind: str) -> None:
+    """Write one clause ('bool_or' or 'at_most_one') straight into the model's protocol buffer."""
+    getattr(model.proto.constraints.add(), kind).literals.extend(lits.tolist())
+
+
+def add_rule2(model: cp_model.CpModel, arr: np.ndarray, n: int, c: int) -> None:
+    """Rule 2 as clauses over hands `arr` (literal i = hand i): every (c+1)-set is avoided by
+    a hand, and for every c-set X and card y outside X some hand avoiding X contains y."""
+    for z in subset_masks(n, c + 1):
+        add_clauses(model, np.nonzero((arr & z) == 0)[0], "bool_or")
+    for xs in subset_masks(n, c):
+        avoid = (arr & xs) == 0
+        for y in range(n):
+            if not xs >> y & 1:
+                add_clauses(model, np.nonzero(avoid & ((arr >> y) & 1).astype(bool))[0], "bool_or")
+
+
+def add_packing(model: cp_model.CpModel, arr: np.ndarray, n: int, t: int) -> None:
+    """Every t-set of cards lies in at most one chosen hand (literal i = hand i)."""
+    for s in subset_masks(n, t):
+        lits = np.nonzero((arr & s) == s)[0]
+        if len(lits) > 1:
+            add_clauses(model, lits, "at_most_one")
+
+
 def cpsat_model(
     a: int, b: int, c: int, *, minimize: bool = False
 ) -> tuple[cp_model.CpModel, dict[int, cp_model.IntVar]]:
     """0/1 model: x_h = 1 iff hand h is announced; Anne's hand 0..a-1 is announced.
 
-    Rule 1: every (a-c)-set of cards lies in at most one announced hand.
-    Rule 2: every (c+1)-set is avoided by an announced hand, and for every c-set X and card
-    y outside X some announced hand contains y and avoids X.
+    Rule 1: every (a-c)-set of cards lies in at most one announced hand. Rule 2: `add_rule2`.
     This is the whole model (no symmetry breaking): `decide` uses the cases of `symmetry.py`;
-    the tests and the benchmark use this one as an independent cross-check and baseline.
-    Clauses are written straight into the model's protocol buffer (numpy builds the lists).
+    the smallest-announcement sweep minimises over it.
     """
-    import numpy as np
-
-    n = check_sizes(a, b, c)
+    n = hands_within_budget(a, b, c, "the CP-SAT model")
     t = a - c
     hands = subset_masks(n, a)
     arr = np.array(hands, dtype=np.int64)
-    h0 = mask(range(a))
     model = cp_model.CpModel()
     x = {h: model.new_bool_var(f"h{h}") for h in hands}
-    index = {h: v.index for h, v in x.items()}
-    proto = model.proto
-
-    def clause(lits: np.ndarray, kind: str) -> None:
-        ct = proto.constraints.add()
-        getattr(ct, kind).literals.extend(lits.tolist())
-
-    model.add(x[h0] == 1)
+    model.add(x[from_bits(range(a))] == 1)
     if t <= 0:
         model.add(sum(x.values()) <= 1)
     else:
-        for s_ in subset_masks(n, t):
-            lits = np.nonzero((arr & s_) == s_)[0]
-            if len(lits) > 1:
-                clause(lits, "at_most_one")
-    for z in subset_masks(n, c + 1):
-        clause(np.nonzero((arr & z) == 0)[0], "bool_or")
-    for xs in subset_masks(n, c):
-        avoid = (arr & xs) == 0
-        for y in range(n):
-            if not xs >> y & 1:
-                clause(np.nonzero(avoid & ((arr >> y) & 1).astype(bool))[0], "bool_or")
+        add_packing(model, arr, n, t)
+    add_rule2(model, arr, n, c)
     if minimize:
         model.minimize(sum(x.values()))
-    assert all(index[h] == i for i, h in enumerate(hands))  # literal i is hand i
     return model, x
 
 
@@ -179,12 +191,10 @@ def random_greedy(a: int, b: int, c: int, *, tries: int = 50, seed: int = 0) -> 
     A heuristic (it can only find witnesses): since Rule 2 is monotone, a maximal packing is
     the best chance of a given order. Hands are bit masks; conflicts are found with numpy.
     """
-    import numpy as np
-
-    n = check_sizes(a, b, c)
+    n = hands_within_budget(a, b, c, "the greedy search")
     k = max_shared(a, c)
     hands = np.array(subset_masks(n, a), dtype=np.uint64)
-    h0 = mask(range(a))
+    h0 = from_bits(range(a))
     rng = np.random.default_rng(seed)
     for _ in range(tries):
         allowed = np.bitwise_count(hands & np.uint64(h0)) <= k
@@ -201,14 +211,27 @@ def random_greedy(a: int, b: int, c: int, *, tries: int = 50, seed: int = 0) -> 
 
 
 # -- families of candidate announcements ----------------------------------------------------
-def packings(n: int, a: int, c: int, sizes: Iterable[int] | None = None, containing: int | None = None) -> list[list[int]]:
+def packings(
+    a: int, b: int, c: int, sizes: Iterable[int] | None = None, hand: Iterable[int] | None = None,
+) -> list[Announcement]:
     """Every Rule-1 packing (hands pairwise sharing <= a-c-1 cards) with a size in `sizes`.
 
-    With `containing` (a mask) only packings through that hand; lists are in lexicographic
-    order of hands (the shape of SMCDEL's ``allHandLists`` for (3,3,1) with sizes 5, 6, 7).
+    With `hand`, only packings through that hand (listed first). Hands within a packing are in
+    lexicographic order otherwise (the shape of SMCDEL's ``allHandLists`` for (3,3,1), sizes
+    5, 6, 7). Small decks only: C(n, a) <= MAX_PACKING_HANDS.
     """
+    n = check_sizes(a, b, c)
+    checks.within_budget(f"every Rule-1 packing of {(a, b, c)}", comb(n, a), MAX_PACKING_HANDS,
+                         unit="hands", largest="decks of 7 cards")
+    want = None if sizes is None else set(checks.integers(sizes, "sizes", low=1))
+    start = None if hand is None else from_bits(check_hand(hand, a, b, c))
+    out = [tuple(cards(h) for h in L) for L in _packing_masks(n, a, c, want, start)]
+    return out
+
+
+def _packing_masks(n: int, a: int, c: int, want: set[int] | None, start: int | None) -> list:
+    """The packings of `packings` as lists of masks."""
     k = max_shared(a, c)
-    want = None if sizes is None else set(sizes)
     top = max(want) if want else None
     hands = list(subset_masks(n, a))
     out: list[list[int]] = []
@@ -221,8 +244,8 @@ def packings(n: int, a: int, c: int, sizes: Iterable[int] | None = None, contain
         for i, h in enumerate(pool):
             rec(chosen + [h], [g for g in pool[i + 1:] if (g & h).bit_count() <= k])
 
-    if containing is None:
+    if start is None:
         rec([], hands)
     else:
-        rec([containing], [h for h in hands if h != containing and (h & containing).bit_count() <= k])
+        rec([start], [h for h in hands if h != start and (h & start).bit_count() <= k])
     return out

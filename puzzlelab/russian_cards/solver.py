@@ -1,6 +1,6 @@
 """Deciding (a, b, c): a witness the verifier accepts, or a proof that none exists.
 
-Order of attack (each step names itself in `Verdict.method`):
+Order of attack (each step names itself in `Verdict.method`, its proof in `Verdict.proof`):
 
 1. **Lemmas** (proved in the notebook, section "Four impossibility lemmas"):
    a <= c + 1 (informative hands are pairwise disjoint, so Cath always learns something);
@@ -14,12 +14,13 @@ Order of attack (each step names itself in `Verdict.method`):
 4. **CP-SAT**: first on orbits of a cyclic group of cards (`orbits.py`, witnesses only), then
    the symmetry-broken cases of `symmetry.py` one by one (largest overlap k of two hands
    fixed, lex-leader constraints): a FEASIBLE case gives a witness, INFEASIBLE in every case
-   is a proof. Each call stops at a deterministic work limit (`puzzlelab.solvers.solve_limited`), so verdicts
-   do not depend on the machine: a case stopped by the work limit leaves the cell "open"; a
-   call stopped by the wall-clock safety net raises `WallClockStop` (never a verdict).
+   is a proof. Each call stops at a deterministic work limit (`puzzlelab.solvers.solve_limited`),
+   so verdicts do not depend on the machine: a case stopped by the work limit leaves the cell
+   "open"; a call stopped by the wall-clock safety net raises `WallClockStop` (never a verdict).
 
-`Verdict.detail` says what the method established (the lemma with its numbers, the CP-SAT
-cases and the work each took) and `Verdict.work` the CP-SAT work units spent (deterministic).
+`Verdict.proof` is a `puzzlelab.proofs.Proof`: its kind (lemma, construction, exhaustive,
+solver, open) and what the method established (the lemma with its numbers, the CP-SAT cases
+and the work each took); `Verdict.work` is the CP-SAT work spent (deterministic units).
 """
 
 from __future__ import annotations
@@ -28,44 +29,51 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from math import comb
 
+from .. import checks
+from ..bitsets import from_bits
+from ..proofs import Proof
+from ..solvers import Deadline, solve_limited, work_used
 from .constructions import first_construction, relabel
 from .model import (
-    Announcement,
-    cards,
-    check_hand,
-    is_informative,
-    is_safe,
-    mask,
-    sizes,
+    Announcement, cards, check_hand, hand_sizes, hands_within_budget, is_solution,
 )
-from ..solvers import Deadline, solve_limited, work_used
 from .orbits import orbit_search
-from .search import enumerate_masks, random_greedy, report_dfs
+from .search import MAX_NODES, enumerate_masks, random_greedy, report_dfs
 from .symmetry import case_model, case_range
 
-# CP-SAT deterministic work units (`puzzlelab.solvers`: 0.8-2.8 s of wall time per unit measured on
-# the project's 2-core machine, so roughly 30-110 s for a case that reaches the limit). The
-# hardest grid case needs 16.15 units ((7,6,3), k=3), so 40 leaves a margin of 2.5.
-WORK_LIMIT = 40.0  # per symmetry case
+__all__ = [
+    "ORBIT_WORK", "WORK_LIMIT", "Verdict", "decide", "for_hand", "lemma", "lemma_proof",
+    "safe_announcements", "solve", "steiner_size",
+]
+
+# CP-SAT deterministic work units per symmetry case. The hardest grid case needs 16.15
+# units ((7,6,3), k=3), so 40 leaves a margin of 2.5.
+WORK_LIMIT = 40.0
 ORBIT_WORK = 5.0   # per cyclic-orbit search (the largest one in the grid needs 1.5 units)
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """The decision for one size (a, b, c): status, how it was obtained, and a witness."""
+    """The decision for one size (a, b, c): status, the method's name, its proof, a witness."""
 
     a: int
     b: int
     c: int
     status: str                       # "solvable", "unsolvable" or "open"
-    method: str
+    method: str                       # the method's printed name (grid tables)
+    proof: Proof
     witness: Announcement | None = None
-    detail: str = ""                  # what the method established (the proof's content)
     work: float = 0.0                 # CP-SAT work units spent (deterministic time)
 
     @property
     def size(self) -> int | None:
+        """The number of hands of the witness (None without one)."""
         return len(self.witness) if self.witness else None
+
+    @property
+    def detail(self) -> str:
+        """What the method established (the proof's content)."""
+        return self.proof.detail
 
 
 def steiner_divisible(t: int, k: int, v: int) -> bool:
@@ -75,26 +83,42 @@ def steiner_divisible(t: int, k: int, v: int) -> bool:
 
 def lemma_proof(a: int, b: int, c: int) -> tuple[str, str] | None:
     """The impossibility lemma that applies to (a, b, c), if any: its name and its numbers."""
-    a, b, c = sizes(a, b, c)
+    a, b, c = hand_sizes(a, b, c)
     n = a + b + c
     if a <= c + 1:
         why = ("only one hand can be announced" if a <= c else
                "hands share no card, so Cath's hand would be the complement of their union")
         return "lemma: a <= c+1", f"Lemma A: a = {a} <= c + 1 = {c + 1}; {why}"
     if b <= c:
-        return "lemma: b <= c", (f"Lemma B: b = {b} <= c = {c}; two hands Cath keeps share >= a - b = "
-                                 f"{a - b} > a - c - 1 = {a - c - 1} cards")
+        return "lemma: b <= c", (f"Lemma B: b = {b} <= c = {c}; two hands Cath keeps share "
+                                 f">= a - b = {a - b} > a - c - 1 = {a - c - 1} cards")
     if b == c + 1 and not steiner_divisible(c + 1, 2 * c + 1, n):
-        t, k = c + 1, 2 * c + 1
-        i = next(i for i in range(t) if comb(n - i, t - i) % comb(k - i, t - i))
-        return (f"lemma: b = c+1 needs S({t},{k},{n}), divisibility fails",
-                f"Lemma C: b = c + 1 = {b}, so the complements of the hands would form S({t},{k},{n}); "
-                f"but C({n - i},{t - i}) = {comb(n - i, t - i)} is not divisible by C({k - i},{t - i}) = "
-                f"{comb(k - i, t - i)}")
+        return _steiner_lemma(b, c, n)
     if a == c + 2 and n < (c + 1) ** 2 + 1:
         return ("lemma: a = c+2 needs n >= (c+1)^2 + 1",
-                f"Lemma D: a = c + 2 = {a} needs n >= (c+1)^2 + 1 = {(c + 1) ** 2 + 1}, but n = {n}")
+                f"Lemma D: a = c + 2 = {a} needs n >= (c+1)^2 + 1 = {(c + 1) ** 2 + 1}, "
+                f"but n = {n}")
     return None
+
+
+def _steiner_lemma(b: int, c: int, n: int) -> tuple[str, str]:
+    """Lemma C's name and numbers: the divisibility condition of S(c+1, 2c+1, n) that fails."""
+    t, k = c + 1, 2 * c + 1
+    i = next(i for i in range(t) if comb(n - i, t - i) % comb(k - i, t - i))
+    return (f"lemma: b = c+1 needs S({t},{k},{n}), divisibility fails",
+            f"Lemma C: b = c + 1 = {b}, so the complements of the hands would form S({t},{k},{n}); "
+            f"but C({n - i},{t - i}) = {comb(n - i, t - i)} is not divisible by "
+            f"C({k - i},{t - i}) = {comb(k - i, t - i)}")
+
+
+def steiner_size(a: int, b: int, c: int) -> int | None:
+    """Lemma C's exact size: for b = c + 1 (and a > c + 1) every informative and safe
+    announcement has C(n, c+1) / C(2c+1, c+1) hands (the blocks of S(c+1, 2c+1, n)); else None."""
+    a, b, c = hand_sizes(a, b, c)
+    n = a + b + c
+    if b != c + 1 or a <= c + 1 or not steiner_divisible(c + 1, 2 * c + 1, n):
+        return None
+    return comb(n, c + 1) // comb(2 * c + 1, c + 1)
 
 
 def lemma(a: int, b: int, c: int) -> str | None:
@@ -111,26 +135,41 @@ def decide(
 
     CP-SAT stops at `work_limit` units per case (deterministic); `time_limit` (seconds, whole
     cell, default: only each call's own generous cap) is a safety net that raises WallClockStop.
+    Sizes with more than MAX_HANDS hands that no lemma settles are refused up front.
     """
-    a, b, c = sizes(a, b, c)
-    n = a + b + c
-    if use_lemmas and (found := lemma_proof(a, b, c)):
-        return Verdict(a, b, c, "unsolvable", found[0], detail=found[1])
-    if use_lemmas and (found := first_construction(a, b, c)):
-        return _accepted(Verdict(a, b, c, "solvable", f"construction: {found[0]}", found[1], detail=found[0]))
+    a, b, c = hand_sizes(a, b, c)
+    time_limit = checks.number(time_limit, "time_limit", low=0, allow_none=True)
+    dfs_nodes = checks.integer(dfs_nodes, "dfs_nodes", low=0, high=MAX_NODES)
+    greedy_tries = checks.integer(greedy_tries, "greedy_tries", low=0, high=10_000)
+    work_limit = checks.number(work_limit, "work_limit", low=0.01, high=10_000)
+    if checks.boolean(use_lemmas, "use_lemmas") and (found := lemma_proof(a, b, c)):
+        return Verdict(a, b, c, "unsolvable", found[0], Proof.lemma(found[1]))
+    n = hands_within_budget(a, b, c, "deciding")
+    if use_lemmas and (built := first_construction(a, b, c)):
+        return _accepted(Verdict(a, b, c, "solvable", f"construction: {built[0]}",
+                                 Proof.construction(built[0]), built[1]))
+    return _search(a, b, c, greedy_tries, dfs_nodes) or _cpsat(
+        a, b, c, n, Deadline(time_limit), work_limit)
+
+
+def _search(a: int, b: int, c: int, greedy_tries: int, dfs_nodes: int) -> Verdict | None:
+    """Random greedy packings, then the report's depth-first search (node budget)."""
     if (greedy := random_greedy(a, b, c, tries=greedy_tries)) is not None:
         ann = tuple(sorted(cards(h) for h in greedy))
-        return _accepted(Verdict(a, b, c, "solvable", "random greedy packing", ann,
-                                 detail=f"a maximal Rule-1 packing (seeded, {greedy_tries} tries at most)"))
+        why = f"a maximal Rule-1 packing (seeded, {greedy_tries} tries at most)"
+        return _accepted(Verdict(a, b, c, "solvable", "random greedy packing",
+                                 Proof.construction(why), ann))
     dfs = report_dfs(a, b, c, max_nodes=dfs_nodes)
     if dfs.announcement:
-        return _accepted(Verdict(a, b, c, "solvable", "report DFS", dfs.announcement,
-                                 detail=f"found after {dfs.nodes} nodes"))
+        return _accepted(Verdict(a, b, c, "solvable", "report DFS",
+                                 Proof.construction(f"found after {dfs.nodes} nodes"),
+                                 dfs.announcement))
     if dfs.complete:
+        why = (f"the report's DFS tried every Rule-1 packing through Anne's hand "
+               f"({dfs.nodes} nodes): none satisfies Rule 2")
         return Verdict(a, b, c, "unsolvable", "exhaustive search (report DFS)",
-                       detail=f"the report's DFS tried every Rule-1 packing through Anne's hand "
-                              f"({dfs.nodes} nodes): none satisfies Rule 2")
-    return _cpsat(a, b, c, n, Deadline(time_limit), work_limit)
+                       Proof.exhaustive(why))
+    return None
 
 
 def _cpsat(a: int, b: int, c: int, n: int, deadline: Deadline, work_limit: float) -> Verdict:
@@ -143,9 +182,9 @@ def _cpsat(a: int, b: int, c: int, n: int, deadline: Deadline, work_limit: float
         ann, used = orbit_search(a, b, c, length, work_limit=ORBIT_WORK, deadline=deadline)
         work += used
         if ann is not None:
-            return _accepted(Verdict(a, b, c, "solvable", f"CP-SAT on orbits of a {length}-cycle", ann,
-                                     detail=f"invariant under q -> q+1 mod {length} ({used:.2f} work units)",
-                                     work=work))
+            why = f"invariant under q -> q+1 mod {length} ({used:.2f} work units)"
+            return _accepted(Verdict(a, b, c, "solvable", f"CP-SAT on orbits of a {length}-cycle",
+                                     Proof.solver(why), ann, work))
     done = [f"no witness on orbits of the {n}- and {n - 1}-cycles ({work:.2f} units)"]
     for k in case_range(a, b, c):  # the largest overlap k of two announced hands
         model, x, hands = case_model(a, b, c, k)
@@ -154,21 +193,23 @@ def _cpsat(a: int, b: int, c: int, n: int, deadline: Deadline, work_limit: float
         work += used
         if res.feasible:
             ann = relabel([cards(h) for h, v in zip(hands, x) if res.value(v)], tuple(range(a)), n)
-            return _accepted(Verdict(a, b, c, "solvable", f"CP-SAT (case k={k})", ann,
-                                     detail="; ".join([*done, f"case k={k} FEASIBLE ({used:.2f} units)"]),
-                                     work=work))
+            why = "; ".join([*done, f"case k={k} FEASIBLE ({used:.2f} units)"])
+            return _accepted(Verdict(a, b, c, "solvable", f"CP-SAT (case k={k})",
+                                     Proof.solver(why), ann, work))
         if not res.infeasible:
-            return Verdict(a, b, c, "open", f"open (limit): CP-SAT {work_limit:g} work units in case k={k}",
-                           detail="; ".join([*done, f"case k={k} undecided at the work limit"]), work=work)
+            why = "; ".join([*done, f"case k={k} undecided at the work limit"])
+            return Verdict(a, b, c, "open",
+                           f"open (limit): CP-SAT {work_limit:g} work units in case k={k}",
+                           Proof.open(why), work=work)
         done.append(f"largest overlap k={k}: INFEASIBLE ({used:.2f} units)")
+    why = "; ".join([*done, "hence no announcement exists (case lemma, symmetry.py)"])
     return Verdict(a, b, c, "unsolvable", "CP-SAT INFEASIBLE in every symmetry case",
-                   detail="; ".join([*done, "hence no announcement exists (case lemma, symmetry.py)"]),
-                   work=work)
+                   Proof.solver(why), work=work)
 
 
 def _accepted(v: Verdict) -> Verdict:
     """Only return a witness the verifier accepts (a wrong witness is a bug, not an answer)."""
-    if not (is_informative(v.witness, v.a, v.b, v.c) and is_safe(v.witness, v.a, v.b, v.c)):
+    if not is_solution(v.witness, v.a, v.b, v.c):
         raise AssertionError(f"{v.method} produced an announcement the verifier rejects")
     return v
 
@@ -188,11 +229,13 @@ def solve(
     return for_hand(v, h)
 
 
-def for_hand(v: Verdict, hand: Iterable[int]) -> Announcement | None:
+def for_hand(v: Verdict, hand: Iterable[int] | None) -> Announcement | None:
     """The verdict's witness (for hand 0..a-1) relabelled to contain `hand`."""
+    if not isinstance(v, Verdict):
+        raise checks.ArgumentTypeError(f"v must be a Verdict (from decide), got {v!r}")
+    h = check_hand(hand, v.a, v.b, v.c)
     if v.witness is None:
         return None
-    h = check_hand(hand, v.a, v.b, v.c)
     first = tuple(range(v.a))
     return relabel([first, *[w for w in v.witness if w != first]], h, v.a + v.b + v.c)
 
@@ -203,12 +246,11 @@ def safe_announcements(
     """Every informative and safe announcement containing `hand` (sorted; exhaustive search).
 
     The number grows fast (hundreds of thousands already for (3,5,1)); `limit` keeps the
-    first `limit` found (in search order) and `limit=1` decides existence exhaustively.
+    first `limit` found (in search order) and `limit=1` decides existence exhaustively. A
+    search of more than MAX_NODES nodes is refused with a ValueError naming that budget.
     """
-    a, b, c = sizes(a, b, c)
-    n = a + b + c
+    n = hands_within_budget(a, b, c, "the enumeration")
     h = check_hand(hand, a, b, c)
-    if limit is not None and limit < 1:
-        raise ValueError(f"limit must be at least 1, got {limit}")
-    found = enumerate_masks(n, a, c, mask(h), limit)
+    limit = None if limit is None else checks.integer(limit, "limit", low=1)
+    found = enumerate_masks(n, a, c, from_bits(h), limit, max_nodes=MAX_NODES)
     return sorted(tuple(sorted(cards(m) for m in L)) for L in found)

@@ -1,8 +1,7 @@
 """Symmetry-broken CP-SAT cases: the two most-overlapping hands fixed, then lex-leader constraints.
 
-Source: report §3 (Rules 1 and 2); the design view of Albert, Aldred, Atkinson, van Ditmarsch and
-Handley, *Safe communication for card players by combinatorial designs for two-step protocols*,
-Australasian J. Combinatorics 33 (2005) 33-46 (an informative announcement is a packing).
+Source: group11_rc §3 (Rules 1 and 2); the design view of albert2005 (Albert, Aldred, Atkinson,
+van Ditmarsch and Handley 2005: an informative announcement is a packing).
 
 **Case lemma.** Let L be informative and safe (so |L| >= 2) and let k be the largest number of
 cards two of its hands share. Relabelling the cards maps L to an informative and safe
@@ -15,8 +14,8 @@ lexicographically largest in its G-orbit (hands in lexicographic order, 1 before
 transpositions inside the four classes of interchangeable cards (in both hands, only in H0,
 only in H1, in neither) and the swap of H0 with H1. So (a, b, c) is solvable iff one case
 k = max(0, 2a-n) .. a-c-1 is feasible, and a proof of INFEASIBLE in every case proves that
-no announcement exists. `in_case` checks (i)-(iii) directly (the tests use it against
-exhaustive enumeration).
+no announcement exists. `reference.in_case` checks (i)-(iii) directly (the tests use it
+against exhaustive enumeration).
 """
 
 from __future__ import annotations
@@ -26,18 +25,23 @@ from collections.abc import Sequence
 import numpy as np
 from ortools.sat.python import cp_model
 
-from .model import cards, check_sizes, mask, subset_masks
+from .. import checks
+from ..bitsets import from_bits
+from .model import cards, check_sizes, hands_within_budget, subset_masks
+from .search import add_packing, add_rule2
+
+__all__ = ["case_model", "case_range"]
 
 
 def case_range(a: int, b: int, c: int) -> range:
     """The possible largest overlaps k of two hands of an informative announcement."""
     n = check_sizes(a, b, c)
-    return range(max(0, 2 * a - n), a - c)
+    return range(max(0, 2 * a - n), max(0, a - c))
 
 
 def case_hands(a: int, k: int) -> tuple[int, int]:
     """H0 = {0..a-1} and H1 = {0..k-1, a..2a-k-1} as bit masks."""
-    return mask(range(a)), mask([*range(k), *range(a, 2 * a - k)])
+    return from_bits(range(a)), from_bits([*range(k), *range(a, 2 * a - k)])
 
 
 def generators(a: int, n: int, k: int) -> list[list[int]]:
@@ -59,7 +63,7 @@ def generators(a: int, n: int, k: int) -> list[list[int]]:
 
 def permute(p: Sequence[int], h: int) -> int:
     """The image of the hand (mask) h under the card permutation p."""
-    return mask(p[q] for q in cards(h))
+    return from_bits(p[q] for q in cards(h))
 
 
 def lex_pairs(hands: Sequence[int], p: Sequence[int]) -> list[tuple[int, int]]:
@@ -73,9 +77,12 @@ def lex_pairs(hands: Sequence[int], p: Sequence[int]) -> list[tuple[int, int]]:
     return out
 
 
-def case_model(a: int, b: int, c: int, k: int, *, lex: bool = True) -> tuple[cp_model.CpModel, list, list[int]]:
+def case_model(
+    a: int, b: int, c: int, k: int, *, lex: bool = True,
+) -> tuple[cp_model.CpModel, list, list[int]]:
     """CP-SAT model of case k (see the module docstring); returns (model, variables, hands)."""
-    n = check_sizes(a, b, c)
+    n = hands_within_budget(a, b, c, "the symmetry-case model")
+    k = checks.integer(k, "k")
     if k not in case_range(a, b, c):
         raise ValueError(f"k must lie in {case_range(a, b, c)} for {(a, b, c)}, got {k}")
     h0, h1 = case_hands(a, k)
@@ -84,25 +91,11 @@ def case_model(a: int, b: int, c: int, k: int, *, lex: bool = True) -> tuple[cp_
     arr = np.array(hands, dtype=np.int64)
     model = cp_model.CpModel()
     x = [model.new_bool_var(f"h{i}") for i in range(len(hands))]
-    proto = model.proto
-
-    def clause(lits: np.ndarray, kind: str) -> None:
-        getattr(proto.constraints.add(), kind).literals.extend(lits.tolist())
-
     model.add(x[hands.index(h0)] == 1)
     model.add(x[hands.index(h1)] == 1)
-    for s in subset_masks(n, k + 1):  # (ii): every two hands share at most k cards
-        lits = np.nonzero((arr & s) == s)[0]
-        if len(lits) > 1:
-            clause(lits, "at_most_one")
-    for z in subset_masks(n, c + 1):  # Rule 2: every (c+1)-set is avoided by a hand ...
-        clause(np.nonzero((arr & z) == 0)[0], "bool_or")
-    for xs in subset_masks(n, c):  # ... and the hands avoiding a c-set cover the other cards
-        avoid = (arr & xs) == 0
-        for y in range(n):
-            if not xs >> y & 1:
-                clause(np.nonzero(avoid & ((arr >> y) & 1).astype(bool))[0], "bool_or")
-    if lex:
+    add_packing(model, arr, n, k + 1)  # (ii): every two hands share at most k cards
+    add_rule2(model, arr, n, c)
+    if checks.boolean(lex, "lex"):
         for p in generators(a, n, k):
             _add_lex(model, x, lex_pairs(hands, p))
     return model, x, hands
@@ -130,22 +123,3 @@ def _add_lex(model: cp_model.CpModel, x: list, pairs: list[tuple[int, int]]) -> 
         if prev is not None:
             model.add_implication(eq, prev)
         prev = eq
-
-
-def in_case(ann_masks: Sequence[int], a: int, b: int, c: int, k: int) -> bool:
-    """Conditions (i)-(iii) of case k checked directly on a set of hands (test oracle)."""
-    n = check_sizes(a, b, c)
-    h0, h1 = case_hands(a, k)
-    chosen = set(ann_masks)
-    if h0 not in chosen or h1 not in chosen:
-        return False
-    ms = sorted(chosen)
-    if any((g & h).bit_count() > k for i, g in enumerate(ms) for h in ms[i + 1:]):
-        return False
-    order = list(subset_masks(n, a))
-    vec = [h in chosen for h in order]
-    for p in generators(a, n, k):
-        img = {permute(p, h) for h in chosen}
-        if vec < [h in img for h in order]:
-            return False
-    return True

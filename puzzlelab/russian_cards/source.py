@@ -1,6 +1,6 @@
 """What the report states, read from its text, and the rule variants it describes.
 
-Source: the student report ``000_0345cfe31a1e6c99.txt`` (shared/sources/ beside the repository).
+Source: group11_rc (the student report; its text extraction is found through `puzzlelab.sources`).
 Nothing here is a number we rely on: the readers below only *read* what the report prints (its
 appendix views, its c = 1 table) so that the notebook can compare them with our computation,
 and the rule variants implement the report's wording (§3) so that its claims can be checked.
@@ -9,8 +9,8 @@ and the rule variants implement the report's wording (§3) so that its claims ca
   set it in two columns (Bill's hands 0-12 on the left, 13-27 on the right, interleaved line by
   line); we split the block by indentation, then read each "Possible hand of X i: [...]" line
   with the hands that follow it (LaTeX matrices included: only the numbers matter).
-* :func:`parse_c1_table` and :func:`fragments` — the table "a against b, c = 1" of §4: clean
-  rows, and the pieces of a garbled row ("3 N Y Y Y Y", ...) with the row label each carries.
+* :func:`c1_table_cells` — the table "a against b, c = 1" of §4: clean rows, and the pieces of
+  a garbled row ("3 N Y Y Y Y", ...) with the row label each carries.
 * :func:`weak_rule1_options` — Cath's reasoning when Anne only promises that each decoy shares
   at most a - c - 1 cards with her *true* hand (the rule the report rejects in §3).
 * :func:`rule2_as_stated`, :func:`rule2_deduplicated` — Rule 2 in the report's words, and with
@@ -22,31 +22,31 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from itertools import combinations
+from math import comb
 
 import pandas as pd
 
-from ..cache import cached_source_table
-from .model import Hand, all_hands, as_int, check_announcement, check_sizes, subset_masks
+from .. import checks
+from ..bitsets import from_bits
+from .model import (
+    Hand, all_hands, check_announcement, check_hand, check_sizes, hands_within_budget,
+    subset_masks,
+)
 
-SOURCE_NAME = "000_0345cfe31a1e6c99.txt"
+__all__ = [
+    "SOURCE", "c1_table_cells", "harmful_decoy", "owners_learned", "parse_appendix",
+    "rule2_as_stated", "rule2_deduplicated", "weak_rule1_options",
+]
+
+SOURCE = "group11_rc"  # the citation key of the report (puzzlelab.sources)
 COLUMN = 20  # lines of the appendix block indented this much or more belong to the right column
 HEADER = re.compile(r"Possible hand of ([BC]) (\d+):\s*\[([\d,\s]*)\]")
-
-
-def appendix_table() -> pd.DataFrame:
-    """The appendix's view lines, parsed (`parse_appendix`) and cached in data/russian_cards_appendix.csv."""
-    return cached_source_table("russian_cards_appendix", SOURCE_NAME, parse_appendix)
-
-
-def c1_table() -> pd.DataFrame:
-    """The report's c = 1 table, cell by cell (`c1_table_cells`), cached in data/russian_cards_report_table.csv."""
-    return cached_source_table("russian_cards_report_table", SOURCE_NAME, c1_table_cells)
 
 
 # -- the appendix ------------------------------------------------------------------------------
 def appendix_in_reading_order(text: str) -> str:
     """The appendix with its two-column code block put back in order (left column, then right)."""
-    if "## **Appendix**" not in text:
+    if "## **Appendix**" not in checks.text(text, "text"):
         raise ValueError("the text has no '## **Appendix**' section")
     app = text[text.index("## **Appendix**"):]
     i = app.find("```")
@@ -68,26 +68,33 @@ def _hands(chunk: str, a: int) -> tuple[list[Hand], bool]:
     return [tuple(nums[i:i + a]) for i in range(0, len(nums), a)], True
 
 
+def _digits(hands: Iterable[Hand]) -> str:
+    """Hands written as the report prints them: '012 034 ...'."""
+    return " ".join("".join(map(str, h)) for h in hands)
+
+
 def parse_appendix(text: str, a: int = 3) -> pd.DataFrame:
-    """Every line of the appendix: the announcement, then each Bill or Cath hand with Anne's options.
+    """Every appendix line: the announcement, then each Bill or Cath hand with Anne's options.
 
     Columns: who ('announcement', 'B' or 'C'), index (the report's number), holds (as printed,
-    '[0, 1, 2]'), report
-    (hands as '012 034 ...', or 'no options left'), readable (numbers grouped into whole hands).
+    '[0, 1, 2]'), report (hands as '012 034 ...', or 'no options left'), readable (numbers
+    grouped into whole hands).
     """
+    a = checks.integer(a, "a", low=1)
     body = appendix_in_reading_order(text)
     heads = list(HEADER.finditer(body))
     if not heads:
         raise ValueError("no 'Possible hand of ...' line in the appendix")
     start = body.find("solution found!")
-    ann, ok = _hands(body[start + len("solution found!"):heads[0].start()].replace("(dfs approach)", ""), a)
-    rows = [dict(who="announcement", index=0, holds="", report=" ".join("".join(map(str, h)) for h in ann),
+    announced = body[start + len("solution found!"):heads[0].start()]
+    ann, ok = _hands(announced.replace("(dfs approach)", ""), a)
+    rows = [dict(who="announcement", index=0, holds="", report=_digits(ann),
                  readable=ok and start >= 0)]
     for m, nxt in zip(heads, [*heads[1:], None]):
         chunk = body[m.end(): nxt.start() if nxt else len(body)]
         hands, ok = _hands(chunk, a)
         held = "[" + ", ".join(re.findall(r"\d+", m.group(3))) + "]"
-        text_opts = " ".join("".join(map(str, h)) for h in hands)
+        text_opts = _digits(hands)
         if not hands and "no options left" in chunk:
             text_opts = "no options left"
         rows.append(dict(who=m.group(1), index=int(m.group(2)), holds=held, report=text_opts,
@@ -97,8 +104,8 @@ def parse_appendix(text: str, a: int = 3) -> pd.DataFrame:
 
 # -- the c = 1 table of §4 ---------------------------------------------------------------------
 def parse_c1_table(text: str) -> tuple[list[int], dict[int, list[str]], dict[int, str]]:
-    """The table 'a against b' (c = 1): its columns, clean rows (Y/N per column), garbled rows (raw)."""
-    lines = text.splitlines()
+    """The table 'a against b' (c = 1): columns, clean rows (Y/N per column), garbled rows."""
+    lines = checks.text(text, "text").splitlines()
     k = next((i for i, line in enumerate(lines) if "setminus n_b" in line), None)
     if k is None:
         raise ValueError("the c = 1 table (header 'n_a \\setminus n_b') is not in the text")
@@ -121,39 +128,44 @@ def fragments(raw: str, width: int) -> list[tuple[int, list[str]]]:
     return [(int(m.group(1)), m.group(2).split()) for m in pat.finditer(raw)]
 
 
-def asymmetric_pairs(rows: dict[int, list[str]], cols: Sequence[int]) -> list[tuple[int, int]]:
-    """(a, b) with 'Y' at row a, column b and 'N' at row b, column a (both readable)."""
-    look = {(a, b): v for a, vals in rows.items() for b, v in zip(cols, vals)}
-    return sorted((a, b) for (a, b), v in look.items() if v == "Y" and look.get((b, a)) == "N")
-
-
 # -- Rule 1 as the report first states it (each decoy against Anne's true hand) ---------------
-def weak_rule1_options(announcement: Iterable[Iterable[int]], a: int, b: int, c: int, cath: Iterable[int]) -> list[Hand]:
-    """Hands Cath (holding `cath`) still considers when Anne only promises: every decoy shares at
-    most a - c - 1 cards with her true hand. A hand clashing with another announced hand cannot
-    be the true one, so Cath crosses off both (report §3, Rule 1's rationale)."""
+def weak_rule1_options(
+    announcement: Iterable[Iterable[int]], a: int, b: int, c: int, cath: Iterable[int],
+) -> list[Hand]:
+    """Hands Cath (holding `cath`) keeps when Anne only promises that every decoy shares at
+    most a - c - 1 cards with her true hand: a hand clashing with another announced hand cannot
+    be the true one, so Cath crosses off both (group11_rc §3, Rule 1's rationale)."""
     n = check_sizes(a, b, c)
     L = check_announcement(announcement, a, b, c)
     x = set(_cath(cath, c, n))
     k = a - c - 1
-    return [h for h in L if not set(h) & x and all(len(set(h) & set(g)) <= k for g in L if g != h)]
+    return [h for h in L
+            if not set(h) & x and all(len(set(h) & set(g)) <= k for g in L if g != h)]
 
 
 def _cath(cath: Iterable[int], c: int, n: int) -> Hand:
     """Validate Cath's hand (c distinct cards of 0..n-1)."""
-    x = tuple(sorted({as_int(q, "a card of Cath's") for q in cath}))
-    if len(x) != c or not all(0 <= q < n for q in x):
-        raise ValueError(f"Cath's hand must be {c} distinct cards of 0..{n - 1}, got {tuple(cath)}")
+    if isinstance(cath, (str, bytes)) or not isinstance(cath, Iterable):
+        raise checks.ArgumentTypeError(f"Cath's hand must be a collection of cards, got {cath!r}")
+    given = checks.integers(list(cath), "a card of Cath's")
+    x = tuple(sorted(set(given)))
+    if len(x) != c or len(given) != c or not all(0 <= q < n for q in x):
+        raise ValueError(f"Cath's hand must be {c} distinct cards of 0..{n - 1}, got {given}")
     return x
 
 
 def owners_learned(options: Sequence[Hand], cath: Iterable[int], n: int) -> dict[int, str]:
     """Cards (outside Cath's hand) whose owner Cath knows from her remaining options."""
-    if not options:
+    n = checks.integer(n, "n", low=1, high=10_000)
+    held = set(checks.integers(cath, "cath", low=0, high=n - 1))
+    if isinstance(options, (str, bytes)) or not isinstance(options, Iterable):
+        raise checks.ArgumentTypeError(f"options must be a collection of hands, got {options!r}")
+    kept = [set(checks.integers(h, "a hand of options")) for h in options]
+    if not kept:
         return {}
     out = {}
-    for q in sorted(set(range(n)) - set(cath)):
-        inside = [q in h for h in options]
+    for q in sorted(set(range(n)) - held):
+        inside = [q in h for h in kept]
         if all(inside):
             out[q] = "Anne"
         elif not any(inside):
@@ -161,14 +173,18 @@ def owners_learned(options: Sequence[Hand], cath: Iterable[int], n: int) -> dict
     return out
 
 
-def harmful_decoy(announcement: Sequence[Hand], a: int, b: int, c: int, anne: Hand) -> dict | None:
+def harmful_decoy(
+    announcement: Iterable[Iterable[int]], a: int, b: int, c: int, anne: Iterable[int],
+) -> dict | None:
     """The first extra decoy (lexicographic) allowed by the weak Rule 1 that lets some Cath, in a
-    deal consistent with Anne's hand, learn a card she did not know before; None if there is none."""
+    deal consistent with Anne's hand, learn a card she did not know before (None if none)."""
     n = check_sizes(a, b, c)
-    base = [tuple(h) for h in announcement]
-    k = a - c - 1
+    base = list(check_announcement(announcement, a, b, c, anne))
+    anne = check_hand(anne, a, b, c)
+    checks.within_budget(f"trying every decoy against every Cath hand for {(a, b, c)}",
+                         comb(n, a) * comb(n - a, c) * len(base), 10**6, unit="checks")
     for extra in all_hands(n, a):
-        if extra in base or len(set(extra) & set(anne)) > k:
+        if extra in base or len(set(extra) & set(anne)) > a - c - 1:
             continue
         bigger = sorted([*base, extra])
         for cath in combinations(sorted(set(range(n)) - set(anne)), c):
@@ -181,9 +197,19 @@ def harmful_decoy(announcement: Sequence[Hand], a: int, b: int, c: int, anne: Ha
 
 
 # -- Rule 2 in the report's words, and deduplicated --------------------------------------------
-def rule2_as_stated(L: Sequence[int], n: int, c: int) -> bool:
-    """Report §3, Rule 2 on masks: for every c-set and every card y outside it, some hand avoiding
-    the set contains y, and some hand avoiding the set misses y."""
+def _masks(announcement: Iterable[Iterable[int]], a: int, b: int, c: int) -> list[int]:
+    """The announcement's hands as bit masks, after validation and a size check."""
+    n = hands_within_budget(a, b, c, "Rule 2")
+    L = check_announcement(announcement, a, b, c)
+    checks.within_budget(f"Rule 2 over C({n},{c}) c-sets", comb(n, c) * n * len(L), 10**7,
+                         unit="checks")
+    return [from_bits(h) for h in L]
+
+
+def rule2_as_stated(announcement: Iterable[Iterable[int]], a: int, b: int, c: int) -> bool:
+    """Rule 2 in the words of group11_rc §3: for every c-set and card y outside it, some hand
+    avoiding the set contains y, and some hand avoiding the set misses y."""
+    L, n = _masks(announcement, a, b, c), a + b + c
     for x in subset_masks(n, c):
         avoid = [h for h in L if not h & x]
         for y in range(n):
@@ -194,10 +220,11 @@ def rule2_as_stated(L: Sequence[int], n: int, c: int) -> bool:
     return True
 
 
-def rule2_deduplicated(L: Sequence[int], n: int, c: int) -> bool:
+def rule2_deduplicated(announcement: Iterable[Iterable[int]], a: int, b: int, c: int) -> bool:
     """Rule 2 with the report's duplicates merged (§3: 'Cath holds 67, card 0' and 'Cath holds
     06, card 7' ask for the same hand): every (c+1)-set is avoided by some hand, and for every
     c-set X and card y outside X some hand avoiding X contains y."""
+    L, n = _masks(announcement, a, b, c), a + b + c
     if not all(any(not h & z for h in L) for z in subset_masks(n, c + 1)):
         return False
     return all(any(not h & x and h >> y & 1 for h in L)
@@ -211,7 +238,8 @@ def c1_table_cells(text: str) -> pd.DataFrame:
     Columns: kind, row (the table row it was printed in), label (the row it claims), b, value.
     """
     cols, clean, garbled = parse_c1_table(text)
-    out = [dict(kind="clean row", row=a, label=a, b=b, value=v) for a, vals in clean.items() for b, v in zip(cols, vals)]
+    out = [dict(kind="clean row", row=a, label=a, b=b, value=v)
+           for a, vals in clean.items() for b, v in zip(cols, vals)]
     for a, raw in garbled.items():
         cells = raw.split("\t")[1:]
         out += [dict(kind="garbled row, single cell", row=a, label=a, b=b, value=v.strip())

@@ -1,0 +1,110 @@
+"""Hostile but fair calls to every public function of puzzlelab.russian_cards (issue: hardening).
+
+Every call gives a result, a ValueError or a TypeError, within a few seconds; sizes that cannot
+finish are refused up front with a message naming the limit.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from robustness import any_value, public_callables, well_behaved
+
+import puzzlelab.russian_cards as rc
+
+MODULES = ["constructions", "grid", "kripke", "model", "notebook", "orbits", "reference",
+           "search", "solver", "source", "symmetry"]
+SLOW = {"decide_grid", "min_sizes", "agreement_table", "grid_table", "smallest_table",
+        "sum_mod_table", "report_dfs_table", "appendix_table", "c1_table"}
+
+
+def _targets() -> list[tuple[str, object]]:
+    out = [(f"russian_cards.{n}", f) for n, f in public_callables(rc)]
+    for name in MODULES:
+        module = importlib.import_module(f"puzzlelab.russian_cards.{name}")
+        out += [(f"{name}.{n}", f) for n, f in public_callables(module)]
+    return out
+
+
+TARGETS = _targets()
+
+
+def _arity(f) -> tuple[int, int]:
+    """The fewest and the most positional arguments `f` takes."""
+    try:
+        params = inspect.signature(f).parameters.values()
+    except (TypeError, ValueError):
+        return 1, 1
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return sum(p.default is p.empty for p in positional), len(positional)
+
+
+def test_every_module_declares_its_public_surface():
+    assert len(TARGETS) > 40
+    for name in MODULES:
+        assert hasattr(importlib.import_module(f"puzzlelab.russian_cards.{name}"), "__all__")
+
+
+@pytest.mark.parametrize("name, f", TARGETS, ids=[t[0] for t in TARGETS])
+@settings(max_examples=12, deadline=None)
+@given(data=st.data())
+def test_public_functions_are_well_behaved(name, f, data):
+    """Random values of every kind: a result, ValueError or TypeError, never a crash or a hang."""
+    low, high = _arity(f)
+    if getattr(f, "__name__", "") in SLOW:
+        low = high  # never the default, full-size sweep
+    count = data.draw(st.integers(low, high), label="arguments")
+    args = [data.draw(any_value(), label=f"arg{i}") for i in range(count)]
+    well_behaved(f, *args, seconds=30 if getattr(f, "__name__", "") in SLOW else 10)
+
+
+@settings(max_examples=25, deadline=None)
+@given(a=st.integers(-2, 14), b=st.integers(-2, 14), c=st.integers(-2, 6))
+def test_small_sizes_are_decided_or_refused(a, b, c):
+    """Plausible sizes: `decide` and `safe_announcements(limit=1)` answer or refuse at once."""
+    well_behaved(rc.safe_announcements, a, b, c, limit=1, seconds=20)
+    if a + b + c <= 10:
+        well_behaved(rc.decide, a, b, c, seconds=30)
+
+
+# -- the examples of the hardening issue, each refused at once with a clear message ------------
+@pytest.mark.parametrize("call, message", [
+    (lambda: rc.safe_announcements(4, 4, 1), "search nodes"),
+    (lambda: rc.safe_announcements(12, 12, 1), "hands"),
+    (lambda: rc.decide(12, 12, 1), "hands"),
+    (lambda: rc.solve(30, 30, 1), "hands"),
+    (lambda: rc.deals(10, 10, 10), "deals"),
+    (lambda: rc.deal_model(6, 6, 6), "worlds"),
+])
+def test_impossible_sizes_are_refused(call, message):
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=f"limit of .*{message}|more than .*{message}"):
+        call()
+    assert time.perf_counter() - start < 15
+
+
+def test_wrong_kinds_give_clear_errors():
+    with pytest.raises(TypeError, match="limit must be an integer"):
+        rc.safe_announcements(3, 3, 1, limit="2")
+    with pytest.raises(ValueError, match="who must be one of 'B', 'C'"):
+        rc.views([(0, 1, 2)], 3, 3, 1, ["B"])
+    with pytest.raises(ValueError, match="limit must be an integer at least 1"):
+        rc.safe_announcements(3, 3, 1, limit=0)
+
+
+def test_refusals_name_the_limit():
+    with pytest.raises(ValueError, match="2e\\+05 hands"):
+        rc.decide(12, 12, 1)
+    with pytest.raises(ValueError, match="100000 search nodes"):
+        rc.safe_announcements(4, 4, 1)
+
+
+def test_lemma_cells_are_decided_whatever_their_size():
+    """A lemma needs no search, so huge sizes it settles are answered, not refused."""
+    v = rc.decide(40, 1, 30)
+    assert v.status == "unsolvable" and v.proof.kind == "lemma"
