@@ -86,3 +86,7 @@ def test_outside_figures_say_where_they_come_from():
 def test_speed_tables_show_at_most_eight_columns(path):
     shown = speed_table(path.stem)
     assert list(shown.columns) == SPEED_COLUMNS and isinstance(shown, pd.DataFrame)
+
+
+def test_a_table_of_another_schema_shows_its_first_eight_columns():
+    assert list(speed_table("bench_outside").columns) == OUTSIDE
