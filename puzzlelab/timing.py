@@ -6,11 +6,13 @@ it computed, COLD figures (first call in a fresh interpreter, one-time set-up in
 whole process's wall time, interpreter start and imports included; its peak resident memory)
 and WARM figures (repeated calls in one process, measured INTERLEAVED with the other methods
 of the case: A, B, A, B, ...; minimum and median; peak traced allocation of one call), the
-number of repetitions, the machine's core count and a short note.
+number of repetitions, the machine's core count and load (the 1-minute load average when the
+row was made: above the core count, other work shared the cores) and a short note.
 """
 
 from __future__ import annotations
 
+import functools
 import gc
 import importlib
 import json
@@ -38,7 +40,8 @@ QUICK_ENV = "PUZZLELAB_BENCH_QUICK"
 COLUMNS = [
     "puzzle", "case", "method", "role", "like_for_like", "result", "finished",
     "cold_s", "whole_process_s", "cold_peak_mib", "cold_reps",
-    "warm_min_s", "warm_median_s", "warm_peak_mib", "reps", "times_subject", "cores", "note",
+    "warm_min_s", "warm_median_s", "warm_peak_mib", "reps", "times_subject", "cores", "load_1min",
+    "note",
 ]
 SPEED_COLUMNS = [
     "case", "method", "like_for_like", "warm_median_s", "cold_s", "whole_process_s",
@@ -81,7 +84,12 @@ class Task:
     args: tuple = ()
 
     def __call__(self) -> Any:
-        return getattr(importlib.import_module(self.module), self.function)(*self.args)
+        return self.resolve()()
+
+    def resolve(self) -> Callable[[], Any]:
+        """The call with its function looked up once (so repeated timings time only the call)."""
+        return functools.partial(getattr(importlib.import_module(self.module), self.function),
+                                 *self.args)
 
 
 @dataclass(frozen=True)
@@ -247,7 +255,7 @@ def measure(puzzle: str, case: str, methods: Sequence[Method], *, repeat: int = 
         if runs and runs[0].finished:
             results.setdefault(label, runs[0].result)
     _check_results(results, methods, case)
-    warmed = {m.label: m.task for m in methods if m.label in counts}
+    warmed = {m.label: m.task.resolve() for m in methods if m.label in counts}
     warm = interleaved(warmed, counts)
     peaks = {label: warm_peak_mib(task) for label, task in warmed.items()
              if statistics.median(warm[label]) < peak_below}
@@ -304,7 +312,7 @@ def schema_row(puzzle: str, case: str, m: Method, cold: Sequence[Cold], warm: Se
         "cold_reps": len(cold),
         "warm_min_s": min(warm, default=None), "warm_median_s": _median(warm),
         "warm_peak_mib": peak, "reps": len(warm), "times_subject": None,
-        "cores": os.cpu_count(), "note": note,
+        "cores": os.cpu_count(), "load_1min": round(os.getloadavg()[0], 2), "note": note,
     }
 
 
