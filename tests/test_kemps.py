@@ -17,10 +17,9 @@ import pandas as pd
 
 from puzzlelab.kemps import play
 from puzzlelab.kemps import knowledge as K
-from puzzlelab.kemps.display import explore_game, explore_knowledge
 from puzzlelab.kemps.env import ACTIONS, KempsEnv, run_episode
-from puzzlelab.kemps.fast import greedy_game
-from puzzlelab.kemps.play import make_agents, new_game, play_out
+from puzzlelab.kemps.notebook import explore_game, explore_knowledge
+from puzzlelab.kemps.play import make_agents, new_game, play_out, play_scores
 from puzzlelab.kemps.strategies import STRATEGIES, TheoryOfMind, make_agent
 from puzzlelab.kemps.tournament import (Z95, by_strategy, head_to_head, pack, seat_differences, seat_rows,
                                         tournament, unpack, win_shares)
@@ -95,18 +94,38 @@ def test_kemps_limit_per_game(size):
 
 
 @pytest.mark.parametrize("size", sorted(DECKS))
-def test_fast_path_equals_engine(size):
-    for seed in range(400):
-        rec = play(["greedy"] * 3, seed, DECKS[size], trace=False)
-        assert greedy_game(seed, DECKS[size]) == (rec.scores, rec.turns, rec.end)
+def test_untraced_games_equal_traced_ones(size):
+    """play_scores (the tournament's path: no trace, no snapshots) plays exactly play()'s games."""
+    for seed in range(150):
+        lineup = LINEUPS[seed % len(LINEUPS)]
+        rec = play(lineup, seed, DECKS[size], knowledge=seed % 2 == 0)
+        assert play_scores(lineup, seed, DECKS[size]) == (rec.scores, rec.turns, rec.end)
+        assert len(rec.trace) == rec.turns
     for seed in range(40):  # with a short turn valve too
         rec = play(["greedy"] * 3, seed, DECKS[size], trace=False, max_turns=7)
-        assert greedy_game(seed, DECKS[size], 7) == (rec.scores, rec.turns, rec.end)
+        assert play_scores(["greedy"] * 3, seed, DECKS[size], 7) == (rec.scores, rec.turns, rec.end)
 
 
-def test_tournament_with_two_workers_equals_one():
-    args = dict(strategies=["greedy", "blocking", "tom"], games=12, deck=DECKS[28], progress=False)
-    pd.testing.assert_frame_equal(tournament(**args, workers=2), tournament(**args, workers=1))
+def test_tournament_is_the_same_on_any_executor():
+    """Serial, two local workers and a two-process pool passed as executor= give one table."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    args = dict(strategies=["greedy", "blocking", "tom"], games=12, deck=DECKS[28])
+    serial = tournament(**args)
+    assert len(serial) == 27 * 12 and serial["seed"].tolist() == list(range(12)) * 27
+    pd.testing.assert_frame_equal(tournament(**args, workers=2), serial)
+    with ProcessPoolExecutor(2) as pool:
+        pd.testing.assert_frame_equal(tournament(**args, executor=pool), serial)
+
+
+def test_tournament_on_a_dask_cluster_equals_serial():
+    distributed = pytest.importorskip("distributed", reason="the Dask extra is not installed")
+    args = dict(strategies=["greedy", "tom"], games=6, deck=DECKS[28])
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        on_dask = tournament(**args, executor=client.get_executor())
+    pd.testing.assert_frame_equal(on_dask, tournament(**args))
 
 
 def test_env_reproduces_play():
@@ -226,7 +245,7 @@ def test_reproducible_in_a_fresh_process():
 def test_win_shares():
     assert win_shares([0, 0, 0]) == [0, 0, 0]
     assert win_shares([2, 2, 1]) == [0.5, 0.5, 0]
-    df = tournament(["greedy", "tom"], games=6, deck=DECKS[28], progress=False)
+    df = tournament(["greedy", "tom"], games=6, deck=DECKS[28])
     assert len(df) == 8 * 6 and set(df["seed"]) == set(range(6))
     rows = seat_rows(df)
     for (lineup, seed), g in rows.groupby(["lineup", "seed"]):
@@ -234,7 +253,7 @@ def test_win_shares():
 
 
 def test_pack_round_trip():
-    df = tournament(["blocking", "tom"], games=5, deck=DECKS[20], progress=False)
+    df = tournament(["blocking", "tom"], games=5, deck=DECKS[20])
     assert unpack(pack(df)).equals(df.drop(columns="turns"))
 
 
@@ -246,7 +265,7 @@ def games_frame(scores: dict[str, list[tuple[int, int, int]]]) -> pd.DataFrame:
 
 def test_confidence_intervals_are_over_deals():
     """Seats in one game and line-ups on one deal are not independent: copies must not narrow the CI."""
-    df = tournament(["greedy", "kb-greedy"], games=40, deck=DECKS[28], progress=False)
+    df = tournament(["greedy", "kb-greedy"], games=40, deck=DECKS[28])
     once = by_strategy(df).set_index("strategy")
     twice = by_strategy(pd.concat([df, df.assign(lineup=df["lineup"])])).set_index("strategy")
     pd.testing.assert_frame_equal(once.drop(columns="seat_games"), twice.drop(columns="seat_games"))
@@ -286,13 +305,13 @@ def test_seat_differences_are_paired():
         (lambda: play(["greedy"] * 4, 0), "exactly 3 players"),
         (lambda: play("greedy", 0), "sequence"),
         (lambda: play(["greedy"] * 3, 0, deck=range(2, 6)), "too small"),
-        (lambda: play(["greedy"] * 3, 0, deck=range(0, 6)), "1..13"),
+        (lambda: play(["greedy"] * 3, 0, deck=range(0, 6)), "between 1 and 13"),
         (lambda: play(["greedy"] * 3, -1), "seed"),
         (lambda: play(["greedy"] * 3, 0, max_turns=0), "max_turns"),
-        (lambda: tournament(["greedy", "bogus"], games=2, progress=False), "unknown strategies"),
-        (lambda: tournament(["greedy"], games=0, progress=False), "games"),
-        (lambda: tournament(["greedy"], games=2, max_turns=0, progress=False), "max_turns"),
-        (lambda: tournament(["greedy"], games=2, workers=True, progress=False), "workers"),
+        (lambda: tournament(["greedy", "bogus"], games=2), "unknown strategies"),
+        (lambda: tournament(["greedy"], games=0), "games"),
+        (lambda: tournament(["greedy"], games=2, max_turns=0), "max_turns"),
+        (lambda: tournament(["greedy"], games=2, workers=True), "workers"),
         (lambda: KempsEnv().step(0), "reset"),
         (lambda: KempsEnv(max_turns="x"), "max_turns"),
         (lambda: KempsEnv(max_turns=0), "max_turns"),
@@ -414,7 +433,7 @@ def test_no_stalemate_while_a_pick_is_possible():
     """Greedy can always be tempted while some value has two cards among its hand and the outside cards."""
     for size in (20, 28, 52):
         for seed in range(300):
-            assert greedy_game(seed, DECKS[size])[2] == "deck exhausted"
+            assert play_scores(['greedy'] * 3, seed, DECKS[size])[2] == "deck exhausted"
 
 
 # ----- strategies ----------------------------------------------------------------------------

@@ -1,15 +1,25 @@
-"""Kemps with public announcements and knowledge bases (source 002, a student report).
+"""Kemps with public announcements and knowledge bases (group6_kemps2023, a student report).
 
-play(strategies, seed, deck=...) plays one seeded game; tournament(...) plays every line-up;
-env.KempsEnv is a PettingZoo-AEC-style environment; display draws Tables 1-3 and sub-models.
+Glossary of the short names used throughout the subpackage:
+
+- `c`, card: an int 0 <= c < n; its value index is `c >> 2` and its suit `c & 3` (cards.py);
+- `v`, value: a value index 0 <= v < m into `Deck.values` (a deck of m values has n = 4m cards);
+- `p`, `me`, seat: a player 0, 1, 2 (the report's players 1, 2, 3);
+- `kb`, knowledge base: one 4-bit mask per card, bit 0 "with nobody", bit p + 1 "player p
+  holds it" (knowledge.py); `hc`, `tc`: counts of each value in a hand and on the table.
+
+Modules: the model (`cards`, `engine`, `knowledge`, `strategies`), play and simulation
+(`play`, `tournament`, `env`), the report's tables and claims (`source`), and the notebook
+layer (`notebook`: tables, figures, `explore_*`; the only module that caches tables).
 """
 
 from .cards import FULL, Deck, make_deck
 from .engine import Game, GameRecord, Turn
 from .env import KempsEnv
-from .play import play
+from .play import play, play_scores
 from .strategies import STRATEGIES, Agent, Blocking, Bold, Greedy, KBGreedy, TheoryOfMind
 from .tournament import tournament
 
-__all__ = ["FULL", "Deck", "make_deck", "Game", "GameRecord", "Turn", "KempsEnv", "play", "tournament",
-           "STRATEGIES", "Agent", "Greedy", "KBGreedy", "Blocking", "Bold", "TheoryOfMind"]
+__all__ = ["FULL", "Deck", "make_deck", "Game", "GameRecord", "Turn", "KempsEnv", "play",
+           "play_scores", "tournament", "STRATEGIES", "Agent", "Greedy", "KBGreedy", "Blocking",
+           "Bold", "TheoryOfMind"]

@@ -1,79 +1,101 @@
-"""Cards as small ints (Kemps report, Section 2.1): card c has value index c >> 2 and suit c & 3."""
+"""Cards as small ints (group6_kemps2023, Section 2.1): card c has value c >> 2 and suit c & 3."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import itertools
+import numbers
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from .. import checks
+
+__all__ = ["FACE", "FULL", "HAND_SIZE", "PLAYERS", "SUITS", "TABLE_SIZE", "Deck", "make_deck"]
+
 SUITS = "♥♦♣♠"
-SUIT_NAMES = ("hearts", "diamonds", "clubs", "spades")
 FACE = {1: "A", 11: "J", 12: "Q", 13: "K"}  # report 2.1: Ace, Jack, Queen, King are 1, 11, 12, 13
 HAND_SIZE, TABLE_SIZE, PLAYERS = 4, 6, 3
 FULL = range(1, 14)  # the standard 52-card deck
+_SUIT_LETTERS = {"h": 0, "d": 1, "c": 2, "s": 3}
 
 
 @dataclass(frozen=True)
 class Deck:
-    """The card values in play; card c (0 <= c < 4 * len(values)) is value values[c >> 2], suit c & 3."""
+    """The card values in play: card c (0 <= c < 4 * len(values)) has face value values[c >> 2]
+    and suit c & 3."""
 
     values: tuple[int, ...]
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "values", _deck_values(self.values))
+
     @property
     def n(self) -> int:
+        """Number of cards."""
         return 4 * len(self.values)
 
     @property
     def m(self) -> int:
+        """Number of values."""
         return len(self.values)
+
+    def _card(self, card: object) -> int:
+        return checks.integer(card, "card", low=0, high=self.n - 1)
 
     def value(self, card: int) -> int:
         """The face value of `card` (2..10, 1 = Ace, 11..13 = J, Q, K)."""
-        return self.values[card >> 2]
+        return self.values[self._card(card) >> 2]
 
-    def value_label(self, v_index: int) -> str:
-        """The label of value index `v_index`, e.g. 'A', '7', 'Q'."""
-        v = self.values[v_index]
-        return FACE.get(v, str(v))
+    def value_label(self, v: int) -> str:
+        """The label of value index `v`, e.g. 'A', '7', 'Q'."""
+        face = self.values[checks.integer(v, "value index", low=0, high=self.m - 1)]
+        return FACE.get(face, str(face))
 
     def name(self, card: int) -> str:
         """A card as the report writes it, e.g. '5♦'."""
-        return self.value_label(card >> 2) + SUITS[card & 3]
+        c = self._card(card)
+        return self.value_label(c >> 2) + SUITS[c & 3]
 
     def names(self, cards: Iterable[int]) -> str:
         """Cards as a comma-separated string, in the order given."""
-        return ",".join(self.name(c) for c in cards)
+        return ",".join(self.name(c) for c in checks.integers(cards, "cards"))
 
     def card(self, text: str) -> int:
         """Parse '5♦' (or '5d', '10s', 'Qh') back into a card id."""
-        text = text.strip()
+        text = checks.text(text, "card text").strip()
         if len(text) < 2:
             raise ValueError(f"not a card: {text!r}")
-        label, suit = text[:-1], text[-1]
-        letters = {"h": 0, "d": 1, "c": 2, "s": 3}
-        s = SUITS.find(suit) if suit in SUITS else letters.get(suit.lower(), -1)
+        label, suit = text[:-1].upper(), text[-1]
+        s = SUITS.find(suit) if suit in SUITS else _SUIT_LETTERS.get(suit.lower(), -1)
         faces = {name: v for v, name in FACE.items()}
-        v = faces.get(label.upper()) if label.upper() in faces else (int(label) if label.isdigit() else None)
+        v = faces.get(label, int(label) if label.isdigit() and len(label) <= 2 else None)
         if s < 0 or v not in self.values:
             raise ValueError(f"not a card of this deck: {text!r}")
         return 4 * self.values.index(v) + s
 
 
-def make_deck(deck: Iterable[int] | Deck = FULL) -> Deck:
-    """Validate a value range such as range(2, 7) (20 cards) and return the Deck; ValueError if unusable."""
-    if isinstance(deck, Deck):
-        return deck
-    try:
-        values = tuple(sorted(int(v) for v in deck))
-    except (TypeError, ValueError):
-        raise ValueError(f"deck must be a range of card values such as range(2, 7), got {deck!r}") from None
+def _deck_values(deck: object) -> tuple[int, ...]:
+    """The sorted card values of `deck`, each an integer 1..13, distinct, enough to deal."""
+    if isinstance(deck, (str, bytes, Mapping)) or not isinstance(deck, Iterable):
+        raise checks.ArgumentTypeError(
+            f"deck must be a range of card values such as range(2, 7), got {deck!r}")
+    values = list(itertools.islice(iter(deck), 14))
+    if len(values) > 13:
+        raise ValueError(f"deck values must be distinct values in 1..13, got {len(values)} values")
+    if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in values):
+        raise checks.ArgumentTypeError(
+            f"deck values must be integers 1..13 (Ace = 1, King = 13), got {values!r}")
+    values = sorted(checks.integers(values, "deck", low=1, high=13))
     if len(set(values)) != len(values):
-        raise ValueError(f"deck values must be distinct, got {values}")
-    if any(v < 1 or v > 13 for v in values):
-        raise ValueError(f"deck values must lie in 1..13 (Ace = 1, King = 13), got {values}")
+        raise ValueError(f"deck values must be distinct, got {tuple(values)}")
     needed = PLAYERS * HAND_SIZE + TABLE_SIZE
     if 4 * len(values) < needed:
         raise ValueError(
             f"deck too small to deal: {4 * len(values)} cards, but 3 hands of 4 and a table of 6 "
-            f"need {needed} (use 5 or more values)"
-        )
-    return Deck(values)
+            f"need {needed} (use 5 or more values)")
+    return tuple(values)
+
+
+def make_deck(deck: Iterable[int] | Deck = FULL) -> Deck:
+    """The Deck of a value range such as range(2, 7) (20 cards); ValueError/TypeError if
+    unusable."""
+    return deck if isinstance(deck, Deck) else Deck(_deck_values(deck))

@@ -1,4 +1,4 @@
-"""The report's simplified three-player Kemps (Section 1 and 2.2) as a seeded, lean engine.
+"""The report's simplified three-player Kemps (group6_kemps2023, Sections 1 and 2.2), seeded.
 
 State is plain lists of small ints (see cards.py). Knowledge bases (knowledge.py) are
 updated only for the seats that need them; the public announcements PICKED, DISCARDED,
@@ -11,27 +11,26 @@ or our turn valve `MAX_TURNS` for games that keep moving cards without end.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from .cards import HAND_SIZE, PLAYERS, TABLE_SIZE, Deck
+from .. import checks
 from . import knowledge as K
+from .cards import HAND_SIZE, PLAYERS, TABLE_SIZE, Deck, make_deck
+
+__all__ = ["MAX_TURNS", "NO_PICK_TURNS", "Game", "GameRecord", "Turn", "four_of_a_kind"]
 
 NO_PICK_TURNS = 3  # report Section 1: new table after three turns without a pick
-MAX_TURNS = 20_000  # our safety valve against endless picking back and forth (no tournament game reaches it; see notebook)
+# our valve against endless picking back and forth (no tournament game reaches it)
+MAX_TURNS = 20_000
 
 
-def outside_values(game: "Game") -> list[int]:
-    """How many cards of each value are outside the hands (table, deck, discard pile)."""
-    o = [0] * game.m
-    for c in (*game.table, *game.pile, *game.discard):
-        o[c >> 2] += 1
-    return o
-
-
-def four_of_a_kind(hand) -> bool:
+def four_of_a_kind(hand: Sequence[int]) -> bool:
     """A full hand of one value (it scores a Kemps at the end of its owner's next turn)."""
+    hand = checks.integers(hand, "hand", low=0)
     return len(hand) == HAND_SIZE and len({c >> 2 for c in hand}) == 1
 
 
@@ -52,7 +51,8 @@ class Turn:
 
 
 class Game:
-    """Mutable game state: hands, table, deck (drawn from the end), discard pile, scores, knowledge."""
+    """Mutable game state: hands, table, deck (drawn from the end), discard pile, scores,
+    knowledge."""
 
     __slots__ = (
         "deck", "m", "n", "rng", "hands", "table", "pile", "discard", "out", "scores",
@@ -60,10 +60,12 @@ class Game:
         "end", "reshuffles", "agents",
     )
 
-    def __init__(self, deck: Deck, seed: int, track: tuple[bool, bool, bool] = (False,) * 3,
-                 public: bool = False) -> None:
-        self.deck, self.m, self.n = deck, deck.m, deck.n
-        self.rng = np.random.default_rng(seed)
+    def __init__(self, deck: Deck | Sequence[int], seed: int,
+                 track: Sequence[bool] = (False,) * PLAYERS, public: bool = False) -> None:
+        self.deck = make_deck(deck)
+        self.m, self.n = self.deck.m, self.deck.n
+        self.rng = np.random.default_rng(checks.seed(seed))
+        track = tuple(checks.boolean(t, "track[i]") for t in _three(track, "track"))
         order = self.rng.permutation(self.n).tolist()
         self.hands = [order[HAND_SIZE * p: HAND_SIZE * (p + 1)] for p in range(PLAYERS)]
         start = HAND_SIZE * PLAYERS
@@ -74,10 +76,11 @@ class Game:
         self.scores = [0] * PLAYERS
         self.no_pick, self.round, self.turn, self.current = 0, 1, 0, 0
         self.over, self.end, self.reshuffles = False, "", 0
-        self.agents: list | None = None  # set by play.new_game for built-in agents: stalemates are detected
-        self.kb = [K.initial(self.n, p, self.hands[p], self.table) if track[p] else None
+        self.agents: list | None = None  # built-in agents only (set by play.new_game): stalemates
+        self.kb = [K._initial(self.n, p, self.hands[p], self.table) if track[p] else None
                    for p in range(PLAYERS)]
-        self.public = K.initial(self.n, None, (), self.table) if public else None
+        pub = checks.boolean(public, "public")
+        self.public = K._initial(self.n, None, (), self.table) if pub else None
         self.kbs = [kb for kb in (*self.kb, self.public) if kb is not None]
         self.listeners: list = []
 
@@ -101,7 +104,8 @@ class Game:
         self.table = self._draw(TABLE_SIZE)  # never None: the old table alone refills it
         self.round += 1
         for kb in self.kbs:
-            K.seen(kb, self.table)
+            for c in self.table:
+                kb[c] = K.NOBODY
         if self.agents is not None and self.stuck():
             self.over, self.end = True, "stalemate"
 
@@ -117,7 +121,7 @@ class Game:
         one table per value v: as many v cards as are outside (at most 6), filled up with other
         outside cards. tests/test_kemps.py checks this against every possible table.
         """
-        if any(four_of_a_kind(h) for h in self.hands):
+        if self.agents is None or any(_full_of_one_value(h) for h in self.hands):
             return False
         outside = sorted((*self.table, *self.pile, *self.discard))
         for p, agent in enumerate(self.agents):
@@ -126,12 +130,10 @@ class Game:
                 return False
         real = self.table
         try:
-            for v in sorted({c >> 2 for c in outside}):
-                mine = [c for c in outside if c >> 2 == v][:TABLE_SIZE]
-                self.table = (mine + [c for c in outside if c >> 2 != v])[:TABLE_SIZE]
-                for p, agent in enumerate(self.agents):
-                    if agent.choose(self, p)[0]:
-                        return False
+            for table in _tables_by_value(outside):
+                self.table = table
+                if any(agent.choose(self, p)[0] for p, agent in enumerate(self.agents)):
+                    return False
         finally:
             self.table = real
         return True
@@ -141,7 +143,7 @@ class Game:
         self.scores[p] += 1
         self.out.append(v)
         for kb in self.kbs:
-            K.kemps(kb, p, v)
+            K._kemps(kb, p, v)
         cards = self._draw(HAND_SIZE)
         if cards is None:
             self.hands[p] = []
@@ -150,56 +152,66 @@ class Game:
         self.hands[p] = cards
         for q, kb in enumerate(self.kb):
             if kb is not None:
-                K.own(kb, p, cards) if q == p else K.dealt(kb, p, self.table, self.discard, self.out)
+                if q == p:
+                    for c in cards:
+                        kb[c] = K.HOLDER[p]
+                else:
+                    K._dealt(kb, p, self.table, self.discard, self.out)
         if self.public is not None:
-            K.dealt(self.public, p, self.table, self.discard, self.out)
+            K._dealt(self.public, p, self.table, self.discard, self.out)
 
     # ----- a turn ----------------------------------------------------------------------
-    def check_move(self, p: int, picks, discards) -> None:
+    def check_move(self, p: int, picks: Sequence[int], discards: Sequence[int]) -> None:
         """ValueError unless (picks, discards) is a legal exchange for player p (see notebook)."""
-        if p != self.current or self.over:
-            raise ValueError(f"it is not player {p + 1}'s turn" if not self.over else "the game is over")
-        picks, discards = list(picks), list(discards)
+        if self.over:
+            raise ValueError("the game is over")
+        if p != self.current:
+            raise ValueError(f"it is not player {p + 1}'s turn" if isinstance(p, int)
+                             else f"player must be {self.current}, got {p!r}")
+        picks = checks.integers(picks, "picks")
+        discards = checks.integers(discards, "discards")
         if len(picks) != len(discards):
-            raise ValueError(f"an exchange picks as many cards as it discards, got {len(picks)} and {len(discards)}")
+            raise ValueError(f"an exchange picks as many cards as it discards, "
+                             f"got {len(picks)} and {len(discards)}")
         if len(set(picks)) != len(picks) or any(not 0 <= i < len(self.table) for i in picks):
-            raise ValueError(f"picks must be distinct table positions 0..{len(self.table) - 1}, got {picks}")
+            raise ValueError(f"picks must be distinct table positions 0..{len(self.table) - 1}, "
+                             f"got {list(picks)}")
         hand = self.hands[p]
         if len(set(discards)) != len(discards) or any(c not in hand for c in discards):
-            raise ValueError(f"discards must be distinct cards of player {p + 1}'s hand, got {discards}")
+            raise ValueError(f"discards must be distinct cards of player {p + 1}'s hand, "
+                             f"got {list(discards)}")
 
-    def step(self, p: int, picks, discards, trace: list | None = None, why: tuple = ()) -> None:
-        """Play player p's exchange: table[picks] go to the hand, `discards` take their places."""
+    def step(self, p: int, picks: Sequence[int], discards: Sequence[int],
+             trace: list[Turn] | None = None, why: tuple = ()) -> None:
+        """Play player p's exchange: table[picks] go to the hand, `discards` take their places.
+
+        The move must be legal (`check_move`); the i-th lowest discard goes to the i-th
+        lowest picked position.
+        """
         hand, table = self.hands[p], self.table
-        if len(picks) > 1:  # canonical exchange: i-th lowest discard goes to the i-th picked position
+        if len(picks) > 1:
             picks, discards = sorted(picks), sorted(discards)
         if trace is not None:
-            row = Turn(self.turn, self.round, p, tuple(table), tuple(hand),
-                       tuple(table[i] for i in picks), tuple(discards), why)
-            trace.append(row)
-        if picks and self.listeners:  # the turn's announcements reach everyone together (report 3.3)
+            trace.append(Turn(self.turn, self.round, p, tuple(table), tuple(hand),
+                              tuple(table[i] for i in picks), tuple(discards), why))
+        if picks and self.listeners:  # the turn's announcements reach everyone together (3.3)
             cards = tuple(table[i] for i in picks)
-            for ls in self.listeners:
-                ls.observe(self, p, cards)
+            for listener in self.listeners:
+                listener.observe(self, p, cards)
+        mine = K.HOLDER[p]
         for i, d in zip(picks, discards):
             c = table[i]
             hand.remove(d)
             hand.append(c)
             table[i] = d
             for kb in self.kbs:
-                kb[c] = 2 << p  # PICKED(p, c)
-                kb[d] = 1  # DISCARDED(p, d)
-        # Kemps: four of a kind in hand at the end of the player's own turn
-        if len(hand) == HAND_SIZE:
-            v = hand[0] >> 2
-            if hand[1] >> 2 == v and hand[2] >> 2 == v and hand[3] >> 2 == v:
-                if trace is not None:
-                    trace[-1].kemps = v
-                self._kemps(p, v)
-        if picks:
-            self.no_pick = 0
-        else:
-            self.no_pick += 1
+                kb[c] = mine  # PICKED(p, c)
+                kb[d] = K.NOBODY  # DISCARDED(p, d)
+        if _full_of_one_value(hand):  # a Kemps at the end of the player's own turn
+            if trace is not None:
+                trace[-1].kemps = hand[0] >> 2
+            self._kemps(p, hand[0] >> 2)
+        self.no_pick = 0 if picks else self.no_pick + 1
         if not self.over and self.no_pick == NO_PICK_TURNS:
             self.no_pick = 0
             self._replace_table()
@@ -209,11 +221,11 @@ class Game:
         self.current = (p + 1) % PLAYERS
 
     def locations(self) -> list[int]:
-        """The true holder mask of every card: 2 << p in player p's hand, 1 with nobody."""
-        loc = [1] * self.n
+        """The true holder mask of every card: HOLDER[p] in player p's hand, NOBODY elsewhere."""
+        loc = [K.NOBODY] * self.n
         for p, hand in enumerate(self.hands):
             for c in hand:
-                loc[c] = 2 << p
+                loc[c] = K.HOLDER[p]
         return loc
 
     def cards_accounted(self) -> list[int]:
@@ -221,6 +233,40 @@ class Game:
         scored = [4 * v + s for v in self.out for s in range(4)]
         return sorted([*self.hands[0], *self.hands[1], *self.hands[2], *self.table, *self.pile,
                        *self.discard, *scored])
+
+
+def _full_of_one_value(hand: list[int]) -> bool:
+    """four_of_a_kind without the argument check (the engine's own hands)."""
+    if len(hand) != HAND_SIZE:
+        return False
+    v = hand[0] >> 2
+    return hand[1] >> 2 == v and hand[2] >> 2 == v and hand[3] >> 2 == v
+
+
+def _tables_by_value(outside: list[int]) -> Iterator[list[int]]:
+    """One table per value of the sorted `outside` cards: its cards of that value (at most a
+    table's worth), filled up with the other outside cards."""
+    groups: dict[int, list[int]] = {}
+    for c in outside:
+        groups.setdefault(c >> 2, []).append(c)
+    for v in sorted(groups):
+        table = groups[v][:TABLE_SIZE]
+        for c in outside:
+            if len(table) == TABLE_SIZE:
+                break
+            if c >> 2 != v:
+                table.append(c)
+        yield table
+
+
+def _three(values: object, name: str) -> tuple[Any, ...]:
+    """A sequence of exactly one entry per player."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+        raise checks.ArgumentTypeError(
+            f"{name} must be a sequence of {PLAYERS} entries, got {values!r}")
+    if len(values) != PLAYERS:
+        raise ValueError(f"{name} must have {PLAYERS} entries (one per player), got {len(values)}")
+    return tuple(values)
 
 
 @dataclass
@@ -236,9 +282,3 @@ class GameRecord:
     end: str
     trace: list[Turn] = field(default_factory=list)
     snapshots: list[dict] = field(default_factory=list)
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        """Seats with the top score (none if nobody scored a Kemps)."""
-        top = max(self.scores)
-        return tuple(p for p, s in enumerate(self.scores) if s == top) if top > 0 else ()

@@ -18,12 +18,17 @@ action None (the "dead step"), so each sees its final reward before it leaves `a
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from .cards import FULL, HAND_SIZE, PLAYERS, TABLE_SIZE, make_deck
+from .. import checks
+from .cards import FULL, HAND_SIZE, PLAYERS, TABLE_SIZE, Deck, make_deck
 from .engine import MAX_TURNS, Game
-from .play import check_max_turns, check_seed
+from .strategies import Agent, make_agent
+
+__all__ = ["ACTIONS", "ACTION_INDEX", "PASS", "KempsEnv", "encode", "random_policy", "run_episode"]
 
 ACTIONS: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(
     (picks, discards)
@@ -35,9 +40,10 @@ ACTION_INDEX = {a: i for i, a in enumerate(ACTIONS)}
 PASS = 0
 
 
-def encode(picks, discard_slots) -> int:
+def encode(picks: Sequence[int], discard_slots: Sequence[int]) -> int:
     """The action number of picking table positions `picks` and discarding sorted-hand slots."""
-    key = (tuple(sorted(picks)), tuple(sorted(discard_slots)))
+    key = (tuple(sorted(checks.integers(picks, "picks"))),
+           tuple(sorted(checks.integers(discard_slots, "discard_slots"))))
     if key not in ACTION_INDEX:
         raise ValueError(f"not an exchange: picks {picks}, discard slots {discard_slots}")
     return ACTION_INDEX[key]
@@ -49,15 +55,15 @@ class KempsEnv:
     metadata = {"name": "kemps_v0", "is_parallelizable": False}
     possible_agents = [f"player_{p + 1}" for p in range(PLAYERS)]
 
-    def __init__(self, deck=FULL, max_turns: int = MAX_TURNS) -> None:
+    def __init__(self, deck: Deck | Sequence[int] = FULL, max_turns: int = MAX_TURNS) -> None:
         self.deck = make_deck(deck)
-        self.max_turns = check_max_turns(max_turns)
+        self.max_turns = checks.integer(max_turns, "max_turns", low=1)
         self.game: Game | None = None
         self.agents: list[str] = []
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Deal a new game from `seed` (0 if None)."""
-        self.game = Game(self.deck, check_seed(0 if seed is None else seed), (True,) * 3, True)
+        self.game = Game(self.deck, checks.seed(0 if seed is None else seed), (True,) * 3, True)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}
@@ -82,22 +88,22 @@ class KempsEnv:
             raise ValueError("call reset(seed) first")
         return self.game
 
-    def num_actions(self) -> int:
-        return len(ACTIONS)
-
     def action_space(self, agent: str | None = None) -> dict:
-        """The action space, described without gymnasium: Discrete(210), one int per exchange (see ACTIONS)."""
-        return {"type": "Discrete", "n": len(ACTIONS), "meaning": "ACTIONS[i] = (table positions, sorted-hand slots)"}
+        """The action space, described without gymnasium: Discrete(210), one int per exchange."""
+        return {"type": "Discrete", "n": len(ACTIONS),
+                "meaning": "ACTIONS[i] = (table positions, sorted-hand slots)"}
 
     def observation_space(self, agent: str | None = None) -> dict:
-        """The observation dict, field by field (a description in place of a gymnasium Dict space)."""
+        """The observation dict, field by field (a description in place of a gymnasium Dict
+        space)."""
         n = self.deck.n
         return {
             "hand": f"tuple of <= {HAND_SIZE} card ids in 0..{n - 1}, sorted",
             "table": f"tuple of {TABLE_SIZE} card ids in 0..{n - 1}",
             "scores": f"tuple of {PLAYERS} ints >= 0",
             "deck_size": "int >= 0", "discard_size": "int >= 0", "turn": "int >= 0",
-            "knowledge": f"tuple of {n} ints in 0..15: bit 0 'with nobody', bit p+1 'player p+1 holds it'",
+            "knowledge": f"tuple of {n} ints in 0..15: bit 0 'with nobody', "
+                         "bit p+1 'player p+1 holds it'",
             "action_mask": f"int8 array of shape ({len(ACTIONS)},), 1 for a legal action",
         }
 
@@ -109,12 +115,14 @@ class KempsEnv:
         return list(range(len(ACTIONS)))
 
     def action_mask(self, agent: str | None = None) -> np.ndarray:
+        """1 for each legal action (all of them while the game runs), as an int8 array."""
         mask = np.zeros(len(ACTIONS), dtype=np.int8)
         mask[self.legal_actions(agent)] = 1
         return mask
 
     def observe(self, agent: str) -> dict:
-        """What `agent` sees: its sorted hand, the table, scores, pile sizes, its knowledge, the mask."""
+        """What `agent` sees: its sorted hand, the table, scores, pile sizes, its knowledge, the
+        mask."""
         g, p = self._game, self._seat(agent)
         return {
             "hand": tuple(sorted(g.hands[p])), "table": tuple(g.table), "scores": tuple(g.scores),
@@ -122,31 +130,34 @@ class KempsEnv:
             "knowledge": tuple(g.kb[p]), "action_mask": self.action_mask(agent),
         }
 
-    def last(self):
-        """(observation, reward since its last step, termination, truncation, info) for the agent to move."""
+    def last(self) -> tuple[dict, int, bool, bool, dict]:
+        """(observation, reward since its last step, termination, truncation, info) of the agent
+        to move."""
         a = self.agent_selection
-        return self.observe(a), self._cumulative_rewards[a], self.terminations[a], self.truncations[a], self.infos[a]
+        return (self.observe(a), self._cumulative_rewards[a], self.terminations[a],
+                self.truncations[a], self.infos[a])
 
-    def agent_iter(self, max_iter: int = 10**6):
+    def agent_iter(self, max_iter: int = 10**6) -> Iterator[str]:
         """Yield the agent to move until every agent has left the finished game."""
-        for _ in range(max_iter):
+        for _ in range(checks.integer(max_iter, "max_iter", low=0)):
             if not self.agents:
                 return
             yield self.agent_selection
 
     def step(self, action: int | None) -> None:
-        """Play `action` (an int in 0..209) for the agent to move; None is the dead step after the end."""
+        """Play `action` (an int in 0..209) for the agent to move; None is the dead step after
+        the end."""
         g = self._game
         agent = self.agent_selection
         if g.over:
             if action is not None:
-                raise ValueError(f"the game is over: {agent} must step with None (or call reset(seed))")
+                raise ValueError(
+                    f"the game is over: {agent} must step with None (or call reset(seed))")
             self.agents.remove(agent)  # the dead step: the agent has seen its final reward
             return
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or not 0 <= action < len(ACTIONS):
-            raise ValueError(f"action must be an int in 0..{len(ACTIONS) - 1}, got {action!r}")
+        action = checks.integer(action, "action", low=0, high=len(ACTIONS) - 1)
         p = g.current
-        picks, slots = ACTIONS[int(action)]
+        picks, slots = ACTIONS[action]
         hand = sorted(g.hands[p])
         before = list(g.scores)
         g.step(p, picks, [hand[i] for i in slots])
@@ -160,8 +171,9 @@ class KempsEnv:
         elif g.over:
             self.terminations = {a: True for a in self.agents}
 
-    def action_of(self, strategy_agent, agent: str | None = None) -> int:
-        """The action a built-in strategy (e.g. Greedy()) would take now: plug the report's agents in."""
+    def action_of(self, strategy_agent: Agent, agent: str | None = None) -> int:
+        """The action a built-in strategy (e.g. Greedy()) would take now: plug the report's
+        agents in."""
         g = self._game
         p = g.current if agent is None else self._seat(agent)
         picks, discards, _ = strategy_agent.choose(g, p)
@@ -174,27 +186,37 @@ class KempsEnv:
         return self.possible_agents.index(agent)
 
 
-def random_policy(seed: int):
-    """A seeded policy that plays a uniformly random legal action (the simplest plug-in agent)."""
-    rng = np.random.default_rng(seed)
+def random_policy(seed: int, pass_rate: float = 0.0) -> Callable[[dict], int]:
+    """A seeded policy that passes with probability `pass_rate` and else plays a uniformly random
+    legal action (the simplest plug-in agent)."""
+    rng = np.random.default_rng(checks.seed(seed))
+    pass_rate = checks.number(pass_rate, "pass_rate", low=0.0, high=1.0)
 
     def policy(obs: dict) -> int:
+        if pass_rate and rng.random() < pass_rate:
+            return PASS
         return int(rng.choice(np.flatnonzero(obs["action_mask"])))
 
     return policy
 
 
-def run_episode(env: KempsEnv, policies: dict, seed: int) -> tuple[int, ...]:
-    """Play one game in `env`: policies maps agent name -> a policy(obs) or a built-in strategy name.
+def run_episode(env: KempsEnv, policies: Mapping[str, Any], seed: int) -> tuple[int, ...]:
+    """Play one game in `env`; policies maps agent name -> a policy(obs) or a strategy name.
 
     Returns each agent's total reward, summed from what `last()` hands it (the final scores).
     """
-    from .strategies import make_agent
-
+    if not isinstance(env, KempsEnv):
+        raise checks.ArgumentTypeError(f"env must be a KempsEnv, got {env!r}")
+    if not isinstance(policies, Mapping) or set(policies) != set(env.possible_agents):
+        raise ValueError(
+            f"policies must map each of {env.possible_agents} to a policy, got {policies!r}")
     env.reset(seed=seed)
     seats = {}
     for p, name in enumerate(env.possible_agents):
         pol = policies[name]
+        if not isinstance(pol, str) and not callable(pol):
+            raise checks.ArgumentTypeError(
+                f"policy of {name} must be a strategy name or a function")
         if isinstance(pol, str):
             agent = make_agent(pol)
             agent.reset(env.game, p)

@@ -1,81 +1,111 @@
-"""play(): one seeded game between three strategies, with its turn-by-turn trace (report Tables 1-3)."""
+"""play(): one seeded game between three strategies, with its turn-by-turn trace (group6_kemps2023,
+Tables 1-3), and play_scores(), the same game without a trace."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from .cards import FULL, PLAYERS, make_deck
-from .engine import MAX_TURNS, Game, GameRecord
-from .strategies import ABLATIONS, STRATEGIES, make_agent
+from .. import checks
+from .cards import FULL, PLAYERS, Deck, make_deck
+from .engine import MAX_TURNS, Game, GameRecord, Turn
+from .strategies import ABLATIONS, STRATEGIES, Agent, Move, make_agent
+
+__all__ = ["BUILTIN", "make_agents", "new_game", "play", "play_out", "play_scores"]
 
 BUILTIN = frozenset(STRATEGIES.values()) | frozenset(ABLATIONS.values())
 
 
-def make_agents(strategies: Sequence) -> list:
+def make_agents(strategies: Sequence[Any]) -> list[Agent]:
     """Three fresh agents; ValueError for a wrong number of players or an unknown strategy."""
-    if isinstance(strategies, str) or not isinstance(strategies, Sequence):
-        raise ValueError(f"strategies must be a sequence of {PLAYERS} strategy names, got {strategies!r}")
+    if isinstance(strategies, list) and len(strategies) == PLAYERS and \
+            all(type(a) in BUILTIN for a in strategies) and len(set(map(id, strategies))) == PLAYERS:
+        return strategies  # three built-in agents already
+    if isinstance(strategies, (str, bytes)) or not isinstance(strategies, Sequence):
+        raise checks.ArgumentTypeError(
+            f"strategies must be a sequence of {PLAYERS} strategy names, got {strategies!r}")
     if len(strategies) != PLAYERS:
-        raise ValueError(f"the report's Kemps has exactly {PLAYERS} players, got {len(strategies)} strategies")
+        raise ValueError(f"the report's Kemps has exactly {PLAYERS} players, "
+                         f"got {len(strategies)} strategies")
     agents = [make_agent(s) for s in strategies]
     if len({id(a) for a in agents}) != PLAYERS:
         raise ValueError("pass a separate agent object for each seat")
     return agents
 
 
-def check_seed(seed) -> int:
-    """Seeds are non-negative ints."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
-    return seed
-
-
-def check_max_turns(max_turns) -> int:
-    """The turn valve is a positive int."""
-    if isinstance(max_turns, bool) or not isinstance(max_turns, int) or max_turns < 1:
-        raise ValueError(f"max_turns must be a positive int, got {max_turns!r}")
-    return max_turns
-
-
-def new_game(agents, seed: int, deck, knowledge: bool = False) -> Game:
+def new_game(agents: Sequence[Agent], seed: int, deck: Deck | Sequence[int] = FULL,
+             knowledge: bool = False) -> Game:
     """Deal a game; track knowledge for the seats whose agents need it (or all, if asked)."""
-    track = tuple(knowledge or a.needs_knowledge for a in agents)
+    agents = make_agents(agents)
+    knowledge = checks.boolean(knowledge, "knowledge")
+    track = tuple(knowledge or bool(getattr(a, "needs_knowledge", False)) for a in agents)
     public = knowledge or any(getattr(a, "needs_public", False) for a in agents)
-    game = Game(make_deck(deck), check_seed(seed), track, public)
+    game = Game(make_deck(deck), checks.seed(seed), track, public)
     for p, a in enumerate(agents):
         a.reset(game, p)
     if all(type(a) in BUILTIN for a in agents):
-        game.agents = list(agents)  # stalemates are provable only for strategies we know (engine.Game.stuck)
+        game.agents = list(agents)  # stalemates are provable for our strategies (Game.stuck)
     return game
 
 
-def play_out(game: Game, agents, max_turns: int = MAX_TURNS) -> Game:
-    """Let built-in `agents` play `game` to its end (or the turn valve), without trace; returns the game."""
+def play_out(game: Game, agents: Sequence[Agent], max_turns: int = MAX_TURNS) -> Game:
+    """Let `agents` play `game` to its end (or the turn valve), without trace; returns the game."""
+    if not isinstance(game, Game):
+        raise checks.ArgumentTypeError(f"game must be a Game (from new_game), got {game!r}")
+    agents = make_agents(agents)
+    max_turns = checks.integer(max_turns, "max_turns", low=1)
+    if not all(type(a) in BUILTIN for a in agents):
+        agents = [_Checked(a) for a in agents]
+    choose, step = [a.choose for a in agents], game.step
     while not game.over:
         p = game.current
-        picks, discards, _ = agents[p].choose(game, p)
-        game.step(p, picks, discards)
+        picks, discards, _ = choose[p](game, p)
+        step(p, picks, discards)
         if game.turn >= max_turns and not game.over:
             game.over, game.end = True, "turn limit"
     return game
 
 
-def play(strategies: Sequence, seed: int = 0, deck=FULL, *, max_turns: int = MAX_TURNS,
-         trace: bool = True, knowledge: bool = False) -> GameRecord:
+def play_scores(lineup: Sequence[Any], seed: int, deck: Deck | Sequence[int] = FULL,
+                max_turns: int = MAX_TURNS) -> tuple[tuple[int, ...], int, str]:
+    """(scores, turns, how it ended) of one game, without a trace."""
+    agents = make_agents(lineup)
+    game = play_out(new_game(agents, seed, deck), agents, max_turns)
+    return tuple(game.scores), game.turn, game.end
+
+
+class _Checked:
+    """A custom agent whose moves are checked: ValueError naming the agent and the move."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.name = getattr(agent, "name", type(agent).__name__)
+
+    def choose(self, game: Game, p: int) -> Move:
+        move = self.agent.choose(game, p)
+        try:
+            if not isinstance(move, tuple) or len(move) != 3:
+                raise ValueError("a move is a tuple (table positions, hand cards, why)")
+            game.check_move(p, move[0], move[1])
+        except ValueError as err:
+            raise ValueError(f"agent {self.name!r} in seat {p + 1} returned the move {move!r}: "
+                             f"{err}") from None
+        return tuple(move[0]), tuple(move[1]), move[2]
+
+
+def play(strategies: Sequence[Any], seed: int = 0, deck: Deck | Sequence[int] = FULL, *,
+         max_turns: int = MAX_TURNS, trace: bool = True, knowledge: bool = False) -> GameRecord:
     """Play one game; `knowledge=True` also snapshots every knowledge base after each turn."""
     agents = make_agents(strategies)
-    check_max_turns(max_turns)
+    max_turns = checks.integer(max_turns, "max_turns", low=1)
+    trace = checks.boolean(trace, "trace")
     game = new_game(agents, seed, deck, knowledge)
-    rows = [] if trace else None
-    snaps = []
-    builtin = all(type(a) in BUILTIN for a in agents)  # other agents' moves are checked
-    if knowledge:
-        snaps.append(_snapshot(game))
+    rows: list[Turn] | None = [] if trace else None
+    snaps = [_snapshot(game)] if knowledge else []
+    movers = agents if all(type(a) in BUILTIN for a in agents) else [_Checked(a) for a in agents]
     while not game.over:
         p = game.current
-        picks, discards, why = agents[p].choose(game, p)
-        if not builtin:
-            game.check_move(p, picks, discards)
+        picks, discards, why = movers[p].choose(game, p)
         game.step(p, picks, discards, rows, why)
         if knowledge:
             snaps.append(_snapshot(game))

@@ -1,20 +1,38 @@
-"""The report's strategies Greedy, KB Greedy, Blocking (Section 2.4) and our second-order ToM agent.
+"""The report's Greedy, KB Greedy and Blocking (group6_kemps2023, Section 2.4), and our agents.
 
-An agent's `choose(game, me)` returns (table positions to pick, hand cards to discard, why).
-`why` is a small tuple that display.py turns into the report's Move and Comment columns:
-('collect', v, size), ('block', v, victim) or ('pass',) for no move.
+An agent's `choose(game, me)` returns a `Move`: (table positions to pick, hand cards to
+discard, why). `why` is a small tuple that the notebook layer turns into the report's Move and
+Comment columns: ('collect', v, size), ('block', v, victim) or ('pass',) for no move.
 Tie-breaks (the report leaves them open) are deterministic; see the notebook.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .. import checks
 from . import knowledge as K
+from .cards import HAND_SIZE, PLAYERS
 
-NO_MOVE = ((), (), ("nothing",))
+if TYPE_CHECKING:
+    from .engine import Game
+
+__all__ = [
+    "ABLATIONS", "STRATEGIES", "Agent", "Blocking", "Bold", "Greedy", "KBGreedy", "Move",
+    "TheoryOfMind", "make_agent",
+]
+
+Move = tuple[tuple[int, ...], tuple[int, ...], tuple]
+NO_MOVE: Move = ((), (), ("nothing",))
+# A group's sort key packed in one int: its size, then cards already in hand, then the value.
+SIZE_SHIFT, HELD_SHIFT, VALUE_MASK = 8, 4, 15
+CARD_BITS = 6  # card ids are below 2**6 = 64 (at most 52 cards): a discard key packs (count, card)
+DiscardKey = Callable[[int], Any]
 
 
-def counts(hand, table, m: int) -> tuple[list[int], list[int]]:
-    """How many cards of each value are in the hand and on the table."""
+def _counts(hand: Sequence[int], table: Sequence[int], m: int) -> tuple[list[int], list[int]]:
+    """How many cards of each of the m values are in the hand and on the table."""
     hc, tc = [0] * m, [0] * m
     for c in hand:
         hc[c >> 2] += 1
@@ -23,21 +41,27 @@ def counts(hand, table, m: int) -> tuple[list[int], list[int]]:
     return hc, tc
 
 
-def best_group(hc, tc, allowed=None) -> tuple[int, int]:
-    """The value on the table that makes the largest group: (value, size); ties to more in hand, then higher value."""
-    best = 0  # key = size, then cards already in hand, then value, packed in one int
-    for v, t in enumerate(tc):
-        if t and (allowed is None or allowed[v]):
-            h = hc[v]
-            key = ((h + (t if t < 4 - h else 4 - h)) << 8) | (h << 4) | v
+def _best_group(hc: Sequence[int], tc: Sequence[int], table: Sequence[int],
+               allowed: Sequence[bool] | None = None) -> tuple[int, int]:
+    """The table value that makes the largest group: (value, size); ties to more in hand, then
+    the higher value; (-1, 0) if no allowed value is on the table."""
+    best = 0
+    for c in table:
+        v = c >> 2
+        if allowed is None or allowed[v]:
+            h, t = hc[v], tc[v]
+            size = h + (t if t < HAND_SIZE - h else HAND_SIZE - h)
+            key = (size << SIZE_SHIFT) | (h << HELD_SHIFT) | v
             if key > best:
                 best = key
-    return (best & 15, best >> 8) if best else (-1, 0)
+    return (best & VALUE_MASK, best >> SIZE_SHIFT) if best else (-1, 0)
 
 
-def collect_move(hand, table, v: int, hc, tc, keyfn) -> tuple[tuple, tuple]:
-    """Pick every card of value v on the table; discard that many other hand cards, lowest keyfn first."""
-    picks = tuple(i for i, c in enumerate(table) if c >> 2 == v)[: 4 - hc[v]]
+def _collect_move(hand: Sequence[int], table: Sequence[int], v: int, hc: Sequence[int],
+                 keyfn: DiscardKey) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Pick every card of value v on the table (up to a full hand); discard as many other hand
+    cards, lowest keyfn first."""
+    picks = tuple(i for i, c in enumerate(table) if c >> 2 == v)[: HAND_SIZE - hc[v]]
     spare = sorted((c for c in hand if c >> 2 != v), key=keyfn)
     return picks, tuple(spare[: len(picks)])
 
@@ -49,26 +73,32 @@ class Agent:
     needs_knowledge = False
     needs_public = False
 
-    def reset(self, game, me: int) -> None:
+    def reset(self, game: Game, me: int) -> None:
         """Called once before the first turn."""
 
-    def choose(self, game, me: int):
+    def choose(self, game: Game, me: int) -> Move:
+        """The agent's move for seat `me` in the current position."""
         raise NotImplementedError
 
 
 class Greedy(Agent):
-    """Report 2.4.1: collect the table value most frequent in hand + table; discard the least frequent."""
+    """Report 2.4.1: collect the table value most frequent in hand + table; discard the least
+    frequent."""
 
     name = "greedy"
 
-    def choose(self, game, me):
+    def choose(self, game: Game, me: int) -> Move:
         hand, table = game.hands[me], game.table
-        hc, tc = counts(hand, table, game.m)
-        v, size = best_group(hc, tc)
+        hc, tc = _counts(hand, table, game.m)
+        v, size = _best_group(hc, tc, table)
         if size < 2 or size <= max(hc):
             return NO_MOVE
-        picks, discards = collect_move(hand, table, v, hc, tc, lambda c: (hc[c >> 2] + tc[c >> 2], c))
+        picks, discards = _collect_move(
+            hand, table, v, hc, lambda c: ((hc[c >> 2] + tc[c >> 2]) << CARD_BITS) | c)
         return picks, discards, ("collect", v, size)
+
+
+PASS: Move = ((), (), ("pass",))  # a knowledge-base agent that passes (it may want a value)
 
 
 class KBGreedy(Agent):
@@ -77,84 +107,74 @@ class KBGreedy(Agent):
     name = "kb-greedy"
     needs_knowledge = True
 
-    def allowed(self, game, me) -> list[bool]:
+    def allowed(self, game: Game, me: int) -> list[bool]:
         """The values this agent may collect."""
-        return K.available(game.kb[me], me, game.m)
+        return K._available(game.kb[me], me, game.m)
 
-    def discard_key(self, game, me, hc, tc, ok):
-        """Order of discards: values I cannot collect first, then the least frequent, then card id."""
-        return lambda c: (ok[c >> 2], hc[c >> 2] + tc[c >> 2], c)
+    def collect(self, game: Game, me: int, hc: list[int], tc: list[int], ok: list[bool],
+                keyfn: DiscardKey) -> Move | None:
+        """The KB Greedy exchange among the values in `ok`, or None."""
+        held = max((h for h, a in zip(hc, ok) if a), default=0)
+        v, size = _best_group(hc, tc, game.table, ok)
+        if size < 2 or size <= held:
+            return None
+        picks, discards = _collect_move(game.hands[me], game.table, v, hc, keyfn)
+        return picks, discards, ("collect", v, size)
 
-    def collect(self, game, me, hc, tc, ok):
-        """The KB Greedy exchange, or None with the value it would like ('wait')."""
-        hand, table = game.hands[me], game.table
-        held = 0
-        for h, a in zip(hc, ok):
-            if a and h > held:
-                held = h
-        v, size = best_group(hc, tc, ok)
-        if size >= 2 and size > held:
-            picks, discards = collect_move(hand, table, v, hc, tc, self.discard_key(game, me, hc, tc, ok))
-            return picks, discards, ("collect", v, size)
-        return None, ("pass",)  # display.py tells 'wants v but unsure' from 'nothing to collect'
-
-    def choose(self, game, me):
-        hc, tc = counts(game.hands[me], game.table, game.m)
-        move = self.collect(game, me, hc, tc, self.allowed(game, me))
-        return move if move[0] is not None else ((), (), move[1])
+    def choose(self, game: Game, me: int) -> Move:
+        hc, tc = _counts(game.hands[me], game.table, game.m)
+        ok = self.allowed(game, me)
+        # discards: values I cannot collect first, then the least frequent, then by card id
+        move = self.collect(game, me, hc, tc, ok,
+                            lambda c: (ok[c >> 2], hc[c >> 2] + tc[c >> 2], c))
+        return move or PASS
 
 
 class Blocking(KBGreedy):
-    """Report 2.4.3: KB Greedy, and else swap an inconsequential card for a card an opponent collects."""
+    """Report 2.4.3: KB Greedy, and else swap an inconsequential card for a card an opponent
+    collects."""
 
     name = "blocking"
 
-    opp: list[int] = []
-
-    def discard_key(self, game, me, hc, tc, ok):
-        """Keep blocking cards (values an opponent is known to hold) to the very last."""
-        opp = self.opp
-        return lambda c: (opp[c >> 2] > 0, ok[c >> 2], hc[c >> 2] + tc[c >> 2], c)
-
-    def choose(self, game, me):
-        hand, table = game.hands[me], game.table
-        hc, tc = counts(hand, table, game.m)
+    def choose(self, game: Game, me: int) -> Move:
+        hc, tc = _counts(game.hands[me], game.table, game.m)
         ok = self.allowed(game, me)
         # for each value, how many of its cards opponents are known to hold (what they collect)
-        self.opp = opp = K.opponent_holds(game.kb[me], me, game.m)
-        move = self.collect(game, me, hc, tc, ok)
-        if move[0] is not None:
-            return move
+        opp = K._opponent_holds(game.kb[me], me, game.m)
+        # keep blocking cards (values an opponent is known to hold) to the very last
+        move = self.collect(game, me, hc, tc, ok,
+                            lambda c: (opp[c >> 2] > 0, ok[c >> 2], hc[c >> 2] + tc[c >> 2], c))
+        return move or self.block(game, me, hc, tc, ok, opp) or PASS
+
+    def block(self, game: Game, me: int, hc: list[int], tc: list[int], ok: list[bool],
+              opp: list[int]) -> Move | None:
+        """Swap an inconsequential card for the table card an opponent most needs, or None."""
+        hand, table = game.hands[me], game.table
         # inconsequential cards only: never a blocking card, never one of a pair or more of my
         # own (blocking "should not prevent the player from forming their own Kemps", 2.4.3)
         spare = sorted((c for c in hand if hc[c >> 2] < 2 and opp[c >> 2] == 0),
                        key=lambda c: (ok[c >> 2], hc[c >> 2] + tc[c >> 2], c))
-        if not spare:
-            return (), (), move[1]
         best, key = -1, (0, 0)
         for i, c in enumerate(table):
             w = c >> 2
             if opp[w] and not hc[w] and (opp[w], w) > key:  # a value I hold none of
                 best, key = i, (opp[w], w)
-        if best < 0:
-            return (), (), move[1]
+        if not spare or best < 0:
+            return None
         w = table[best] >> 2
-        holders = [K.known_holder(game.kb[me], c) for c in range(4 * w, 4 * w + 4)]
-        victim = max((p for p in range(3) if p != me), key=lambda p: (holders.count(p), -p))
+        holders = [K._known_holder(game.kb[me], c) for c in range(4 * w, 4 * w + 4)]
+        victim = max((p for p in range(PLAYERS) if p != me), key=lambda p: (holders.count(p), -p))
         return (best,), (spare[0],), ("block", w, victim)
 
 
 class Bold(Blocking):
-    """Ablation of our agent (first order only): Blocking that collects any value no opponent is *known* to hold.
-
-    KB Greedy waits until every card of a value is accounted for; Bold only avoids values of
-    which its knowledge base places a card in an opponent's hand.
-    """
+    """The first-order half of our agent: Blocking that collects any value no opponent is *known*
+    to hold (KB Greedy waits until every card of a value is accounted for)."""
 
     name = "bold"
 
-    def allowed(self, game, me):
-        return [o == 0 for o in K.opponent_holds(game.kb[me], me, game.m)]
+    def allowed(self, game: Game, me: int) -> list[bool]:
+        return [o == 0 for o in K._opponent_holds(game.kb[me], me, game.m)]
 
 
 class TheoryOfMind(Bold):
@@ -169,20 +189,20 @@ class TheoryOfMind(Bold):
     name = "tom"
     needs_public = True
 
-    def reset(self, game, me):
+    def reset(self, game: Game, me: int) -> None:
         self.me = me
         self.blocked: dict[int, int] = {}  # card -> the opponent who picked it to block me
         game.listeners.append(self)
 
-    def observe(self, game, p, picked):
-        """Called before player p's PICKED announcements of this turn: which picks are blocks against me?
+    def observe(self, game: Game, p: int, picked: Sequence[int]) -> None:
+        """Before player p's PICKED announcements of this turn: which picks are blocks against me?
 
         Every card of the exchange is judged on the public knowledge before the turn (the
         report's agents broadcast a turn's announcements together when it ends, 3.3).
         """
         if p == self.me:
             return
-        pub, mine, theirs = game.public, K.holder(self.me), K.holder(p)
+        pub, mine, theirs = game.public, K.HOLDER[self.me], K.HOLDER[p]
         for c in picked:
             same = range(4 * (c >> 2), 4 * (c >> 2) + 4)
             they_know_i_collect = any(pub[x] == mine for x in same)
@@ -190,26 +210,32 @@ class TheoryOfMind(Bold):
             if they_know_i_collect and not it_collects:
                 self.blocked[c] = p
 
-    def allowed(self, game, me):
+    def allowed(self, game: Game, me: int) -> list[bool]:
         kb = game.kb[me]
-        for c in [c for c, p in self.blocked.items() if kb[c] != K.holder(p)]:
+        for c in [c for c, p in self.blocked.items() if kb[c] != K.HOLDER[p]]:
             del self.blocked[c]  # the blocker let the card go
-        opp = K.opponent_holds(kb, me, game.m)
+        opp = K._opponent_holds(kb, me, game.m)
         for c in self.blocked:
             opp[c >> 2] -= 1  # a block card will come back: not a competitor's card
         return [o == 0 for o in opp]
 
 
-STRATEGIES = {cls.name: cls for cls in (Greedy, KBGreedy, Blocking, TheoryOfMind)}
-ABLATIONS = {Bold.name: Bold}
+STRATEGIES: dict[str, type[Agent]] = {
+    cls.name: cls for cls in (Greedy, KBGreedy, Blocking, TheoryOfMind)}
+ABLATIONS: dict[str, type[Agent]] = {Bold.name: Bold}
 
 
-def make_agent(strategy) -> Agent:
-    """An agent from a strategy name ('greedy', 'kb-greedy', 'blocking', 'tom') or an Agent object."""
+def make_agent(strategy: str | Agent | Any) -> Agent:
+    """An agent from a strategy name ('greedy', 'kb-greedy', 'blocking', 'tom', 'bold') or an
+    agent object (anything with a `choose(game, me)` method)."""
     if isinstance(strategy, Agent):
         return strategy
-    if isinstance(strategy, str) and strategy in STRATEGIES | ABLATIONS:
-        return (STRATEGIES | ABLATIONS)[strategy]()
-    if hasattr(strategy, "choose") and callable(strategy.choose):
+    known = STRATEGIES | ABLATIONS
+    if isinstance(strategy, str):
+        if strategy not in known:
+            raise ValueError(f"unknown strategy {strategy!r}; choose from {sorted(known)}")
+        return known[strategy]()
+    if callable(getattr(strategy, "choose", None)):
         return strategy
-    raise ValueError(f"unknown strategy {strategy!r}; choose from {sorted(STRATEGIES)} or pass an agent object")
+    raise checks.ArgumentTypeError(
+        f"unknown strategy {strategy!r}; choose from {sorted(STRATEGIES)} or pass an agent object")

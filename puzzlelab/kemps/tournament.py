@@ -5,102 +5,144 @@
 average a strategy's seats within a deal (two copies of a strategy in one game, or the same
 deal in several line-ups, are not independent samples) and take the confidence interval
 over deals. Seat effects are paired differences between seats over the same deals.
+
+The games run through `puzzlelab.sweeps.sweep` on any executor, in blocks of `BLOCK` games of
+one line-up; the seeds come from the parameters, so the table is the same whatever ran it.
+Command line: `python -m puzzlelab.kemps.tournament --games N [--workers N] [--scheduler ADDR]`
+writes the tables the notebook reads (see `TABLES`).
 """
 
 from __future__ import annotations
 
+import argparse
 import itertools
 from collections.abc import Sequence
+from concurrent.futures import Executor
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..progress import tqdm
-from .cards import FULL
+from .. import checks, sweeps
+from .cards import FULL, Deck, make_deck
 from .engine import MAX_TURNS
-from .fast import greedy_game
-from .play import check_max_turns, check_seed, make_agents, new_game, play_out
+from .play import play_scores
 from .strategies import ABLATIONS, STRATEGIES
+
+__all__ = [
+    "BLOCK", "ENDS", "TABLES", "Z95", "by_strategy", "head_to_head", "lineup_games", "lineup_table",
+    "lineups", "mean_ci", "pack", "per_deal", "seat_differences", "seat_rows", "tournament",
+    "unpack", "valve_table", "win_shares",
+]
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 ENDS = {"deck exhausted": "d", "stalemate": "s", "turn limit": "t"}
-
-
-def play_scores(lineup: Sequence[str], seed: int, deck=FULL, max_turns: int = MAX_TURNS) -> tuple:
-    """(scores, turns, end) of one game without a trace; Greedy self-play takes the fast path."""
-    if tuple(lineup) == ("greedy",) * 3:
-        return greedy_game(seed, deck, max_turns)
-    agents = make_agents(lineup)
-    game = play_out(new_game(agents, seed, deck), agents, max_turns)
-    return tuple(game.scores), game.turn, game.end
+COLUMNS = ["lineup", "seed", "k1", "k2", "k3", "turns", "end"]
+PACKED = ["lineup", "seed", "k1", "k2", "k3", "end"]  # what pack() keeps
+BLOCK = 50  # games of one line-up per task: the progress bar advances by this many games
+MAX_TASKS = 256  # chunks of blocks handed to other processes
+BYTES_PER_GAME = 400  # a generous estimate of one game's row while the table is built
+MEDIUM = range(2, 9)  # the report's 28-card deck
+# The tables the notebook reads, and how the command line recomputes them.
+TABLES: dict[str, dict[str, Any]] = {
+    "kemps_tournament_28": {"deck": MEDIUM},
+    "kemps_tournament_52": {"deck": FULL},
+    "kemps_ablation_52": {"strategies": ("tom", "bold"), "deck": FULL},
+}
 
 
 def lineups(strategies: Sequence[str], *, all_orders: bool = True) -> list[tuple[str, str, str]]:
-    """Every ordered triple of strategies (seat 1, 2, 3), or one per multiset if all_orders=False."""
-    if isinstance(strategies, str):
-        raise ValueError(f"strategies must be a sequence of names, got the string {strategies!r}")
-    unknown = [s for s in strategies if s not in STRATEGIES and s not in ABLATIONS]
-    if unknown or not strategies:
-        raise ValueError(f"unknown strategies {unknown}; choose from {sorted(STRATEGIES | ABLATIONS)}")
-    if all_orders:
-        return list(itertools.product(strategies, repeat=3))
-    return list(itertools.combinations_with_replacement(strategies, 3))
+    """Every ordered triple of strategies (seat 1, 2, 3), or one per multiset if
+    all_orders=False."""
+    known = STRATEGIES | ABLATIONS
+    if isinstance(strategies, (str, bytes)) or not isinstance(strategies, Sequence):
+        raise checks.ArgumentTypeError(
+            f"strategies must be a sequence of names, got {strategies!r}")
+    names = [checks.text(s, "strategies[i]") for s in strategies]
+    unknown = [s for s in names if s not in known]
+    if unknown or not names:
+        raise ValueError(f"unknown strategies {unknown}; choose from {sorted(known)}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"strategies must be distinct (line-ups repeat them), got {names}")
+    if checks.boolean(all_orders, "all_orders"):
+        return list(itertools.product(names, repeat=3))
+    return list(itertools.combinations_with_replacement(names, 3))
 
 
 def win_shares(scores: Sequence[int]) -> list[float]:
-    """Each seat's share of the win: the top scorers split it; nobody wins a game without a Kemps."""
-    top = max(scores)
+    """Each seat's share of the win: the top scorers split it; nobody wins a game without a
+    Kemps."""
+    scores = checks.integers(scores, "scores", low=0)
+    top = max(scores, default=0)
     if top == 0:
         return [0.0] * len(scores)
     k = sum(s == top for s in scores)
     return [1.0 / k if s == top else 0.0 for s in scores]
 
 
-def tournament(strategies: Sequence[str] = tuple(STRATEGIES), games: int = 1000, deck=FULL, *,
-               seed: int = 0, all_orders: bool = True, max_turns: int = MAX_TURNS,
-               progress: bool = True, workers: int = 1) -> pd.DataFrame:
+def _block(params: tuple[tuple[str, ...], int, int, Deck, int]) -> list[tuple]:
+    """The sweep task: `count` games of one line-up from seed `first` on, one row each."""
+    lineup, first, count, deck, max_turns = params
+    name = "/".join(lineup)
+    return [(name, s, *sc, turns, end) for s in range(first, first + count)
+            for sc, turns, end in [play_scores(lineup, s, deck, max_turns)]]
+
+
+def tournament(strategies: Sequence[str] = tuple(STRATEGIES), games: int = 1000,
+               deck: Deck | Sequence[int] = FULL, *, seed: int = 0, all_orders: bool = True,
+               max_turns: int = MAX_TURNS, workers: int = 1,
+               executor: Executor | None = None) -> pd.DataFrame:
     """One row per game: line-up, seed, each seat's Kemps (k1, k2, k3), turns and how it ended.
 
-    Game i of every line-up uses seed `seed + i` (the same deals for every line-up).
-    `workers` > 1 spreads the line-ups over processes (the benchmark; notebooks use 1).
+    Game i of every line-up uses seed `seed + i` (the same deals for every line-up). The games
+    run serially, on `workers` local processes or on `executor` (e.g. a Dask client's), with
+    the same table in every case; sizes whose table cannot fit in memory are refused.
     """
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a positive int, got {games!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be a positive int, got {workers!r}")
-    check_seed(seed)
-    check_max_turns(max_turns)
+    games = checks.integer(games, "games", low=1)
+    seed = checks.seed(seed)
+    max_turns = checks.integer(max_turns, "max_turns", low=1)
+    workers = checks.integer(workers, "workers", low=1)
+    deck = make_deck(deck)
     ups = lineups(strategies, all_orders=all_orders)
-    bar = tqdm(total=len(ups) * games, disable=not progress, desc="Kemps tournament")
-    jobs = [(lineup, games, deck, seed, max_turns) for lineup in ups]
-    parts: list[pd.DataFrame] = []
-    if workers == 1:
-        for job in jobs:
-            parts.append(lineup_games(*job))
-            bar.update(games)
-    else:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(workers) as pool:
-            for part in pool.map(lineup_games, *zip(*jobs)):
-                parts.append(part)
-                bar.update(games)
-    bar.close()
-    return pd.concat(parts, ignore_index=True)
+    largest = checks.MEMORY_BUDGET // (BYTES_PER_GAME * len(ups))
+    checks.within_budget(f"a tournament of {len(ups)} line-ups x {games} games",
+                         len(ups) * games * BYTES_PER_GAME, checks.MEMORY_BUDGET,
+                         largest=f"games={largest:,}")
+    params = [(lineup, first, min(BLOCK, seed + games - first), deck, max_turns)
+              for lineup in ups for first in range(seed, seed + games, BLOCK)]
+    # other processes get at most about MAX_TASKS chunks (few futures to submit or cancel)
+    chunk = 1 if executor is None and workers == 1 else -(-len(params) // MAX_TASKS)
+    blocks = sweeps.sweep(_block, params, executor=executor, workers=workers, chunk_size=chunk,
+                          desc=f"Kemps tournament (blocks of {BLOCK} games)")
+    return pd.DataFrame([row for block in blocks for row in block], columns=COLUMNS)
 
 
-def lineup_games(lineup: tuple[str, ...], games: int, deck, seed: int, max_turns: int) -> pd.DataFrame:
-    """Play `games` seeded games of one line-up; one row per game."""
-    rows = []
-    for i in range(games):
-        sc, turns, end = play_scores(lineup, seed + i, deck, max_turns)
-        rows.append(("/".join(lineup), seed + i, *sc, turns, end))
-    return pd.DataFrame(rows, columns=["lineup", "seed", "k1", "k2", "k3", "turns", "end"])
+def lineup_games(lineup: Sequence[str], games: int, deck: Deck | Sequence[int] = FULL,
+                 seed: int = 0, max_turns: int = MAX_TURNS) -> pd.DataFrame:
+    """Play `games` seeded games of one line-up (seeds seed, seed + 1, ...); one row per game."""
+    games = checks.integer(games, "games", low=1, high=10**6)
+    rows = _block((tuple(_lineup(lineup)), checks.seed(seed), games, make_deck(deck),
+                   checks.integer(max_turns, "max_turns", low=1)))
+    return pd.DataFrame(rows, columns=COLUMNS)
 
 
 # ----- compact storage for the cache ---------------------------------------------------------
+def _table(df: object, columns: Sequence[str], name: str = "games") -> pd.DataFrame:
+    """`df` if it is a DataFrame with the given columns (a tournament's game table by default)."""
+    if not isinstance(df, pd.DataFrame):
+        raise checks.ArgumentTypeError(
+            f"{name} must be a DataFrame (from tournament()), got {df!r}")
+    missing = [c for c in columns if c not in df.columns]
+    if missing or df.empty:
+        raise ValueError(f"{name} must be a non-empty table with columns {list(columns)}; "
+                         f"missing {missing}")
+    return df
+
+
 def pack(games: pd.DataFrame) -> pd.DataFrame:
-    """One row per seed, one column per line-up, cells like '102d' (seat Kemps, then how it ended)."""
+    """One row per seed, one column per line-up, cells like '102d' (seat Kemps, then how it
+    ended)."""
+    games = _table(games, PACKED)
     if games[["k1", "k2", "k3"]].to_numpy().max() > 9:
         raise ValueError("pack() stores one digit per seat: at most 9 Kemps")
     cell = (games["k1"].astype(str) + games["k2"].astype(str) + games["k3"].astype(str)
@@ -112,6 +154,10 @@ def pack(games: pd.DataFrame) -> pd.DataFrame:
 
 def unpack(wide: pd.DataFrame) -> pd.DataFrame:
     """The inverse of pack (without the turn counts): one row per game."""
+    wide = _table(wide, ["seed"], "wide")
+    cells = wide.drop(columns="seed").astype(str)
+    if not cells.stack().str.fullmatch(r"\d\d\d[dst]").all():
+        raise ValueError("wide must hold packed cells such as '102d' (from pack())")
     ends = {v: k for k, v in ENDS.items()}
     long = wide.melt(id_vars="seed", var_name="lineup", value_name="cell")
     long["cell"] = long["cell"].astype(str)
@@ -120,32 +166,43 @@ def unpack(wide: pd.DataFrame) -> pd.DataFrame:
         out[f"k{j + 1}"] = long["cell"].str[j].astype(int)
     out["end"] = long["cell"].str[3].map(ends)
     order = {u: i for i, u in enumerate(wide.columns[1:])}
-    return out.sort_values(["lineup", "seed"], key=lambda s: s.map(order) if s.name == "lineup" else s,
-                           ignore_index=True)
+    return out.sort_values(["lineup", "seed"], ignore_index=True,
+                           key=lambda s: s.map(order) if s.name == "lineup" else s)
 
 
 # ----- summaries -----------------------------------------------------------------------------
 def seat_rows(games: pd.DataFrame) -> pd.DataFrame:
     """One row per (game, seat): line-up, seed, seat, strategy, Kemps and win share."""
+    games = _table(games, ["lineup", "seed", "k1", "k2", "k3"])
     k = games[["k1", "k2", "k3"]].to_numpy()
     top = k.max(axis=1, keepdims=True)
     win = np.where((k == top) & (top > 0), 1.0, 0.0)
-    win = np.divide(win, win.sum(axis=1, keepdims=True), out=np.zeros_like(win), where=win.sum(axis=1, keepdims=True) > 0)
+    total = win.sum(axis=1, keepdims=True)
+    win = np.divide(win, total, out=np.zeros_like(win), where=total > 0)
     names = games["lineup"].str.split("/", expand=True).to_numpy()
-    parts = [pd.DataFrame({"lineup": games["lineup"].to_numpy(), "seed": games["seed"].to_numpy(), "seat": j + 1,
-                           "strategy": names[:, j], "kemps": k[:, j], "win": win[:, j]}) for j in range(3)]
+    if names.shape[1] != 3:
+        raise ValueError("games['lineup'] must name three strategies such as 'greedy/tom/tom'")
+    lineup, seed = games["lineup"].to_numpy(), games["seed"].to_numpy()
+    parts = [pd.DataFrame({"lineup": lineup, "seed": seed, "seat": j + 1, "strategy": names[:, j],
+                           "kemps": k[:, j], "win": win[:, j]}) for j in range(3)]
     return pd.concat(parts, ignore_index=True)
 
 
-def mean_ci(x) -> tuple[float, float]:
-    """Mean and 95% normal half-width of independent samples x."""
-    x = np.asarray(x, dtype=float)
-    return float(x.mean()), float(Z95 * x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
+def mean_ci(x: Sequence[float] | np.ndarray | pd.Series) -> tuple[float, float]:
+    """Mean and 95% normal half-width of independent samples x (NaN half-width for one sample)."""
+    try:
+        x = np.asarray(x, dtype=float)
+    except (TypeError, ValueError, OverflowError):
+        raise checks.ArgumentTypeError(f"x must be a sequence of numbers, got {x!r}") from None
+    if x.ndim != 1 or not len(x):
+        raise ValueError(f"x must be a non-empty one-dimensional sequence, got shape {x.shape}")
+    half = float(Z95 * x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
+    return float(x.mean()), half
 
 
 def per_deal(rows: pd.DataFrame) -> pd.DataFrame:
-    """Average Kemps and win share per deal (seed) over the given seat rows."""
-    return rows.groupby("seed")[["kemps", "win"]].mean()
+    """Average Kemps and win share per deal (seed) over the given seat rows (from seat_rows)."""
+    return _table(rows, ["seed", "kemps", "win"], "rows").groupby("seed")[["kemps", "win"]].mean()
 
 
 def by_strategy(games: pd.DataFrame) -> pd.DataFrame:
@@ -155,8 +212,8 @@ def by_strategy(games: pd.DataFrame) -> pd.DataFrame:
     for name, g in rows.groupby("strategy", sort=True):
         d = per_deal(g)
         (mk, ck), (mw, cw) = mean_ci(d["kemps"]), mean_ci(d["win"])
-        out.append({"strategy": name, "deals": len(d), "seat_games": len(g), "kemps_mean": mk, "kemps_ci": ck,
-                    "win_share": mw, "win_ci": cw})
+        out.append({"strategy": name, "deals": len(d), "seat_games": len(g), "kemps_mean": mk,
+                    "kemps_ci": ck, "win_share": mw, "win_ci": cw})
     return pd.DataFrame(out)
 
 
@@ -167,6 +224,7 @@ def head_to_head(games: pd.DataFrame, focal: str) -> pd.DataFrame:
     the paired difference; means and 95% CIs over deals.
     """
     rows = seat_rows(games)
+    focal = checks.choice(focal, "focal", sorted(set(rows["strategy"])))
     out = []
     for other in sorted(set(rows["strategy"]) - {focal}):
         ups = {"/".join(t) for t in set(itertools.permutations((focal, other, other)))}
@@ -175,34 +233,24 @@ def head_to_head(games: pd.DataFrame, focal: str) -> pd.DataFrame:
             continue
         f, o = per_deal(g[g["strategy"] == focal]), per_deal(g[g["strategy"] == other])
         row = {"focal": focal, "against": other, "deals": len(f)}
-        for col, label in (("win", "win"), ("kemps", "kemps")):
-            row[f"focal_{label}"], row[f"focal_{label}_ci"] = mean_ci(f[col])
-            row[f"other_{label}"], row[f"other_{label}_ci"] = mean_ci(o[col])
-            row[f"{label}_diff"], row[f"{label}_diff_ci"] = mean_ci(f[col] - o[col])
+        for col in ("win", "kemps"):
+            row[f"focal_{col}"], row[f"focal_{col}_ci"] = mean_ci(f[col])
+            row[f"other_{col}"], row[f"other_{col}_ci"] = mean_ci(o[col])
+            row[f"{col}_diff"], row[f"{col}_diff_ci"] = mean_ci(f[col] - o[col])
         out.append(row)
     return pd.DataFrame(out)
 
 
 def lineup_table(games: pd.DataFrame) -> pd.DataFrame:
-    """Per line-up and seat: mean Kemps and win share; per line-up: share of games without a winner, stalled."""
-    rows = seat_rows(games)
-    t = rows.groupby(["lineup", "seat", "strategy"], sort=False)[["kemps", "win"]].mean().reset_index()
-    t = t.rename(columns={"kemps": "kemps_mean", "win": "win_share"})
+    """Per line-up and seat: mean Kemps and win share; per line-up: the share of games without a
+    winner and of games stalled."""
+    rows = seat_rows(_table(games, PACKED))
+    t = rows.groupby(["lineup", "seat", "strategy"], sort=False)[["kemps", "win"]].mean()
+    t = t.reset_index().rename(columns={"kemps": "kemps_mean", "win": "win_share"})
     per_game = games.assign(no_winner=games[["k1", "k2", "k3"]].max(axis=1) == 0,
                             stalled=games["end"].isin(["stalemate", "turn limit"]))
     extra = per_game.groupby("lineup", sort=False)[["no_winner", "stalled"]].mean().reset_index()
     return t.merge(extra, on="lineup")
-
-
-def seat_means(games: pd.DataFrame) -> pd.DataFrame:
-    """Self-play line-ups: mean win share by seat with its 95% CI (one seat per game: independent)."""
-    rows = seat_rows(games)
-    same = rows[rows["lineup"].map(lambda s: len(set(s.split("/"))) == 1)]
-    out = []
-    for (strategy, seat), g in same.groupby(["strategy", "seat"]):
-        m, c = mean_ci(g["win"])
-        out.append({"strategy": strategy, "seat": seat, "games": len(g), "win_share": m, "win_ci": c})
-    return pd.DataFrame(out)
 
 
 def seat_differences(games: pd.DataFrame) -> pd.DataFrame:
@@ -212,7 +260,8 @@ def seat_differences(games: pd.DataFrame) -> pd.DataFrame:
     seat equally often, so only the seat differs): per deal, seat i's win share minus seat j's.
     """
     rows = seat_rows(games)
-    scopes = [(f"{s} self-play", rows[rows["lineup"] == "/".join([s] * 3)]) for s in sorted(set(rows["strategy"]))]
+    scopes = [(f"{s} self-play", rows[rows["lineup"] == "/".join([s] * 3)])
+              for s in sorted(set(rows["strategy"]))]
     scopes.append(("all line-ups", rows))
     out = []
     for scope, g in scopes:
@@ -221,6 +270,64 @@ def seat_differences(games: pd.DataFrame) -> pd.DataFrame:
         w = g.groupby(["seed", "seat"])["win"].mean().unstack("seat")
         for i, j in ((1, 2), (1, 3), (2, 3)):
             m, c = mean_ci(w[i] - w[j])
-            out.append({"scope": scope, "seats": f"{i} - {j}", "deals": len(w), "win_diff": m, "ci": c,
-                        "significant": abs(m) > c})
+            out.append({"scope": scope, "seats": f"{i} - {j}", "deals": len(w), "win_diff": m,
+                        "ci": c, "significant": abs(m) > c})
     return pd.DataFrame(out)
+
+
+# ----- the turn valve ------------------------------------------------------------------------
+def _valve_row(params: tuple[tuple[str, ...], int, Deck, int]) -> dict[str, Any]:
+    """The sweep task of valve_table: one line-up under one turn valve."""
+    lineup, valve, deck, games = params
+    g = lineup_games(lineup, games, deck, 0, valve)  # seeds 0..games-1, as in tournament()
+    s = seat_rows(g).groupby("seat")[["kemps", "win"]].mean()
+    return {"lineup": "/".join(lineup), "valve": valve, "games": len(g),
+            "cut_off": (g["end"] == "turn limit").mean(),
+            "stalemate": (g["end"] == "stalemate").mean(), "mean_turns": g["turns"].mean(),
+            "total_kemps": g[["k1", "k2", "k3"]].sum(axis=1).mean(),
+            **{f"win_{j}": s.loc[j, "win"] for j in (1, 2, 3)}}
+
+
+def valve_table(lineups: Sequence[Sequence[str]], valves: Sequence[int],
+                deck: Deck | Sequence[int] = FULL, games: int = 1000, *, workers: int = 1,
+                executor: Executor | None = None) -> pd.DataFrame:
+    """How results depend on the turn valve: per line-up and valve, games cut off, Kemps and win
+    share per seat (the same seeds 0..games-1 for every valve)."""
+    if isinstance(lineups, (str, bytes)) or not isinstance(lineups, Sequence):
+        raise checks.ArgumentTypeError(f"lineups must be a sequence of line-ups, got {lineups!r}")
+    ups = [tuple(_lineup(u)) for u in lineups]
+    valves = checks.integers(valves, "valves", low=1)
+    games = checks.integer(games, "games", low=1, high=10**6)
+    params = [(u, valve, make_deck(deck), games) for u in ups for valve in valves]
+    return pd.DataFrame(sweeps.sweep(_valve_row, params, executor=executor, workers=workers,
+                                     desc="Kemps turn valve"))
+
+
+def _lineup(lineup: object) -> list[str]:
+    """Three known strategy names."""
+    if isinstance(lineup, (str, bytes)) or not isinstance(lineup, Sequence) or len(lineup) != 3:
+        raise checks.ArgumentTypeError(f"a line-up is three strategy names, got {lineup!r}")
+    for name in lineup:
+        checks.choice(name, "strategy", sorted(STRATEGIES | ABLATIONS))
+    return list(lineup)
+
+
+# ----- command line --------------------------------------------------------------------------
+def main(argv: Sequence[str] | None = None) -> None:
+    """Recompute the notebook's tournament tables (data/kemps_*.csv) on any executor."""
+    from ..cache import write_table
+
+    parser = argparse.ArgumentParser(prog="python -m puzzlelab.kemps.tournament",
+                                     description=main.__doc__)
+    parser.add_argument("--games", type=int, default=1000, help="deals per line-up (default 1000)")
+    parser.add_argument("--tables", nargs="+", choices=sorted(TABLES), default=sorted(TABLES))
+    sweeps.add_executor_arguments(parser)
+    args = parser.parse_args(argv)
+    with sweeps.executor_from_arguments(args) as (executor, workers):
+        for name in args.tables:
+            games = tournament(**TABLES[name], games=args.games, executor=executor, workers=workers)
+            print(f"wrote {write_table(pack(games), name)}")
+
+
+if __name__ == "__main__":
+    main()

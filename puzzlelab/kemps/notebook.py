@@ -1,0 +1,377 @@
+"""The Kemps notebook's layer: cached tables, figures and explorations (group6_kemps2023).
+
+The only module of the subpackage that reads or writes cached tables (`data/kemps_*.csv`).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+import re
+from collections.abc import Callable, Sequence
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from .. import checks
+from ..cache import cached_table
+from ..figures import finish
+from . import knowledge as K
+from .cards import FULL, Deck, make_deck
+from .engine import MAX_TURNS, GameRecord
+from .play import play
+from .source import claims_table, trace_table
+from .tournament import TABLES, pack, tournament, unpack, valve_table
+
+__all__ = [
+    "LINEUPS", "MAP_LABELS", "SELF_PLAY", "claims", "deals_curve", "explore_game", "game_status",
+    "game_stepper",
+    "explore_knowledge", "first_seed", "knowledge_map", "plot_deals_curve", "plot_lineup_heatmap",
+    "plot_seat_effects", "plot_strategy_bars", "plot_value_submodels", "submodel_table",
+    "tournament_games", "valve",
+]
+
+SMALL, MEDIUM = range(2, 7), range(2, 9)  # the report's 20- and 28-card decks
+SELF_PLAY = [[s] * 3 for s in ("greedy", "kb-greedy", "blocking", "tom")]
+STATE_OF = {K.NOBODY: 0, **{mask: p + 1 for p, mask in enumerate(K.HOLDER)}}  # mask -> s0..s3
+
+
+# ----- cached tables ---------------------------------------------------------------------------
+def claims(cards: int) -> pd.DataFrame:
+    """The report's stories over 1,000 seeded self-play deals (data/kemps_claims_<cards>.csv)."""
+    decks = {20: SMALL, 28: MEDIUM}
+    cards = checks.choice(cards, "cards", sorted(decks))
+    return cached_table(f"kemps_claims_{cards}",
+                        lambda: claims_table(decks[cards], range(1000), SELF_PLAY))
+
+
+def tournament_games(name: str) -> pd.DataFrame:
+    """The games of one of the notebook's tournaments (`TABLES`), cached packed in
+    data/<name>.csv."""
+    name = checks.choice(name, "name", sorted(TABLES))
+    return unpack(cached_table(name, lambda: pack(tournament(**TABLES[name], games=1000))))
+
+
+def valve() -> pd.DataFrame:
+    """How all-ToM and Greedy-between-two-ToM games depend on the turn valve
+    (data/kemps_valve_52.csv)."""
+    return cached_table("kemps_valve_52", lambda: valve_table(
+        [["tom"] * 3, ["greedy", "tom", "tom"]], [600, 2400, MAX_TURNS], FULL, 1000))
+
+
+def first_seed(strategies: Sequence, deck: Deck | Sequence[int],
+               test: Callable[[GameRecord], bool], start: int = 0, tries: int = 10_000) -> int:
+    """The first seed >= start whose game passes `test` (how the example runs are chosen)."""
+    start = checks.seed(start, "start")
+    tries = checks.integer(tries, "tries", low=1, high=100_000)
+    if not callable(test):
+        raise checks.ArgumentTypeError(f"test must be a function of a GameRecord, got {test!r}")
+    deck = make_deck(deck)
+    for seed in range(start, start + tries):
+        if test(play(strategies, seed, deck)):
+            return seed
+    raise ValueError(f"no seed in [{start}, {start + tries}) gives such a game")
+
+
+# ----- knowledge pictures ---------------------------------------------------------------
+STATE_XY = {0: (0.0, 0.0), 1: (-1.0, 1.0), 2: (0.0, 1.6), 3: (1.0, 1.0)}
+AGENT_COLORS = ("tab:blue", "tab:orange", "tab:green")
+
+
+def _draw_submodel(ax: plt.Axes, kbs: Sequence[Sequence[int]], truth: int, card: int,
+                   title: str) -> None:
+    """One card's Kripke sub-model: states s0..s3, the true one ringed, agent i's links in its
+    colour."""
+    offsets = (-0.06, 0.0, 0.06)
+    for i, kb in enumerate(kbs):
+        states = K.possible_holders(list(kb), card)
+        for a in states:
+            for b in states:
+                if a < b:
+                    (x1, y1), (x2, y2) = STATE_XY[a], STATE_XY[b]
+                    ax.plot([x1 + offsets[i], x2 + offsets[i]], [y1 + offsets[i], y2 + offsets[i]],
+                            color=AGENT_COLORS[i], lw=2, alpha=0.8, label=f"R{i + 1}")
+    true_state = STATE_OF[truth]
+    for s, (x, y) in STATE_XY.items():
+        ax.scatter([x], [y], s=700, color="white", edgecolor="black", zorder=3,
+                   linewidth=3 if s == true_state else 1)
+        ax.text(x, y, f"s{s}", ha="center", va="center", zorder=4, fontsize=11,
+                fontweight="bold" if s == true_state else "normal")
+    ax.set_title(title, fontsize=12)
+    ax.set_xlim(-1.5, 1.5)
+    ax.set_ylim(-0.5, 2.1)
+    ax.axis("off")
+
+
+def _snapshot(rec: object, turn: object) -> dict:
+    """The knowledge snapshot of a game (played with knowledge=True) after `turn` turns."""
+    if not isinstance(rec, GameRecord) or not rec.snapshots:
+        raise checks.ArgumentTypeError(
+            f"rec must be a game played with knowledge=True, got {rec!r}")
+    return rec.snapshots[checks.integer(turn, "turn", low=0, high=len(rec.snapshots) - 1)]
+
+
+def _value_index(rec: GameRecord, value: object) -> int:
+    """The value index of face value `value` in the game's deck."""
+    return rec.deck.values.index(checks.choice(value, "value", rec.deck.values))
+
+
+def plot_value_submodels(rec: GameRecord, value: int, turns: Sequence[int],
+                         name: str | None = None) -> plt.Figure:
+    """The sub-models of the four cards of `value` after each of `turns` (report Section 3.4)."""
+    name = _figure_name(name)
+    snaps = [_snapshot(rec, t) for t in checks.integers(turns, "turns")][:8]
+    if not snaps:
+        raise ValueError("turns must name at least one turn")
+    d, v = rec.deck, _value_index(rec, value)
+    fig, axes = plt.subplots(len(snaps), 4, figsize=(12, 2.9 * len(snaps)), squeeze=False)
+    for row, (turn, snap) in enumerate(zip(turns, snaps)):
+        for s in range(4):
+            c = 4 * v + s
+            _draw_submodel(axes[row][s], snap["kb"], snap["truth"][c], c,
+                          f"{d.name(c)} after turn {turn}" if turn else f"{d.name(c)}, deal")
+    handles = [plt.Line2D([], [], color=c, lw=2) for c in AGENT_COLORS]
+    fig.legend(handles, [f"player {i + 1} cannot tell apart" for i in range(3)],
+               loc="lower center", ncol=3)
+    fig.subplots_adjust(bottom=0.08)
+    return finish(fig, name)
+
+
+def submodel_table(rec: GameRecord, value: int, turn: int) -> pd.DataFrame:
+    """For the four cards of `value` after `turn`: the true state and the states each player
+    considers possible."""
+    snap = _snapshot(rec, turn)
+    d, v = rec.deck, _value_index(rec, value)
+    rows = []
+    for c in range(4 * v, 4 * v + 4):
+        row = {"card": d.name(c), "true state": f"s{STATE_OF[snap['truth'][c]]}"}
+        for p, kb in enumerate(snap["kb"]):
+            states = K.possible_holders(list(kb), c)
+            row[f"player {p + 1} considers"] = ",".join(f"s{s}" for s in states)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def deals_curve(rec: GameRecord) -> pd.DataFrame:
+    """log10 of the number of deals each agent still considers possible, after every turn."""
+    _snapshot(rec, 0)
+    rows = []
+    for snap in rec.snapshots:
+        sizes = [len(h) for h in snap["hands"]]
+        row = {"turn": snap["turn"]}
+        for p, kb in enumerate(snap["kb"]):
+            count = K.deals_possible(list(kb), p, sizes)
+            row[f"player {p + 1}"] = math.log10(count) if count else float("nan")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def plot_deals_curve(rec: GameRecord, name: str | None = None) -> plt.Figure:
+    """The deals-still-possible curve, with table changes and Kemps marked."""
+    name = _figure_name(name)
+    df = deals_curve(rec)
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    for p in range(3):
+        ax.step(df["turn"], df[f"player {p + 1}"], where="post", color=AGENT_COLORS[p],
+                label=f"player {p + 1} ({rec.strategies[p]})")
+    for t in rec.trace:
+        if t.new_table:
+            ax.axvline(t.turn + 1, color="grey", lw=0.6, ls=":")
+        if t.kemps is not None:
+            ax.axvline(t.turn + 1, color="red", lw=0.8)
+    ax.set_xlabel("turn (dotted: new table, red: Kemps)")
+    ax.set_ylabel("log10(deals considered possible)")
+    ax.set_title(f"{rec.deck.n}-card deck, seed {rec.seed}")
+    ax.legend(fontsize=8)
+    return finish(fig, name)
+
+
+# ----- knowledge map and widgets --------------------------------------------------------
+def knowledge_map(kb: Sequence[int], me: int) -> np.ndarray:
+    """For agent `me` and each card: 0 mine, 1 with nobody, 2..4 known with player 1..3, 5
+    unsure."""
+    kb = K._kb(list(kb) if isinstance(kb, tuple) else kb)
+    mine = K.holder(me)
+    return np.array([0 if mask == mine else 1 + STATE_OF[mask] if mask in STATE_OF else 5
+                     for mask in kb])
+
+
+MAP_LABELS = ("mine", "nobody", "player 1", "player 2", "player 3", "unsure")
+MAP_COLORS = ("black", "lightgrey", *AGENT_COLORS, "khaki")
+
+
+def explore_knowledge(seed: int = 0, deck_values: int = 7,
+                      lineup: str = "greedy/kb-greedy/blocking", turn: int = 0) -> plt.Figure:
+    """Each agent's knowledge of every card after `turn` of a seeded game (a grid of cards by
+    agent)."""
+    from matplotlib.colors import ListedColormap
+
+    turn = checks.integer(turn, "turn", low=0)
+    rec = _game(seed, deck_values, lineup)
+    turn = min(turn, len(rec.snapshots) - 1)  # past the end: the final position
+    snap, d = rec.snapshots[turn], rec.deck
+    truth = [1 + STATE_OF[t] for t in snap["truth"]]
+    grid = np.array([*(knowledge_map(snap["kb"][p], p) for p in range(3)), truth])
+    fig, ax = plt.subplots(figsize=(max(6, d.n * 0.28), 2.8))
+    ax.imshow(grid, cmap=ListedColormap(MAP_COLORS), vmin=0, vmax=5, aspect="auto")
+    ax.axhline(2.5, color="white", lw=3)
+    ax.set_yticks(range(4), [*(f"P{p + 1} {rec.strategies[p]}" for p in range(3)), "true holder"])
+    ax.set_xticks(range(d.n), [d.name(c) for c in range(d.n)], rotation=90, fontsize=7)
+    ax.set_title(f"what each player knows after turn {turn} (scores {snap['scores']})", fontsize=9)
+    handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in MAP_COLORS]
+    ax.legend(handles, MAP_LABELS, ncol=6, fontsize=7, loc="upper center",
+              bbox_to_anchor=(0.5, -0.3))
+    return finish(fig)
+
+
+RECENT = 10  # turns shown by the step-through view
+LINEUPS = ["/".join(t) for t in itertools.product(("greedy", "kb-greedy", "blocking", "tom"),
+                                                   repeat=3)]
+
+
+def explore_game(seed: int = 0, deck_values: int = 5, lineup: str = "greedy/greedy/greedy",
+                 turn: int = 3) -> pd.DataFrame:
+    """The last turns (at most RECENT) of a seeded game up to `turn`, as the report's tables;
+    the index is the turn number. A turn past the end shows the game's last turns."""
+    turn = checks.integer(turn, "turn", low=1)
+    rec = _game(seed, deck_values, lineup)
+    turn = min(turn, rec.turns)
+    table = trace_table(rec, turn).iloc[-RECENT:]
+    table.index = pd.RangeIndex(turn - len(table) + 1, turn + 1, name="turn")
+    return table
+
+
+def game_status(seed: int = 0, deck_values: int = 5, lineup: str = "greedy/greedy/greedy",
+                turn: int = 3) -> str:
+    """'turn t of T', and when t is the last turn, how the game ended and the scores."""
+    turn = checks.integer(turn, "turn", low=1)
+    rec = _game(seed, deck_values, lineup)
+    if turn < rec.turns:
+        return f"turn {turn} of {rec.turns}"
+    return (f"turn {rec.turns} of {rec.turns}: the game is over ({rec.end}); "
+            f"Kemps per player {rec.scores}")
+
+
+def game_stepper(seed: int = 0, deck_values: int = 5,
+                 lineup: str = "kb-greedy/kb-greedy/kb-greedy") -> None:
+    """Step through a seeded game: the turn slider's range follows the chosen game's length."""
+    import ipywidgets as w
+    from IPython.display import display
+
+    from ..widgets import Message
+
+    seed_box = w.IntText(checks.seed(seed), description="seed")
+    deck_box = w.IntSlider(checks.integer(deck_values, "deck_values", low=5, high=13), 5, 13,
+                           description="card values")
+    lineup_box = w.Dropdown(options=LINEUPS, value=checks.choice(lineup, "lineup", LINEUPS),
+                            description="line-up")
+    turn_box = w.IntSlider(1, 1, 1, description="turn")
+    out = w.Output()
+
+    def show(change: object = None) -> None:
+        args = (seed_box.value, deck_box.value, lineup_box.value)
+        out.clear_output(wait=True)
+        with out:
+            try:
+                turns = _game(*args).turns
+            except ValueError as err:
+                display(Message(str(err)))
+                return
+            if turn_box.max != turns:  # the new game's length; keeps the turn when it fits
+                turn_box.unobserve(show, "value")
+                turn_box.max, turn_box.value = turns, min(turn_box.value, turns)
+                turn_box.observe(show, "value")
+            display(Message(game_status(*args, turn_box.value)))
+            display(explore_game(*args, turn_box.value))
+
+    for box in (seed_box, deck_box, lineup_box, turn_box):
+        box.observe(show, "value")
+    show()
+    display(w.VBox([w.HBox([seed_box, deck_box, lineup_box]), turn_box, out]))
+
+
+@functools.lru_cache(maxsize=64)
+def _played(seed: int, deck_values: int, lineup: str) -> GameRecord:
+    deck = FULL if deck_values == 13 else range(2, 2 + deck_values)
+    return play(lineup.split("/"), seed, make_deck(deck), knowledge=True, max_turns=300)
+
+
+def _game(seed: int, deck_values: int, lineup: str) -> GameRecord:
+    """A seeded game with knowledge snapshots (at most 300 turns); deck_values counts values
+    from 2 up (13: the full deck)."""
+    deck_values = checks.integer(deck_values, "deck_values", low=5, high=13)
+    return _played(checks.seed(seed), deck_values, checks.text(lineup, "lineup"))
+
+
+# ----- tournament plots -------------------------------------------------------------------
+def _figure_name(name: object) -> str | None:
+    """None (not saved) or a figure file name such as 'kemps_seats_52'."""
+    if name is not None and not re.fullmatch(r"kemps_[a-z0-9_]{1,40}", checks.text(name, "name")):
+        raise ValueError(f"name must look like 'kemps_strategies_52' (or be None), got {name!r}")
+    return name
+
+
+def _frame(table: object, columns: Sequence[str]) -> pd.DataFrame:
+    if not isinstance(table, pd.DataFrame) or not set(columns) <= set(table.columns) or table.empty:
+        raise checks.ArgumentTypeError(f"expected a non-empty table with columns {list(columns)}")
+    return table
+
+
+def plot_strategy_bars(table: pd.DataFrame, title: str, name: str | None = None) -> plt.Figure:
+    """Mean Kemps and win share per strategy with 95% CIs (one row per strategy, by_strategy)."""
+    name = _figure_name(name)
+    table = _frame(table, ["strategy", "kemps_mean", "kemps_ci", "win_share", "win_ci"])
+    title = checks.text(title, "title")
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.2))
+    for ax, col, ci, label in ((axes[0], "kemps_mean", "kemps_ci", "mean Kemps per game"),
+                               (axes[1], "win_share", "win_ci", "win share")):
+        ax.barh(table["strategy"], table[col], xerr=table[ci], color="tab:blue", alpha=0.7,
+                capsize=4)
+        ax.set_xlabel(label)
+    axes[1].axvline(1 / 3, color="grey", ls=":", lw=1)
+    fig.suptitle(title)
+    fig.tight_layout()
+    return finish(fig, name)
+
+
+def plot_lineup_heatmap(table: pd.DataFrame, focal: str, name: str | None = None) -> plt.Figure:
+    """Win share of `focal` in seat 1 against every pair of opponents (seats 2 and 3);
+    `table` from lineup_table."""
+    name = _figure_name(name)
+    table = _frame(table, ["lineup", "seat", "strategy", "win_share"])
+    focal = checks.choice(focal, "focal", sorted(set(table["strategy"])))
+    sub = table[(table["seat"] == 1) & (table["strategy"] == focal)].copy()
+    sub["s2"] = sub["lineup"].map(lambda s: s.split("/")[1])
+    sub["s3"] = sub["lineup"].map(lambda s: s.split("/")[2])
+    grid = sub.pivot(index="s2", columns="s3", values="win_share").sort_index().sort_index(axis=1)
+    fig, ax = plt.subplots(figsize=(5, 4))
+    im = ax.imshow(grid.values, cmap="viridis", vmin=0, vmax=1)
+    ax.set_xticks(range(len(grid.columns)), grid.columns, rotation=30)
+    ax.set_yticks(range(len(grid.index)), grid.index)
+    for i in range(grid.shape[0]):
+        for j in range(grid.shape[1]):
+            ax.text(j, i, f"{grid.values[i, j]:.2f}", ha="center", va="center", color="white",
+                    fontsize=9)
+    ax.set_xlabel("seat 3")
+    ax.set_ylabel("seat 2")
+    ax.set_title(f"win share of {focal} in seat 1")
+    fig.colorbar(im, ax=ax, fraction=0.046)
+    return finish(fig, name)
+
+
+def plot_seat_effects(diffs: pd.DataFrame, name: str | None = None) -> plt.Figure:
+    """Paired seat differences in win share over the same deals, with 95% CIs (seat_differences)."""
+    name = _figure_name(name)
+    diffs = _frame(diffs, ["scope", "seats", "win_diff", "ci", "significant"])
+    fig, ax = plt.subplots(figsize=(7, 0.32 * len(diffs) + 1))
+    y = np.arange(len(diffs))[::-1]
+    for yi, d, ci, sig in zip(y, diffs["win_diff"], diffs["ci"], diffs["significant"]):
+        ax.errorbar([d], [yi], xerr=[ci], fmt="o", color="tab:red" if sig else "tab:blue",
+                    capsize=3)
+    ax.axvline(0, color="grey", lw=1, ls=":")
+    ax.set_yticks(y, [f"{s}: seat {p}" for s, p in zip(diffs["scope"], diffs["seats"])], fontsize=8)
+    ax.set_xlabel("win share difference between seats, same deals (red: 95% CI excludes 0)")
+    fig.tight_layout()
+    return finish(fig, name)
