@@ -1,6 +1,6 @@
-"""Kemps (Group 6, 2023): Greedy self-play by the lean fast path and by the general engine,
-against the engine that also keeps a trace and every knowledge base (its records dropped after
-each game, as a competent baseline would), and a tournament on one and two processes.
+"""Kemps (Group 6, 2023): Greedy self-play by the library's lean game loop (`play_scores`, the
+tournament's) against the engine keeping a trace and every knowledge base (its records dropped
+after each game, as a competent baseline would), and a tournament on one and two processes.
 
 Writes data/bench_kemps.csv; notes give games per second. The original student program is
 an outside figure (data/bench_outside.csv).
@@ -8,7 +8,9 @@ an outside figure (data/bench_outside.csv).
 
 from __future__ import annotations
 
-from puzzlelab.kemps import FULL, play, tournament
+from collections.abc import Iterable
+
+from puzzlelab.kemps import FULL, play, play_scores, tournament
 from puzzlelab.timing import Method, Task, measure, quick, repetitions, write_rows
 
 HERE = "bench_kemps"
@@ -17,25 +19,23 @@ LINEUP_GAMES = 20 if quick() else 157  # x 64 line-ups = 10,048 games in a full 
 GREEDY = ["greedy"] * 3
 
 
-def fast_path(games: int) -> tuple[int, int, int]:
-    """Summed scores of Greedy self-play over seeds 0..games-1 by the lean fast path."""
-    from puzzlelab.kemps.fast import greedy_selfplay
-
-    return _sum(greedy_selfplay(seed, FULL) for seed in range(games))
+def lean(games: int) -> tuple[int, ...]:
+    """Summed scores of Greedy self-play over seeds 0..games-1, no trace (`play_scores`)."""
+    return _sum(play_scores(GREEDY, seed, FULL)[0] for seed in range(games))
 
 
-def engine(games: int) -> tuple[int, int, int]:
-    """The same by the general engine, no trace."""
+def engine(games: int) -> tuple[int, ...]:
+    """The same by `play` with its trace off (a game record is still built)."""
     return _sum(play(GREEDY, seed, FULL, trace=False).scores for seed in range(games))
 
 
-def engine_tracking(games: int) -> tuple[int, int, int]:
-    """The same by the engine keeping a trace and every knowledge base (records not kept)."""
+def engine_tracking(games: int) -> tuple[int, ...]:
+    """The same by `play` keeping a trace and every knowledge base (records not kept)."""
     return _sum(play(GREEDY, seed, FULL, trace=True, knowledge=True).scores
                 for seed in range(games))
 
 
-def _sum(scores) -> tuple[int, int, int]:
+def _sum(scores: Iterable[tuple[int, ...]]) -> tuple[int, ...]:
     total = [0, 0, 0]
     for s in scores:
         total = [t + x for t, x in zip(total, s)]
@@ -43,34 +43,9 @@ def _sum(scores) -> tuple[int, int, int]:
 
 
 def run_tournament(games: int, workers: int) -> tuple[int, int]:
-    """(games played, Kemps scored) of a tournament of every line-up, progress bar off."""
-    table = tournament(games=games, deck=FULL, progress=False, workers=workers)
+    """(games played, Kemps scored) of a tournament of every line-up."""
+    table = tournament(games=games, deck=FULL, workers=workers)
     return len(table), int(table[["k1", "k2", "k3"]].to_numpy().sum())
-
-
-def has_fast_path() -> bool:
-    try:
-        from puzzlelab.kemps.fast import greedy_selfplay  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def selfplay_methods() -> list[Method]:
-    engine_note = "the general engine (any strategies), no trace"
-    methods = [
-        Method("engine, trace + knowledge bases", Task(HERE, "engine_tracking", (GAMES,)),
-               "baseline", note="records dropped after each game"),
-    ]
-    if has_fast_path():
-        methods.insert(0, Method("fast path (library)", Task(HERE, "fast_path", (GAMES,)),
-                                 note="Greedy x 3 only, same scores as the engine"))
-        methods.insert(1, Method("engine (library)", Task(HERE, "engine", (GAMES,)), "baseline",
-                                 note=engine_note))
-    else:
-        methods.insert(0, Method("engine (library)", Task(HERE, "engine", (GAMES,)),
-                                 note=engine_note))
-    return methods
 
 
 def with_rates(rows: list[dict], games: int) -> list[dict]:
@@ -84,8 +59,14 @@ def with_rates(rows: list[dict], games: int) -> list[dict]:
 
 
 def main() -> None:
-    selfplay = measure("kemps", f"Greedy self-play, 52 cards, {GAMES} games", selfplay_methods(),
-                       repeat=repetitions(7), cold_repeat=repetitions(3, 1))
+    selfplay = measure("kemps", f"Greedy self-play, 52 cards, {GAMES} games", [
+        Method("play_scores, no trace (library)", Task(HERE, "lean", (GAMES,)),
+               note="the tournament's game loop"),
+        Method("play, trace off (library)", Task(HERE, "engine", (GAMES,)), "baseline",
+               note="builds a game record"),
+        Method("play, trace + knowledge bases (library)", Task(HERE, "engine_tracking", (GAMES,)),
+               "baseline", note="records dropped after each game"),
+    ], repeat=repetitions(7), cold_repeat=repetitions(3, 1))
     rows = with_rates(selfplay, GAMES)
     n, case = 64 * LINEUP_GAMES, f"tournament, 64 line-ups x {LINEUP_GAMES} games, 52 cards"
     rows += with_rates(measure("kemps", case, [
