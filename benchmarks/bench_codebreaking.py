@@ -1,96 +1,92 @@
-"""Time the analysis of every strategy over all codes of Mastermind, vectorised against the plain recursion,
-and the optimal searches of the notebook (Klimoš, thesis §3.3–3.5).
+"""Code breaking (Klimoš 2014, §3.3-3.5): Mastermind analyses and optimal searches, cold and warm.
 
-Writes data/bench_codebreaking.csv (read by notebooks/codebreaking.ipynb, which never re-times).
-The issue's target: Knuth's strategy (max-models) over all 1296 codes of Mastermind 4 × 6 in
-well under 5 s (COBRA, the thesis's C++ tool on SAT solvers, needs about 150 s).
-
-- Analyses: best of `REPEAT` runs (one run above 1296 codes); the baseline is the plain
-  recursion of the same strategy (`analyze_plain`), timed in the same run up to 4 × 5, and
-  "ratio" = plain seconds / vectorised seconds.
-- Optimal searches: best of `REPEAT` runs for the quick ones, a single run for the slow ones
-  (Mastermind 4 × 6); "ratio" = seconds / seconds of the same search with symmetry, where
-  both are timed.
+Cold figures come from a fresh interpreter and include building the game table and, for the
+optimal searches, the one-time symmetry group; warm figures repeat the call on the built game.
+- Knuth's strategy (max-models) over all 1296 codes of Mastermind 4 x 6: the vectorised
+  analysis against a plain-Python program written from scratch (benchmarks/plain.py; its
+  feedback table, like the library's game table, is built once per process).
+- The optimal worst case of Mastermind 4 x 6 with and without symmetry reduction, and the
+  optimal average (cold only).
+- Every strategy's analysis as Mastermind grows: vectorised against the same plain-Python
+  program (warm figures).
+Writes data/bench_codebreaking.csv; COBRA's figures are in data/bench_outside.csv.
 """
 
 from __future__ import annotations
 
-import pandas as pd
+from functools import lru_cache
 
-from puzzlelab.cache import write_table
-from puzzlelab.codebreaking import STRATEGIES, analyze, analyze_plain, counterfeit_coin, mastermind, optimal
-from puzzlelab.progress import tqdm
-from puzzlelab.timing import best_of, timed
+from puzzlelab.codebreaking import STRATEGIES, Game, analyze, mastermind, optimal
+from puzzlelab.timing import Method, Task, measure, quick, repetitions, write_rows
 
-SIZES = [(2, 4), (3, 3), (3, 4), (3, 5), (4, 4), (4, 5), (4, 6), (5, 5)]
-PLAIN_UP_TO = 625  # the plain recursion of all four strategies up to Mastermind 4 × 5
-REPEAT = 3
-# (game, measure, use symmetry, runs): the optimal searches the notebook caches
-SEARCHES = [
-    (lambda: mastermind(3, 3), "average", True, REPEAT),
-    (lambda: mastermind(4, 6), "worst", True, REPEAT),
-    (lambda: mastermind(4, 6), "worst", False, REPEAT),
-    (lambda: mastermind(4, 6), "average", True, 1),
-    (lambda: counterfeit_coin(12), "average", True, REPEAT),
-    (lambda: counterfeit_coin(12, True), "average", True, 1),
-    (lambda: counterfeit_coin(13), "average", True, 1),
-    (lambda: counterfeit_coin(13, True), "average", True, 1),
-]
+HERE = "bench_codebreaking"
+SIZES = [(2, 4), (3, 3), (3, 4), (3, 5), (4, 4), (4, 5)] + ([] if quick() else [(4, 6), (5, 5)])
+PLAIN_UP_TO = 625  # codes: the plain-Python program is timed up to Mastermind 4 x 5
+SCRATCH = ("the strongest simple baseline: the greedy analysis in plain Python from scratch "
+           "(benchmarks/plain.py)")
 
 
-def fastest(f, repeat: int) -> tuple[float, object]:
-    """Best-of-`repeat` seconds of f() and its result (the first run gives the result)."""
-    seconds, result = timed(f)
-    if repeat > 1:
-        seconds = min(seconds, best_of(f, repeat - 1))
-    return seconds, result
+@lru_cache(maxsize=None)
+def game(pegs: int, colors: int) -> Game:
+    """Mastermind, built once per process (a warm call reuses its table and symmetry group)."""
+    return mastermind(pegs, colors)
 
 
-def analysis_rows() -> list[dict]:
-    """Every strategy on every size, vectorised and (up to PLAIN_UP_TO codes) plain."""
+def vectorised(pegs: int, colors: int, strategy: str = "max-models") -> int:
+    """Total guesses over all codes of the greedy strategy, by the vectorised analysis."""
+    return int(analyze(game(pegs, colors), strategy).total)
+
+
+def optimal_worst(pegs: int, colors: int, symmetry: bool) -> int:
+    """The optimal worst case (guesses) by the library's search."""
+    return int(optimal(game(pegs, colors), "worst", symmetry=symmetry).worst)
+
+
+def optimal_average(pegs: int, colors: int) -> int:
+    """The least total of guesses over all codes (optimal average times the number of codes)."""
+    return int(optimal(game(pegs, colors), "average").total)
+
+
+def headline_rows() -> list[dict]:
+    reps, cold = repetitions(5), repetitions(3, 1)
+    rows = measure("codebreaking", "Knuth's strategy (max-models), Mastermind 4x6", [
+        Method("vectorised analysis (library)", Task(HERE, "vectorised", (4, 6))),
+        Method("plain Python from scratch", Task("plain", "greedy_total", (4, 6)), "baseline",
+               note=SCRATCH),
+    ], repeat=reps, cold_repeat=cold, budget=15)
+    rows += measure("codebreaking", "optimal worst case, Mastermind 4x6", [
+        Method("search with symmetry (library)", Task(HERE, "optimal_worst", (4, 6, True)),
+               note="cold includes the one-time symmetry build"),
+        Method("search without symmetry (library)", Task(HERE, "optimal_worst", (4, 6, False)),
+               "baseline"),
+    ], repeat=reps, cold_repeat=cold, budget=15)
+    if not quick():
+        rows += measure("codebreaking", "optimal average, Mastermind 4x6", [
+            Method("search with symmetry (library)", Task(HERE, "optimal_average", (4, 6)),
+                   warm=False, note="cold only"),
+        ], cold_repeat=1, profile_below=0)
+    return rows
+
+
+def scaling_rows() -> list[dict]:
     rows = []
-    for pegs, colors in tqdm(SIZES, desc="sizes"):
-        game = mastermind(pegs, colors)
-        repeat = REPEAT if game.n_codes <= 1296 else 1
+    for pegs, colors in SIZES:
+        codes = colors**pegs
         for strategy in STRATEGIES:
-            methods = [("vectorised", analyze)] + ([("plain", analyze_plain)] if game.n_codes <= PLAIN_UP_TO else [])
-            for method, run in methods:
-                seconds, result = fastest(lambda: run(game, strategy), repeat)
-                rows.append({"game": game.name, "pegs": pegs, "colors": colors, "codes": game.n_codes,
-                             "strategy": strategy, "method": method, "seconds": seconds,
-                             "total": result.total})
-                print(rows[-1], flush=True)
+            args = (pegs, colors, strategy)
+            methods = [Method("vectorised", Task(HERE, "vectorised", args), cold=False)]
+            if codes <= PLAIN_UP_TO:
+                methods.append(Method("plain", Task("plain", "greedy_total", args),
+                                      "baseline", cold=False, note=SCRATCH))
+            case = f"{strategy}, Mastermind {pegs}x{colors} ({codes} codes)"
+            rows += measure("codebreaking", case, methods, repeat=repetitions(5), budget=3,
+                            profile_below=0)
     return rows
 
 
-def search_rows() -> list[dict]:
-    """The optimal searches: worst case with and without symmetry, and the optimal averages."""
-    rows = []
-    for make, measure, use, repeat in tqdm(SEARCHES, desc="searches"):
-        game = make()
-        seconds, result = fastest(lambda: optimal(game, measure, symmetry=use), repeat)
-        rows.append({"game": game.name, "pegs": None, "colors": None, "codes": game.n_codes,
-                     "strategy": f"optimal {measure}", "method": "symmetry" if use else "no symmetry",
-                     "seconds": seconds, "total": result.total})
-        print(rows[-1], flush=True)
-    return rows
-
-
-def main() -> pd.DataFrame:
-    df = pd.DataFrame(analysis_rows() + search_rows())
-    fast = df[df.method == "vectorised"].set_index(["game", "strategy"]).seconds
-    with_sym = df[df.method == "symmetry"].set_index(["game", "strategy"]).seconds
-    df["ratio"] = [
-        r.seconds / fast[(r.game, r.strategy)] if r.method == "plain"
-        else r.seconds / with_sym[(r.game, r.strategy)] if r.method == "no symmetry"
-        else 1.0
-        for r in df.itertuples()
-    ]
-    df["seconds"] = df.seconds.round(4)
-    df["ratio"] = df.ratio.round(2)
-    write_table(df, "bench_codebreaking")
-    return df
+def main() -> None:
+    print(write_rows(headline_rows() + scaling_rows(), "bench_codebreaking").to_string(index=False))
 
 
 if __name__ == "__main__":
-    print(main().to_string(index=False))
+    main()

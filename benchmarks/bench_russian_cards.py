@@ -1,90 +1,101 @@
-"""Benchmark: Russian Cards searches against baselines measured in the same run.
+"""Russian Cards: the pruned search and `decide` against like-for-like baselines.
 
-Writes two tables (wall times are machine-dependent, so they live here, never in the cached
-grid, which records only CP-SAT's deterministic work):
-
-* data/bench_russian_cards.csv — one row per task:
-  1. All (3,3,1) safe announcements through 012: the pruned enumeration (`safe_announcements`)
-     against filtering SMCDEL's 1290 candidate lists with the explicit epistemic model checker
-     (SMCDEL reports 3.39 s for that filter with its symbolic checker). Best of 3 / of 1.
-  2. One row per hard cell, (9,4,2), (10,4,2), (6,7,3), (7,6,3), (8,5,3): `decide` (lemmas,
-     constructions, greedy, DFS, cyclic orbits, symmetry cases) against CP-SAT on the whole
-     0/1 model without symmetry breaking, capped at BASELINE_CAP seconds of wall time.
-* data/bench_russian_cards_cells.csv — every grid cell decided once: wall seconds and CP-SAT
-  work units, the evidence for "every cell within 60 s on 2 cores" (one core is used).
+Writes two tables in the shared schema (`puzzlelab.timing.COLUMNS`):
+- data/bench_russian_cards.csv:
+  1. The 102 safe (3,3,1) announcements through Anne's hand 012: the pruned combinatorial
+     search (`safe_announcements`) against a plain-Python generate-and-filter by Rules 1-2
+     (like for like), and the explicit epistemic model check of all 1290 candidate lists
+     (a different computation with the same answer; SMCDEL's symbolic check of those lists
+     is an outside figure in data/bench_outside.csv).
+  2. Hard cells: `decide` (symmetry cases, cyclic orbits) against CP-SAT on the whole 0/1
+     model without symmetry breaking, cold runs only, the baseline capped.
+- data/bench_russian_cards_cells.csv: every grid cell decided once (warm, one run each).
 """
 
 from __future__ import annotations
 
-import time
-
-import pandas as pd
-
 import puzzlelab.russian_cards as rc
-from puzzlelab.cache import write_table
+from plain import russian_cards_lists
 from puzzlelab.progress import tqdm
-from puzzlelab.russian_cards import grid as rg
-from puzzlelab.solvers import work_used
-from puzzlelab.russian_cards.model import cards, mask
-from puzzlelab.russian_cards.search import cpsat_model, packings
-from puzzlelab.solvers import solve as cp_solve
-from puzzlelab.timing import best_of, timed
+from puzzlelab.russian_cards import grid
+from puzzlelab.timing import (
+    Method, Task, measure, quick, repetitions, schema_row, timed, write_rows,
+)
 
-HARD_CELLS = [(9, 4, 2), (10, 4, 2), (6, 7, 3), (7, 6, 3), (8, 5, 3)]
-BASELINE_CAP = 60.0  # seconds of wall time for the whole-model baseline (the issue's per-cell target)
+HERE = "bench_russian_cards"
+HARD_CELLS = [(9, 4, 2), (10, 4, 2)] + ([] if quick() else [(8, 5, 3)])
+CAP = 10.0 if quick() else 30.0  # seconds for one cold run of the whole-model baseline
 
 
-def smcdel_filter() -> int:
-    """Model-check every one of the 1290 lists (Anne holding its first hand); keep 012's."""
+def pruned_search(a: int, b: int, c: int) -> int:
+    """How many safe announcements contain Anne's hand 0..a-1, by the pruned search."""
+    return len(rc.safe_announcements(a, b, c))
+
+
+def model_check_lists() -> int:
+    """How many of the 1290 candidate lists through 012 pass the explicit epistemic model check."""
+    first = 0b111
     kept = 0
-    for L in packings(7, 3, 1, sizes=(5, 6, 7)):
-        mc = rc.model_check([cards(h) for h in L], 3, 3, 1)
-        kept += mc.informative and mc.safe and L[0] == mask((0, 1, 2))
+    for hands in russian_cards_lists(7, 3, 1, (5, 6, 7)):
+        if hands[0] == first:
+            check = rc.model_check([[x for x in range(7) if h >> x & 1] for h in hands], 3, 3, 1)
+            kept += check.informative and check.safe
     return kept
 
 
-def whole_model(abc: tuple[int, int, int]) -> tuple[float, str, float]:
-    """CP-SAT on the whole model, wall-clock capped: (seconds incl. building, status, work units)."""
-    start = time.perf_counter()
-    res = cp_solve(cpsat_model(*abc)[0], time_limit=BASELINE_CAP)
-    return time.perf_counter() - start, res.status, work_used(res)
+def decide(a: int, b: int, c: int) -> str:
+    """The verdict of `decide` (solvable or unsolvable)."""
+    return rc.decide(a, b, c).status
 
 
-def cell_times() -> pd.DataFrame:
-    """Decide every grid cell once, timing it (wall seconds) and recording its work units."""
+def whole_model(a: int, b: int, c: int) -> str:
+    """The verdict of CP-SAT on the whole model (one worker, no symmetry breaking, no time cap)."""
+    from puzzlelab.russian_cards.search import cpsat_model
+    from puzzlelab.solvers import solve
+
+    status = solve(cpsat_model(a, b, c)[0], time_limit=10 * CAP).status
+    verdicts = {"OPTIMAL": "solvable", "FEASIBLE": "solvable", "INFEASIBLE": "unsolvable"}
+    return verdicts.get(status, status)
+
+
+def headline_rows() -> list[dict]:
+    rows = measure("russian_cards", "(3,3,1): the 102 safe announcements through 012", [
+        Method("pruned search (library)", Task(HERE, "pruned_search", (3, 3, 1))),
+        Method("generate and filter by Rules 1-2 (plain Python)",
+               Task("plain", "russian_cards_rules", (3, 3, 1)), "baseline",
+               note="the strongest simple baseline (benchmarks/plain.py)"),
+        Method("explicit model check of the 1290 candidate lists (library)",
+               Task(HERE, "model_check_lists"), "baseline", like_for_like=False,
+               note="a different computation (epistemic model checking), same answer"),
+    ], repeat=repetitions(7), cold_repeat=repetitions(3, 1))
+    for abc in HARD_CELLS:
+        rows += measure("russian_cards", f"decide {abc}", [
+            Method("decide: symmetry cases, cyclic orbits (library)", Task(HERE, "decide", abc),
+                   warm=False),
+            Method("CP-SAT on the whole model (library)", Task(HERE, "whole_model", abc),
+                   "baseline", warm=False, timeout=CAP,
+                   note="one worker, no symmetry breaking"),
+        ], cold_repeat=1, profile_below=0)
+    return rows
+
+
+def cell_rows() -> list[dict]:
+    """Every grid cell decided once in this process (warm: imports and caches in place)."""
     rows = []
-    for a, b, c in tqdm([abc for c in (1, 2, 3) for abc in rg.cells(c)], desc="grid cells"):
-        seconds, v = timed(rc.decide, a, b, c)
-        rows.append(dict(a=a, b=b, c=c, n=a + b + c, status=v.status, method=v.method,
-                         seconds=round(seconds, 3), work_units=round(v.work, 2)))
-    return pd.DataFrame(rows)
+    cells = [abc for c in (1, 2, 3) for abc in grid.cells(c)]
+    for abc in tqdm(cells[:40] if quick() else cells, desc="grid cells"):
+        seconds, verdict = timed(rc.decide, *abc)
+        method = Method(verdict.method, Task(HERE, "decide", abc), cold=False)
+        rows.append(schema_row("russian_cards", f"decide {abc}", method, [], [seconds], None,
+                               verdict.status))
+    return rows
 
 
 def main() -> None:
-    rows = []
-    n_fast, n_slow = len(rc.safe_announcements(3, 3, 1)), smcdel_filter()
-    assert n_fast == n_slow
-    fast, slow = best_of(lambda: rc.safe_announcements(3, 3, 1)), best_of(smcdel_filter, 1)
-    rows.append(dict(task="all (3,3,1) safe announcements through 012", fast="safe_announcements",
-                     fast_s=fast, fast_result=f"{n_fast} announcements", baseline="model-check SMCDEL's 1290 lists",
-                     baseline_s=slow, baseline_result=f"{n_slow} announcements"))
-    cells = cell_times()
-    write_table(cells, "bench_russian_cards_cells")
-    for abc in HARD_CELLS:
-        v = rc.decide(*abc)
-        repeat = 3 if v.work < 5 else 1  # best of 3 where a run is cheap
-        fast = best_of(lambda: rc.decide(*abc), repeat)
-        slow, status, work = whole_model(abc)
-        rows.append(dict(task=f"decide {abc}", fast="decide (orbits, symmetry cases)", fast_s=fast,
-                         fast_result=f"{v.status}, {v.work:.2f} work units",
-                         baseline=f"CP-SAT whole model, {BASELINE_CAP:g} s cap", baseline_s=slow,
-                         baseline_result=f"{status}, {work:.2f} work units"))
-        print(rows[-1], flush=True)
-    df = pd.DataFrame(rows)
-    df["ratio"] = df.baseline_s / df.fast_s  # a lower bound where the baseline hit its cap (UNKNOWN)
-    print(df.to_string(index=False))
-    print(cells.sort_values("seconds").tail(8).to_string(index=False))
-    write_table(df, "bench_russian_cards")
+    print(write_rows(headline_rows(), "bench_russian_cards").to_string(index=False))
+    cells = write_rows(cell_rows(), "bench_russian_cards_cells")
+    slowest = cells.nlargest(8, "warm_median_s")[["case", "method", "warm_median_s"]]
+    print(slowest.to_string(index=False))
 
 
 if __name__ == "__main__":
