@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from puzzlelab.cache import write_table
+from puzzlelab.timing import COLUMNS, _add_ratios, write_rows
 
 REPEATS = 1 if os.environ.get("PUZZLELAB_BENCH_QUICK") else 2
 
@@ -47,6 +47,17 @@ def _timed(f: Callable[[], pd.DataFrame]) -> tuple[float, pd.DataFrame]:
     return time.perf_counter() - start, table
 
 
+def _row(case: str, method: str, role: str, times: list[float], same: bool, note: str) -> dict:
+    """A row of the shared benchmark schema (`puzzlelab.timing.COLUMNS`), warm figures only."""
+    row = dict.fromkeys(COLUMNS)
+    row.update(puzzle="sweeps", case=case, method=method, role=role, like_for_like="yes",
+               result="same table" if same else "DIFFERENT TABLE", finished="yes",
+               cold_reps=0, warm_min_s=min(times), warm_median_s=statistics.median(times),
+               reps=len(times), cores=os.cpu_count(), load_1min=round(os.getloadavg()[0], 2),
+               note=note)
+    return row
+
+
 def main() -> None:
     from dask.distributed import Client, LocalCluster
 
@@ -66,17 +77,19 @@ def main() -> None:
                 t, got = _timed(lambda: run(executor))
                 parallel.append(t)
                 same = same and got.equals(expected)
-            rows.append(dict(
-                sweep=name, serial_min_s=min(serial), serial_median_s=statistics.median(serial),
-                cluster_min_s=min(parallel), cluster_median_s=statistics.median(parallel),
-                speedup=min(serial) / min(parallel), identical=same, repeats=REPEATS,
-                cores=os.cpu_count(), cluster_startup_s=startup))
-            print(f"{name}: serial {min(serial):.2f} s, cluster {min(parallel):.2f} s, "
-                  f"identical {same}", flush=True)
+            if not same:
+                raise SystemExit(f"{name}: the cluster's table differs from the serial one")
+            rows.append(_row(name, "2-worker Dask LocalCluster", "subject", parallel, same,
+                             f"cluster started once beforehand in {startup:.1f} s"))
+            rows.append(_row(name, "serial, one process", "baseline", serial, same,
+                             "the same sweep with executor=None"))
+            print(f"{name}: serial {min(serial):.2f} s, cluster {min(parallel):.2f} s", flush=True)
     finally:
         client.close()
         cluster.close()
-    write_table(pd.DataFrame(rows), "bench_sweeps")
+    for case in {r["case"] for r in rows}:
+        _add_ratios([r for r in rows if r["case"] == case])
+    write_rows(rows, "bench_sweeps")
 
 
 if __name__ == "__main__":
