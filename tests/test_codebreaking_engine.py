@@ -129,3 +129,46 @@ def test_a_game_past_the_memory_limit_is_refused_before_allocating():
     with pytest.raises(ValueError, match="limit"):
         engine.check_fits("Mastermind 9×12", 12**9, 9, 12)
     engine.check_fits("Mastermind 5×8", 8**5, 5, 8)  # fits
+
+
+def canonical(row: np.ndarray, is_final: np.ndarray) -> tuple:
+    """A row of outcomes as its partition: labels by first appearance, final outcomes apart."""
+    labels: dict[int, int] = {}
+    return tuple(-1 if is_final[o] else labels.setdefault(int(o), len(labels)) for o in row)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(SMALL_STRING_GAMES[:8] + SMALL_STRING_GAMES[8:10]), st.integers(0, 2**32 - 1))
+def test_search_pieces_agree_with_plain_computations(game_key, seed):
+    table_game, string_game = string_twins(*game_key)
+    rng = np.random.default_rng(seed)
+    live = np.sort(rng.choice(table_game.n_codes, size=rng.integers(1, min(60, table_game.n_codes) + 1),
+                              replace=False))
+    table = table_game.outcome_table[:, live]
+    # one experiment per class of equal partitions, the lowest of each
+    first: dict[tuple, int] = {}
+    for j in range(table_game.n_experiments):
+        first.setdefault(canonical(table[j], table_game.is_final), j)
+    experiments = np.arange(table_game.n_experiments)
+    assert engine.distinct_partitions(string_game, live, experiments).tolist() == sorted(first.values())
+    # the parts of one experiment, by outcome
+    j = int(rng.integers(table_game.n_experiments))
+    present, sizes, codes = engine.parts(string_game, live, j)
+    expected = table_game.parts(live, j)
+    assert present.tolist() == sorted(expected)
+    chunks = np.split(codes, np.cumsum(sizes)[:-1])
+    assert all((chunk == expected[o]).all() for o, chunk in zip(present, chunks))
+    # the lowest guess that may hit and splits the live codes into singletons
+    perfect = [j for j in range(table_game.n_experiments)
+               if table_game.is_final[table[j]].any() and len(set(table[j].tolist())) == len(live)]
+    assert engine.first_perfect_hit(string_game, live) == (perfect[0] if perfect else -1)
+
+
+def test_fixing_permutations_keep_the_set():
+    game = mastermind(3, 3)
+    perms = game.symmetry.code_perms
+    live = np.flatnonzero(game.outcome_table[game.experiment_index(("g", (1, 1, 2)))] == 0)
+    fixes = engine.fixing_permutations(perms, live, game.n_codes)
+    images = [set(perms[q, live].tolist()) for q in range(len(perms))]
+    assert fixes.tolist() == [image == set(live.tolist()) for image in images]
+    assert fixes.any() and not fixes.all()

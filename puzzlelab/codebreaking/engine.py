@@ -41,7 +41,8 @@ from .analysis import Analysis, check_strategy
 
 __all__ = [
     "BYTES_PER_CODE", "Kernel", "StringRule", "analyze", "check_fits", "estimated_bytes", "kernel",
-    "outcome_row", "partition_sizes", "string_rule",
+    "distinct_partitions", "first_perfect_hit", "fixing_permutations", "outcome_row", "partition_sizes",
+    "parts", "string_rule",
 ]
 
 STRATEGY_CODE = {"max-models": 0, "exp-models": 1, "ent-models": 2, "parts": 3}
@@ -608,3 +609,103 @@ def _sizes(args, experiments, live, n_out):
         for i in range(len(live)):
             counts[r, _outcome(mode, table, packed, pegs, multiset, common, lut, j, live[i])] += 1
     return counts
+
+
+# --- pieces of the optimal search (optimal.Search), compiled ------------------------------------
+def parts(game, live: np.ndarray, j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The codes `live` split by experiment j: (outcomes present, ascending; part sizes; codes by part)."""
+    k = kernel(game)
+    codes = np.ascontiguousarray(live, dtype=np.int32).copy()
+    counts = np.zeros(k.n_outcomes, np.int64)
+    offsets = np.empty(k.n_outcomes, np.int64)
+    _split(_args(k), int(j), codes, 0, len(codes), counts, np.empty(len(codes), np.int16),
+           np.empty(len(codes), np.int32), offsets)
+    present = np.flatnonzero(counts)
+    return present, counts[present], codes.astype(np.intp)
+
+
+def first_perfect_hit(game, live: np.ndarray) -> int:
+    """The lowest experiment that may hit a code of `live` and splits them into singletons, or −1."""
+    k = kernel(game)
+    codes = np.ascontiguousarray(live, dtype=np.int32)
+    counts, touched = np.zeros(k.n_outcomes, np.int64), np.empty(k.n_outcomes, np.int64)
+    return int(_first_perfect_hit(_args(k), codes, 0, len(codes), k.hitters[0], k.hitters[1], counts,
+                                  touched, k.ends_on_final, k.clogc))
+
+
+def distinct_partitions(game, live: np.ndarray, experiments: np.ndarray) -> np.ndarray:
+    """Of `experiments`, the lowest of each class splitting `live` into the same parts (final parts
+    kept apart), ascending: one move per class (Definition 28)."""
+    k = kernel(game)
+    rows = _canonical_rows(_args(k), k.is_final, np.ascontiguousarray(experiments, dtype=np.int32),
+                           np.ascontiguousarray(live, dtype=np.int32), k.n_outcomes)
+    return np.asarray(experiments)[_first_of_equal(rows)]
+
+
+@njit(cache=True)
+def _canonical_rows(args, is_final, experiments, live, n_out):
+    """Each experiment's outcomes on `live`, relabelled by first appearance; final outcomes −1."""
+    mode, table, packed, pegs, multiset, common, lut = args
+    rows = np.empty((len(experiments), len(live)), np.int16)
+    relabel = np.empty(n_out, np.int16)
+    for r in range(len(experiments)):
+        relabel[:] = -1
+        nxt = 0
+        for i in range(len(live)):
+            o = _outcome(mode, table, packed, pegs, multiset, common, lut, experiments[r], live[i])
+            if is_final[o]:
+                rows[r, i] = -1
+            else:
+                if relabel[o] < 0:
+                    relabel[o] = nxt
+                    nxt += 1
+                rows[r, i] = relabel[o]
+    return rows
+
+
+@njit(cache=True)
+def _first_of_equal(rows):
+    """Indices (ascending) of the first row of each group of equal rows: hashed, then compared exactly."""
+    m, s = rows.shape
+    keys = np.empty(m, np.uint64)
+    for r in range(m):
+        h = np.uint64(14695981039346656037)
+        for i in range(s):
+            h = (h ^ np.uint64(rows[r, i] + 1)) * np.uint64(1099511628211)
+        keys[r] = h
+    order = np.argsort(keys, kind="mergesort")  # stable: equal keys stay in index order
+    keep = np.zeros(m, np.bool_)
+    reps = np.empty(m, np.int64)
+    i = 0
+    while i < m:
+        e = i + 1
+        while e < m and keys[order[e]] == keys[order[i]]:
+            e += 1
+        nreps = 0
+        for t in range(i, e):
+            r, new = order[t], True
+            for q in range(nreps):
+                if (rows[r] == rows[reps[q]]).all():
+                    new = False
+                    break
+            if new:
+                reps[nreps] = r
+                nreps += 1
+                keep[r] = True
+        i = e
+    return np.flatnonzero(keep)
+
+
+@njit(cache=True)
+def fixing_permutations(code_perms, live, n_codes):
+    """Which rows of `code_perms` map the codes `live` into themselves (the set's stabilizer)."""
+    mask = np.zeros(n_codes, np.bool_)
+    for k in live:
+        mask[k] = True
+    out = np.ones(code_perms.shape[0], np.bool_)
+    for q in range(code_perms.shape[0]):
+        for k in live:
+            if not mask[code_perms[q, k]]:
+                out[q] = False
+                break
+    return out
