@@ -10,11 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzlelab.codebreaking import (STRATEGIES, Game, analyze, analyze_plain, bags_of_gold,
-                                    black_peg_mastermind, bulls_and_cows, counterfeit_coin,
-                                    lemma14_bound, mastermind, optimal, parse, simulate, well_formed_table)
-from puzzlelab.codebreaking import coins, explore
-from puzzlelab.codebreaking.games import clause_report, mastermind_by_formulas, outcome_clauses
+from puzzlelab.codebreaking import (STRATEGIES, Game, analyze, bags_of_gold, black_peg_mastermind,
+                                    bulls_and_cows, counterfeit_coin, lemma14_bound, mastermind,
+                                    optimal, parse, simulate, well_formed_table)
+from puzzlelab.codebreaking import coins
+from puzzlelab.codebreaking import notebook as explore
+from puzzlelab.codebreaking.games import mastermind_by_formulas, outcome_clauses
+from puzzlelab.codebreaking.reference import analyze_plain
+from puzzlelab.codebreaking.source import clause_report
+from puzzlelab.paths import DATA
 
 
 # --- games --------------------------------------------------------------------------------------
@@ -107,7 +111,7 @@ def tiny_game(**kw) -> Game:
     ({"outcome_table": np.array([[0, 2]])}, "outside"),
     ({"outcome_table": np.array([[0, 1, 1]])}, "shape"),
     ({"variables": ["a", "a"]}, "distinct"),
-    ({"experiments": []}, "no experiments"),
+    ({"experiments": []}, "experiments must be a non-empty list"),
     ({"final_outcomes": ["z"]}, "unknown final"),
     ({"codes": np.array([[1, 0], [1, 0]], dtype=bool)}, "same valuation"),
 ])
@@ -130,25 +134,25 @@ def test_ill_formed_outcomes_name_the_culprit():
 
 
 @pytest.mark.parametrize("call,words", [
-    (lambda: mastermind(0, 3), "pegs must be an integer ≥ 1"),
-    (lambda: mastermind(2, -1), "colors must be an integer ≥ 1"),
-    (lambda: counterfeit_coin(0), "coins must be an integer ≥ 1"),
+    (lambda: mastermind(0, 3), "pegs must be an integer between 1 and"),
+    (lambda: mastermind(2, -1), "colors must be an integer at least 1"),
+    (lambda: counterfeit_coin(0), "coins must be an integer between 1 and"),
     (lambda: counterfeit_coin(1), "at least 2 coins"),
-    (lambda: counterfeit_coin(3, formalization=7), "formalization must be 8 or 9"),
+    (lambda: counterfeit_coin(3, formalization=7), "formalization .*must be one of 8, 9"),
     (lambda: bulls_and_cows(4, 3), "need at least 4 symbols"),
     (lambda: mastermind(9, 9), "too many for an explicit table"),
-    (lambda: bags_of_gold(0, 2), "bags must be an integer ≥ 1"),
-    (lambda: analyze(mastermind(2, 2), "random"), "unknown strategy 'random'"),
-    (lambda: optimal(mastermind(2, 2), "best"), "unknown measure 'best'"),
-    (lambda: coins.initial(0), "coins must be an integer ≥ 1"),
-    (lambda: coins.max_coins(-1), "weighings must be an integer ≥ 0"),
-    (lambda: coins.dyson_bound(0), "weighings must be an integer ≥ 1"),
+    (lambda: bags_of_gold(0, 2), "bags must be an integer between 1 and"),
+    (lambda: analyze(mastermind(2, 2), "random"), "strategy must be one of .*; got 'random'"),
+    (lambda: optimal(mastermind(2, 2), "best"), "measure must be one of 'worst', 'average'; got 'best'"),
+    (lambda: coins.initial(0), "coins must be an integer between 1 and"),
+    (lambda: coins.max_coins(-1), "w must be an integer between 0 and"),
+    (lambda: coins.dyson_bound(0), "w must be an integer between 1 and"),
     (lambda: simulate(mastermind(2, 2), "parts", "33"), "no code named '33'"),
-    (lambda: simulate(mastermind(2, 2), "parts", 2.7), "code name .str. or an index .int., got 2.7"),
-    (lambda: simulate(mastermind(2, 2), "parts", True), "code name .str. or an index .int., got True"),
-    (lambda: simulate(mastermind(2, 2), "parts", 4), "code index 4 out of range"),
-    (lambda: parse(None), "must be text .str., got NoneType"),
-    (lambda: explore.make_game("chess", 1, 1), "unknown game 'chess'"),
+    (lambda: simulate(mastermind(2, 2), "parts", 2.7), "code name or an index.* must be an integer, got 2.7"),
+    (lambda: simulate(mastermind(2, 2), "parts", True), "code name or an index.* must be an integer, got True"),
+    (lambda: simulate(mastermind(2, 2), "parts", 4), r"code .* must be an integer between 0 and 3, got 4"),
+    (lambda: parse(None), "a game description must be a string, got None"),
+    (lambda: explore.make_game("chess", 1, 1), "kind of game must be one of .*; got 'chess'"),
     (lambda: explore.explore_play(2, 3, 0, "19"), "guess '19' must be 2 digits from 1 to 3"),
 ])
 def test_bad_input_raises_value_error(call, words):
@@ -432,7 +436,7 @@ def test_clause_report_accepts_a_correct_outcome_1_1_clause():
     assert second.contradiction and second["answers of the codes satisfying it"] == "none (unsatisfiable)"
 
 
-@pytest.mark.parametrize("text,words", [(None, "must be text"), ("a ∧ b", "no clause"),
+@pytest.mark.parametrize("text,words", [(None, "must be a string"), ("a ∧ b", "no clause"),
                                         ("(f_5($0))", "beyond 3")])
 def test_clause_report_rejects_bad_text(text, words):
     with pytest.raises(ValueError, match=words):
@@ -451,3 +455,33 @@ def test_greedy_gap_sentence_names_the_failing_coin_counts():
 def test_widgets_act_on_release():
     for controls in (explore.strategy_widgets(), explore.play_widgets()):
         assert all(not w.continuous_update for w in controls.values() if hasattr(w, "continuous_update"))
+
+
+def test_size_controls_are_named_per_game_and_unused_ones_hidden():
+    controls = explore.strategy_widgets()
+    kind, a, b = controls["kind"], controls["a"], controls["b"]
+    for name, (first, second) in explore.SIZE_CONTROLS.items():
+        kind.value = name
+        assert a.description == first[0] and first[1] <= a.value <= first[2]
+        assert (b.layout.display == "none") == (second is None)
+        game = explore.make_game(name, a.value, b.value)  # every opening value is a game
+        assert game.n_codes >= 1
+
+
+def test_histogram_views_add_up_to_the_codes():
+    table = explore.strategies_table([("Mastermind", 2, 3), ("coin", 4, 0)])
+    views = explore.histogram_views(table)
+    assert len(views) == len(table)
+    for row in table.itertuples():
+        view = views[f"{row.game} · {row.strategy}"]
+        assert int(view.sum(axis=1).iloc[0]) == row.codes
+        assert max(int(d) for d in view.columns) == row.worst
+
+
+def test_with_final_outcomes_keeps_each_types_outcomes():
+    game = parse(TWO_TYPES)  # two types with two outcomes each, four labels in all
+    copy = game.with_final_outcomes(())
+    assert copy.type_outcomes == game.type_outcomes
+    assert copy.max_type_outcomes == 2 and lemma14_bound(copy) == lemma14_bound(game) == 2
+    mm = parse((DATA / "games" / "mastermind_3x3.cobra").read_text(encoding="utf-8"))
+    assert mm.with_final_outcomes(()).type_outcomes == mm.type_outcomes

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from puzzlelab.codebreaking import black_peg_mastermind, counterfeit_coin, mastermind
 from puzzlelab.codebreaking import game_files as G
 from puzzlelab.codebreaking import language as L
+from puzzlelab.codebreaking.notebook import explore_game_text
 
 # ---------------------------------------------------------------------------
 # helpers
@@ -514,7 +515,7 @@ def test_missing_outcome_is_not_well_formed():
 
 
 def test_explore_coin_game():
-    table = L.explore_game_text(G.SHIPPED_GAMES["coin12"]())
+    table = explore_game_text(G.SHIPPED_GAMES["coin12"]())
     # m against m of 12 coins: each pan goes down in 2m of the 24 codes (m coins heavy on it,
     # m light on the other); the scales balance in the other 24 - 4m. Every weighing of a type
     # splits alike, so the best worst part is max(2m, 24 - 4m).
@@ -524,7 +525,7 @@ def test_explore_coin_game():
 
 
 def test_explore_mastermind_matches_scoring():
-    table = L.explore_game_text(G.SHIPPED_GAMES["mastermind_3x3"]())
+    table = explore_game_text(G.SHIPPED_GAMES["mastermind_3x3"]())
     black, white = scores(np.array(list(product(range(1, 4), repeat=3))), 3)
     worst = min(Counter(zip(b, w)).most_common(1)[0][1] for b, w in zip(black, white))
     assert table["best worst part"].tolist() == [worst]
@@ -533,7 +534,7 @@ def test_explore_mastermind_matches_scoring():
 
 def test_explore_reports_bad_text_as_value_error():
     with pytest.raises(ValueError, match="line 1, column 1"):
-        L.explore_game_text("nonsense")
+        explore_game_text("nonsense")
 
 
 def test_too_many_codes_is_refused():

@@ -1,65 +1,49 @@
-"""Greedy strategies and their analysis over all codes (Klimoš, thesis §3.3, Definitions 12–13, 21; Lemma 14).
+"""Greedy strategies played against every code (Klimoš 2014, §3.3, Definitions 12–13, 21; Lemma 14).
 
 A strategy looks at the codes still possible (knowledge = a set of codes, which makes it
 memory-less, Definition 18) and scores every experiment by the sizes of the parts it would
-split them into, all experiments at once (`Game.partition_sizes`, one bincount):
-
-| strategy     | picks the experiment with                 | known as                  |
-|--------------|-------------------------------------------|---------------------------|
-| `max-models` | the smallest largest part                 | Knuth (1977), #-greedy    |
-| `exp-models` | the smallest expected part, Σ c²/n        | Irving (1979)             |
-| `ent-models` | the largest entropy of the outcome        | Neuwirth (1982)           |
-| `parts`      | the most (non-empty) parts                | Kooi (2005)               |
+split them into, all experiments at once (`Game.partition_sizes`, one bincount); the
+scoring functions live in `strategies.STRATEGIES` (Knuth 1977, Irving 1979, Neuwirth 1982,
+Kooi 2005), and a scoring function of one's own may be passed instead of a name.
 
 Ties: first an experiment whose final outcome is still possible (a guess that could be the
 code), then the lowest experiment index (the game's fixed order, e.g. lowest code first).
 
 Counting: if the game has final outcomes (Mastermind) a code's length is the number of
 experiments up to and including the one that hits it; otherwise (the coin game) it is the
-number of experiments until the code is determined (thesis Definition 12). Both lengths are
+number of experiments until the code is determined (Definition 12). Both lengths are
 recorded: `lengths` (the game's rule) and `determined` (the thesis's |σ|_v).
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from .game import Game
+from .. import checks
+from .game import Game, check_game
+from .strategies import STRATEGIES, Scoring, scoring, strategy_name
 
-STRATEGIES = ("max-models", "exp-models", "ent-models", "parts")
-
-
-def _scores(counts: np.ndarray, strategy: str) -> np.ndarray:
-    """A score per experiment, lower is better, from the part sizes counts[j, outcome]."""
-    if strategy == "max-models":
-        return counts.max(axis=1).astype(np.float64)
-    if strategy == "exp-models":
-        return (counts.astype(np.int64) ** 2).sum(axis=1).astype(np.float64)
-    if strategy == "ent-models":  # max entropy ⇔ min Σ c ln c (n fixed); rounded so that ties are ties
-        c = counts.astype(np.float64)
-        return np.round((c * np.log(np.where(c > 0, c, 1.0))).sum(axis=1), 9)
-    if strategy == "parts":
-        return -(counts > 0).sum(axis=1).astype(np.float64)
-    raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
+__all__ = ["STRATEGIES", "Analysis", "analyze", "ceil_log", "choose", "first_hit", "lemma14_bound",
+           "simulate"]
 
 
-def check_strategy(strategy: str) -> str:
-    """The strategy name, or ValueError naming the choices."""
-    if strategy not in STRATEGIES:
-        raise ValueError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGIES)}")
-    return strategy
-
-
-def choose(game: Game, live: np.ndarray, strategy: str) -> int:
+def choose(game: Game, live: np.ndarray, strategy: str | Scoring) -> int:
     """The experiment the strategy performs when `live` are the codes still possible."""
+    game = check_game(game)
+    return _choose(game, _live_codes(game, live), scoring(strategy))
+
+
+def _choose(game: Game, live: np.ndarray, score_of: Scoring) -> int:
     counts = game.partition_sizes(live)
-    score = _scores(counts, strategy)
+    score = np.asarray(score_of(counts), dtype=np.float64)
+    if score.shape != (len(counts),) or np.isnan(score).any():
+        raise ValueError(f"strategy {strategy_name(score_of)!r} must give one number per "
+                         f"experiment ({len(counts)}), got shape {score.shape}")
     candidates = np.flatnonzero(score == score.min())
     j = int(candidates[0])
     if game.ends_on_final:
@@ -103,27 +87,25 @@ class Analysis:
 
     def histogram(self) -> dict[int, int]:
         """Number of codes solved in exactly d experiments, for every d = 0..worst that occurs."""
-        return {d: int((self.lengths == d).sum()) for d in range(0, self.worst + 1) if (self.lengths == d).any()}
-
-    def summary(self) -> dict:
-        return {"game": self.game.name, "strategy": self.strategy, "codes": len(self.lengths),
-                "worst": self.worst, "total": self.total, "average": round(self.average, 4)}
+        depths, counts = np.unique(self.lengths, return_counts=True)
+        return {int(d): int(c) for d, c in zip(depths, counts)}
 
 
 def lemma14_bound(game: Game) -> float:
-    """Lemma 14: every strategy needs ⌈log_b #φ0⌉ experiments to determine the code, b = max_t |Φ(t)|.
+    """Lemma 14: every strategy needs ⌈log_b #φ0⌉ experiments to determine the code, b = max_t
+    |Φ(t)|.
 
     b is the most outcome formulas one experiment type has (not the number of labels over
     all types). The bound is on the thesis's length |σ|_v (until determined), so it is to
     be compared with `Analysis.determined`; math.inf if b = 1 and there are several codes.
     """
+    game = check_game(game)
     return ceil_log(game.max_type_outcomes, game.n_codes)
 
 
 def ceil_log(b: int, n: int) -> float:
     """⌈log_b n⌉ in exact integer arithmetic (the least k with b^k ≥ n); math.inf if b = 1 < n."""
-    if b < 1 or n < 1:
-        raise ValueError(f"⌈log_b n⌉ needs b ≥ 1 and n ≥ 1, got b = {b}, n = {n}")
+    b, n = checks.integer(b, "b", low=1), checks.integer(n, "n", low=1)
     if b == 1:
         return 0 if n == 1 else math.inf
     k = 0
@@ -132,14 +114,16 @@ def ceil_log(b: int, n: int) -> float:
     return k
 
 
-def analyze(game: Game, strategy: str = "max-models") -> Analysis:
-    """Play `strategy` against every code at once, node by node of its decision tree (vectorised)."""
-    check_strategy(strategy)
-    return _play(game, lambda live, depth: choose(game, live, strategy), strategy)
+def analyze(game: Game, strategy: str | Scoring = "max-models") -> Analysis:
+    """Play `strategy` (a name or a scoring function) against every code at once, node by node."""
+    game, score_of = check_game(game), scoring(strategy)
+    return _play(game, lambda live, depth: _choose(game, live, score_of), strategy_name(strategy))
 
 
 def first_hit(game: Game) -> np.ndarray:
-    """For every code, the lowest experiment whose final outcome holds on it (the guess of that code)."""
+    """For every code, the lowest experiment whose final outcome holds on it (the guess of that
+    code)."""
+    game = check_game(game)
     return np.argmax(game.is_final[game.outcome_table], axis=0)
 
 
@@ -159,7 +143,17 @@ def _play(game: Game, pick: Callable[[np.ndarray, int], int], label: str) -> Ana
         if len(live) == 1:  # every score ties on one code; the tie-break guesses it
             k = int(live[0])
             lengths[k], determined[k] = depth + 1, depth
-            rows.append((node, parent, outcome, depth, 1, game.experiment_name(int(hit[k])), game.code_names[k]))
+            rows.append(
+                (
+                    node,
+                    parent,
+                    outcome,
+                    depth,
+                    1,
+                    game.experiment_name(int(hit[k])),
+                    game.code_names[k],
+                )
+            )
             continue
         j = pick(live, depth)
         rows.append((node, parent, outcome, depth, len(live), game.experiment_name(j), ""))
@@ -167,29 +161,37 @@ def _play(game: Game, pick: Callable[[np.ndarray, int], int], label: str) -> Ana
             if game.is_final[o]:
                 lengths[part] = depth + 1
                 determined[part] = depth + 1
-                rows.append((len(rows), node, game.outcome_labels[o], depth + 1, 1, "", game.code_names[part[0]]))
+                rows.append(
+                    (
+                        len(rows),
+                        node,
+                        game.outcome_labels[o],
+                        depth + 1,
+                        1,
+                        "",
+                        game.code_names[part[0]],
+                    )
+                )
             else:
                 stack.append((part, depth + 1, node, game.outcome_labels[o]))
-    tree = pd.DataFrame(rows, columns=["node", "parent", "outcome", "depth", "codes", "experiment", "code"])
-    return Analysis(game, label, lengths, determined, tree.sort_values("node").reset_index(drop=True))
+    tree = pd.DataFrame(
+        rows, columns=["node", "parent", "outcome", "depth", "codes", "experiment", "code"]
+    )
+    return Analysis(
+        game, label, lengths, determined, tree.sort_values("node").reset_index(drop=True)
+    )
 
 
-def simulate(game: Game, strategy: str, code: str | int) -> pd.DataFrame:
+def simulate(game: Game, strategy: str | Scoring, code: str | int) -> pd.DataFrame:
     """One play of `strategy` against one secret code: experiment, outcome, codes left after it."""
-    check_strategy(strategy)
+    game, score_of = check_game(game), scoring(strategy)
     if isinstance(code, str):
         k = game.code_index(code)
-    elif isinstance(code, (int, np.integer)) and not isinstance(code, (bool, np.bool_)):
-        k = int(code)
     else:
-        raise ValueError(f"{game.name}: the code must be a code name (str) or an index (int), got {code!r}")
-    if not 0 <= k < game.n_codes:
-        raise ValueError(f"{game.name}: code index {k} out of range")
+        k = checks.integer(code, "code (a code name or an index)", low=0, high=game.n_codes - 1)
     live, steps = np.arange(game.n_codes), []
-    while True:
-        if len(live) == 1 and not game.ends_on_final:
-            break
-        j = choose(game, live, strategy)
+    while len(live) > 1 or game.ends_on_final:
+        j = _choose(game, live, score_of)
         o = int(game.outcome_table[j, k])
         live = live[game.outcome_table[j, live] == o]
         steps.append({"step": len(steps) + 1, "experiment": game.experiment_name(j),
@@ -199,47 +201,11 @@ def simulate(game: Game, strategy: str, code: str | int) -> pd.DataFrame:
     return pd.DataFrame(steps)
 
 
-# --- the plain reference: recursion and Python dictionaries, no numpy ---------------------------
-def analyze_plain(game: Game, strategy: str = "max-models") -> Analysis:
-    """The same analysis written the slow, obvious way (a cross-check and the benchmark's baseline)."""
-    check_strategy(strategy)
-    table = game.outcome_table.tolist()
-    final = set(game.final_outcomes)
-    lengths = [0] * game.n_codes
-
-    def score(counts: Counter, size: int) -> float:
-        sizes = list(counts.values())
-        if strategy == "max-models":
-            return max(sizes)
-        if strategy == "exp-models":
-            return sum(c * c for c in sizes)
-        if strategy == "ent-models":
-            return round(sum(c * math.log(c) for c in sizes), 9)
-        return -len(sizes)
-
-    def best(live: list[int]) -> int:
-        scored = [(score(Counter(row[k] for k in live), len(live)), j) for j, row in enumerate(table)]
-        low = min(s for s, _ in scored)
-        ties = [j for s, j in scored if s == low]
-        hitting = [j for j in ties if any(table[j][k] in final for k in live)]
-        return (hitting or ties)[0]
-
-    def solve(live: list[int], depth: int) -> None:
-        if len(live) == 1 and not final:
-            lengths[live[0]] = depth
-            return
-        j = best(live)
-        parts: dict[int, list[int]] = {}
-        for k in live:
-            parts.setdefault(table[j][k], []).append(k)
-        if len(parts) == 1 and next(iter(parts)) not in final:
-            raise ValueError(f"{game.name}: no experiment tells apart {len(live)} codes")
-        for o, part in parts.items():
-            if o in final:
-                lengths[part[0]] = depth + 1
-            else:
-                solve(part, depth + 1)
-
-    solve(list(range(game.n_codes)), 0)
-    arr = np.array(lengths)
-    return Analysis(game, strategy, arr, arr.copy(), pd.DataFrame())
+def _live_codes(game: Game, live: object) -> np.ndarray:
+    """`live` as a non-empty array of distinct code indices of `game`."""
+    arr = np.asarray(live)
+    if arr.ndim != 1 or len(arr) == 0 or not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"live codes must be a non-empty 1-d array of code indices, got {live!r}")
+    if arr.min() < 0 or arr.max() >= game.n_codes or len(np.unique(arr)) != len(arr):
+        raise ValueError(f"live codes must be distinct indices 0..{game.n_codes - 1}")
+    return arr.astype(np.intp)

@@ -1,4 +1,4 @@
-"""A code-breaking game as explicit tables (Klimoš, *Algorithmic Analysis of Code Breaking Games*, §3.2).
+"""A code-breaking game as explicit tables (Klimoš 2014, §3.2).
 
 The thesis describes a game by variables X, a restriction φ0, experiment types with
 parametrizations and parametrized outcome formulas (Definition 4). We keep that view but
@@ -36,12 +36,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import checks
+
+__all__ = ["Experiment", "Game", "Symmetry", "check_game", "well_formed_table"]
+
 Experiment = tuple[str, tuple[int, ...]]
 
 
 @dataclass(frozen=True)
 class Symmetry:
-    """Permutations π of the game (§3.4): code k ↦ code_perms[g, k], experiment j ↦ experiment_perms[g, j].
+    """Permutations π of the game (§3.4): code k ↦ code_perms[g, k], experiment j ↦
+    experiment_perms[g, j].
 
     Each row g must map every experiment's partition of the codes onto the partition of the
     image experiment (outcome labels may be renamed, final outcomes must stay final).
@@ -55,7 +60,8 @@ class Symmetry:
     experiment_perms: np.ndarray
     complete: bool
     description: str = ""
-    swaps: np.ndarray | None = None  # generators only: swaps[g] = the two symbols generator g exchanges
+    # generators only: swaps[g] = the two symbols generator g exchanges
+    swaps: np.ndarray | None = None
 
     @property
     def size(self) -> int:
@@ -63,7 +69,8 @@ class Symmetry:
 
 
 class Game:
-    """A well-formed code-breaking game with codes, experiments and outcome table (thesis Definition 4, 7)."""
+    """A well-formed code-breaking game with codes, experiments and outcome table (thesis Definition
+    4, 7)."""
 
     def __init__(
         self,
@@ -79,30 +86,15 @@ class Game:
         symmetry: Symmetry | Callable[[], Symmetry | None] | None = None,
         type_outcomes: dict[str, Sequence[str]] | None = None,
     ) -> None:
-        if not isinstance(name, str) or not name:
+        self.name = checks.text(name, "game name")
+        if not name:
             raise ValueError("game name must be a non-empty string")
-        self.name = name
-        self.variables = [str(v) for v in variables]
-        if len(set(self.variables)) != len(self.variables):
-            raise ValueError(f"{name}: variable names are not distinct")
-        self.codes = _bool_matrix(codes, name)
-        if self.codes.shape[0] == 0:
-            raise ValueError(f"{name}: no codes (the restriction is unsatisfiable)")
-        if self.codes.shape[1] != len(self.variables):
-            raise ValueError(
-                f"{name}: codes have {self.codes.shape[1]} columns but there are "
-                f"{len(self.variables)} variables"
-            )
-        if len(np.unique(self.codes, axis=0)) != len(self.codes):
-            raise ValueError(f"{name}: two codes are the same valuation")
-        self.experiments = [(str(t), tuple(map(int, p))) for t, p in experiments]
-        if not self.experiments:
-            raise ValueError(f"{name}: no experiments")
-        if len(set(self.experiments)) != len(self.experiments):
-            raise ValueError(f"{name}: an experiment is listed twice")
-        self.outcome_labels = [str(o) for o in outcome_labels]
-        if not self.outcome_labels or len(set(self.outcome_labels)) != len(self.outcome_labels):
-            raise ValueError(f"{name}: outcome labels must be non-empty and distinct")
+        self.variables = _names(variables, "variables", name)
+        self.codes = _bool_matrix(codes, len(self.variables), name)
+        self.experiments = _experiments(experiments, name)
+        self.outcome_labels = _names(outcome_labels, "outcome labels", name)
+        if not self.outcome_labels:
+            raise ValueError(f"{name}: outcome labels must be non-empty")
         self.outcome_table = _outcome_table(
             outcome_table, len(self.experiments), len(self.codes), len(self.outcome_labels), name
         )
@@ -113,9 +105,15 @@ class Game:
         self._check_finals()
         if code_names is None:
             code_names = [self._default_code_name(row) for row in self.codes]
-        self.code_names = [str(c) for c in code_names]
+        self.code_names = _names(code_names, "code names", name, distinct=False)
         if len(self.code_names) != len(self.codes):
-            raise ValueError(f"{name}: {len(self.code_names)} code names for {len(self.codes)} codes")
+            raise ValueError(
+                f"{name}: {len(self.code_names)} code names for {len(self.codes)} codes"
+            )
+        if not (symmetry is None or isinstance(symmetry, Symmetry) or callable(symmetry)):
+            raise checks.ArgumentTypeError(
+                f"{name}: symmetry must be a Symmetry, a function or None"
+            )
         self._symmetry = symmetry
         if isinstance(symmetry, Symmetry):
             _check_symmetry_shapes(symmetry, len(self.codes), len(self.experiments), name)
@@ -147,12 +145,14 @@ class Game:
 
     @property
     def max_type_outcomes(self) -> int:
-        """b of Lemma 14 and Lemma 22: max over experiment types t of |Φ(t)|, the outcomes one experiment has."""
+        """b of Lemma 14 and Lemma 22: max over experiment types t of |Φ(t)|, the outcomes one
+        experiment has."""
         return max(len(labels) for labels in self.type_outcomes.values())
 
     @property
     def ends_on_final(self) -> bool:
-        """True when a game ends only once a final outcome is observed (Mastermind), else when determined."""
+        """True when a game ends only once a final outcome is observed (Mastermind), else when
+        determined."""
         return bool(self.final_outcomes)
 
     def experiment_name(self, j: int) -> str:
@@ -181,8 +181,11 @@ class Game:
         )
 
     # --- the computation everything else rests on ---------------------------------------
-    def partition_sizes(self, live: np.ndarray, experiments: np.ndarray | None = None) -> np.ndarray:
-        """Part sizes: counts[j, o] = #live codes on which experiment j has outcome o (one bincount)."""
+    def partition_sizes(
+        self, live: np.ndarray, experiments: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Part sizes: counts[j, o] = #live codes on which experiment j has outcome o (one
+        bincount)."""
         live = np.asarray(live, dtype=np.intp)
         table = self.outcome_table if experiments is None else self.outcome_table[experiments]
         sub = table[:, live].astype(np.intp)
@@ -204,7 +207,7 @@ class Game:
         return Game(
             self.name, self.variables, self.codes, self.experiments, self.outcome_table,
             self.outcome_labels, final_outcomes=final_outcomes, code_names=self.code_names,
-            symmetry=self._symmetry,
+            symmetry=self._symmetry, type_outcomes=self.type_outcomes,
         )
 
     # --- helpers ---------------------------------------------------------------------------
@@ -214,7 +217,9 @@ class Game:
         if given is None:
             return {t: tuple(self.outcome_labels) for t in types}
         if not isinstance(given, dict):
-            raise ValueError(f"{self.name}: type_outcomes must map experiment types to outcome labels")
+            raise checks.ArgumentTypeError(
+                f"{self.name}: type_outcomes must map experiment types to outcome labels"
+            )
         out = {str(t): tuple(str(o) for o in labels) for t, labels in given.items()}
         missing = [t for t in types if t not in out]
         if missing:
@@ -223,18 +228,23 @@ class Game:
         for t, labels in out.items():
             unknown = [o for o in labels if o not in self.outcome_labels]
             if unknown or not labels:
-                raise ValueError(f"{self.name}: type {t!r} has unknown or no outcome labels {unknown}")
-            allowed = np.isin(np.arange(self.n_outcomes), [self.outcome_labels.index(o) for o in labels])
+                raise ValueError(
+                    f"{self.name}: type {t!r} has unknown or no outcome labels {unknown}"
+                )
+            allowed = np.isin(
+                np.arange(self.n_outcomes), [self.outcome_labels.index(o) for o in labels]
+            )
             rows = self.outcome_table[kinds == t]
             if rows.size and not allowed[rows].all():
-                raise ValueError(f"{self.name}: an experiment of type {t!r} has an outcome outside Φ({t})")
+                raise ValueError(
+                    f"{self.name}: an experiment of type {t!r} has an outcome outside Φ({t})"
+                )
         return out
 
     def _outcome_index(self, o: str | int) -> int:
-        if isinstance(o, (int, np.integer)) and not isinstance(o, bool):
-            if not 0 <= int(o) < self.n_outcomes:
-                raise ValueError(f"{self.name}: final outcome index {o} out of range")
-            return int(o)
+        if not isinstance(o, str):
+            return checks.integer(o, "a final outcome (a label or an index)", low=0,
+                                  high=self.n_outcomes - 1)
         if str(o) not in self.outcome_labels:
             raise ValueError(f"{self.name}: unknown final outcome {o!r}")
         return self.outcome_labels.index(str(o))
@@ -261,13 +271,14 @@ class Game:
 
 def well_formed_table(satisfied: np.ndarray, experiment_names: Sequence[str] | None = None,
                       code_names: Sequence[str] | None = None) -> np.ndarray:
-    """Outcome table from truth values satisfied[j, o, k] of outcome o of experiment j on code k.
+    """Outcome table from truth values satisfied[j, o, k] of outcome o of experiment j on code k
+    (§3.2).
 
     Checks Definition 7 (well-formed: exactly one outcome holds per code and experiment)
     and raises ValueError naming the first experiment and code that violate it.
     """
-    sat = np.asarray(satisfied, dtype=bool)
-    if sat.ndim != 3:
+    sat = np.asarray(satisfied)
+    if sat.ndim != 3 or sat.dtype == object:
         raise ValueError("satisfied must be a 3-d array (experiments × outcomes × codes)")
     count = sat.sum(axis=1)
     bad = np.argwhere(count != 1)
@@ -279,21 +290,66 @@ def well_formed_table(satisfied: np.ndarray, experiment_names: Sequence[str] | N
             f"game is not well-formed: {int(count[j, k])} outcomes of {e} hold for {c} "
             f"(exactly one must)"
         )
-    return sat.argmax(axis=1).astype(np.int16)
+    sat = sat.astype(bool)
+    return sat.argmax(axis=1).astype(np.int16 if sat.shape[1] <= 2**15 else np.int32)
 
 
-def _bool_matrix(codes: np.ndarray, name: str) -> np.ndarray:
+def check_game(game: object, name: str = "game") -> Game:
+    """`game` if it is a `Game`, else a TypeError saying what to pass."""
+    if not isinstance(game, Game):
+        raise checks.ArgumentTypeError(
+            f"{name} must be a code-breaking Game (e.g. mastermind(3, 3) or parse(text)), "
+            f"got {game!r}")
+    return game
+
+
+def _names(values: object, what: str, name: str, distinct: bool = True) -> list[str]:
+    """A list of names (strings or numbers shown as strings), distinct unless told otherwise."""
+    if isinstance(values, (str, bytes, dict)) or not isinstance(values, (list, tuple, np.ndarray)):
+        raise checks.ArgumentTypeError(f"{name}: {what} must be a list of names, got {values!r}")
+    out = [str(v) for v in values]
+    if distinct and len(set(out)) != len(out):
+        raise ValueError(f"{name}: {what} are not distinct")
+    return out
+
+
+def _experiments(experiments: object, name: str) -> list[Experiment]:
+    """(type name, parametrization of ints) pairs, at least one, no experiment twice."""
+    if not isinstance(experiments, (list, tuple)) or not experiments:
+        raise ValueError(f"{name}: experiments must be a non-empty list of (type, parameters)")
+    out = []
+    for e in experiments:
+        if not isinstance(e, (list, tuple)) or len(e) != 2 or not isinstance(e[0], str):
+            raise ValueError(f"{name}: an experiment is a (type name, parameters) pair, got {e!r}")
+        out.append((e[0], checks.integers(e[1], f"{name}: parameters of {e[0]!r}")))
+    if len(set(out)) != len(out):
+        raise ValueError(f"{name}: an experiment is listed twice")
+    return out
+
+
+def _bool_matrix(codes: np.ndarray, n_vars: int, name: str) -> np.ndarray:
+    """The codes as a bool matrix (codes × variables), at least one, no two the same."""
     arr = np.asarray(codes)
     if arr.ndim != 2:
         raise ValueError(f"{name}: codes must be a 2-d array (codes × variables)")
     if arr.dtype != bool:
-        if not np.isin(arr, (0, 1)).all():
+        if arr.dtype == object or not np.isin(arr, (0, 1)).all():
             raise ValueError(f"{name}: codes must be boolean valuations")
         arr = arr.astype(bool)
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name}: no codes (the restriction is unsatisfiable)")
+    if arr.shape[1] != n_vars:
+        raise ValueError(
+            f"{name}: codes have {arr.shape[1]} columns but there are {n_vars} variables"
+        )
+    if len(np.unique(arr, axis=0)) != len(arr):
+        raise ValueError(f"{name}: two codes are the same valuation")
     return arr
 
 
-def _outcome_table(table: np.ndarray, n_exp: int, n_codes: int, n_out: int, name: str) -> np.ndarray:
+def _outcome_table(
+    table: np.ndarray, n_exp: int, n_codes: int, n_out: int, name: str
+) -> np.ndarray:
     arr = np.asarray(table)
     if arr.shape != (n_exp, n_codes):
         raise ValueError(
@@ -303,7 +359,7 @@ def _outcome_table(table: np.ndarray, n_exp: int, n_codes: int, n_out: int, name
         raise ValueError(f"{name}: outcome table must hold integers")
     if arr.size and (arr.min() < 0 or arr.max() >= n_out):
         raise ValueError(f"{name}: outcome table refers to an outcome outside 0..{n_out - 1}")
-    dtype = np.int8 if n_out <= 127 else np.int16
+    dtype = next(t for t in (np.int8, np.int16, np.int32) if n_out <= np.iinfo(t).max)
     return np.ascontiguousarray(arr, dtype=dtype)
 
 
@@ -314,7 +370,14 @@ def _check_symmetry_shapes(sym: Symmetry, n_codes: int, n_exp: int, name: str) -
         raise ValueError(f"{name}: symmetry experiment permutations have the wrong shape")
     for perms, what in ((sym.code_perms, "code"), (sym.experiment_perms, "experiment")):
         g, n = perms.shape
-        if perms.min() < 0 or perms.max() >= n or not (
-            np.bincount((perms.astype(np.int64) + n * np.arange(g)[:, None]).ravel(), minlength=g * n) == 1
-        ).all():
+        if (
+            perms.min() < 0
+            or perms.max() >= n
+            or not (
+                np.bincount(
+                    (perms.astype(np.int64) + n * np.arange(g)[:, None]).ravel(), minlength=g * n
+                )
+                == 1
+            ).all()
+        ):
             raise ValueError(f"{name}: a symmetry {what} map is not a permutation")

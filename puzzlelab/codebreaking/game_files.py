@@ -1,11 +1,18 @@
-"""The thesis's games written in COBRA's language (source 001, Examples 8 and 10): generators and shipped files."""
+"""The thesis's games written in COBRA's language (Klimoš 2014, Examples 8 and 10): generators and
+shipped files."""
 
 from __future__ import annotations
 
 from itertools import combinations, permutations
-from pathlib import Path
 
-from .language import GAMES_DIR
+from .. import checks
+
+__all__ = ["SHIPPED_GAMES", "counterfeit_coin_alt_source", "counterfeit_coin_source",
+           "mastermind_source"]
+
+MAX_COINS = 64
+MAX_PEGS = 6  # Outcome(b, w) lists one clause per black set and white matching
+MAX_COLORS = 64
 
 
 # ---------------------------------------------------------------------------
@@ -20,16 +27,18 @@ def counterfeit_coin_source(coins: int, extra_genuine: bool = False) -> str:
     which a weighing may put on either pan. Outcomes in the thesis's order: right pan heavier,
     left pan heavier, balance.
     """
-    if coins < 1:
-        raise ValueError(f"need at least one coin, got {coins}")
+    coins = checks.integer(coins, "coins", low=1, high=MAX_COINS)
+    checks.boolean(extra_genuine, "extra_genuine")
     coin_numbers = list(range(0 if extra_genuine else 1, coins + 1))
     xs = [f"x{i}" for i in coin_numbers]
     fake = ", ".join(f"x{i}" for i in range(1, coins + 1))
-    lines = [f"# Counterfeit coin: {coins} coins{', plus coin 0 known to be genuine' if extra_genuine else ''}"
-             " (source 001, Example 8).",
-             "# x<i>: coin i is the counterfeit; y: the counterfeit is heavier.",
-             f"VARIABLES {', '.join(xs + ['y'])}",
-             f"RESTRICTION Exactly-1({fake})"]
+    lines = [
+        f"# Counterfeit coin: {coins} coins"
+        f"{', plus coin 0 known to be genuine' if extra_genuine else ''} (Klimoš 2014, Example 8).",
+        "# x<i>: coin i is the counterfeit; y: the counterfeit is heavier.",
+        f"VARIABLES {', '.join(xs + ['y'])}",
+        f"RESTRICTION Exactly-1({fake})",
+    ]
     if extra_genuine:
         lines.append("RESTRICTION !x0  # coin 0 is genuine")
     lines += [f"ALPHABET {', '.join(map(str, coin_numbers))}",
@@ -37,33 +46,45 @@ def counterfeit_coin_source(coins: int, extra_genuine: bool = False) -> str:
     for m in range(1, len(coin_numbers) // 2 + 1):
         left = " | ".join(f"X${i}" for i in range(1, m + 1))
         right = " | ".join(f"X${i}" for i in range(m + 1, 2 * m + 1))
-        lines += [f"# {m} against {m}: parameters 1..{m} on the left pan, {m + 1}..{2 * m} on the right;",
-                  "# pans sorted, the lower coin of the two pans' first coins on the left",
-                  f"EXPERIMENT 'w{2 * m}' {2 * m}",
-                  f"  PARAMS_DISTINCT {', '.join(str(i) for i in range(1, 2 * m + 1))}",
-                  *([f"  PARAMS_SORTED {', '.join(str(i) for i in range(1, m + 1))}",
-                     f"  PARAMS_SORTED {', '.join(str(i) for i in range(m + 1, 2 * m + 1))}"]
-                    if m > 1 else []),
-                  f"  PARAMS_SORTED 1, {m + 1}",
-                  f"  OUTCOME 'right heavier' (({left}) & !y) | (({right}) & y)",
-                  f"  OUTCOME 'left heavier' (({left}) & y) | (({right}) & !y)",
-                  f"  OUTCOME 'balance' !({left} | {right})", ""]
+        lines += [
+            f"# {m} against {m}: parameters 1..{m} on the left pan, {m + 1}..{2 * m} on the right;",
+            "# pans sorted, the lower coin of the two pans' first coins on the left",
+            f"EXPERIMENT 'w{2 * m}' {2 * m}",
+            f"  PARAMS_DISTINCT {', '.join(str(i) for i in range(1, 2 * m + 1))}",
+            *(
+                [
+                    f"  PARAMS_SORTED {', '.join(str(i) for i in range(1, m + 1))}",
+                    f"  PARAMS_SORTED {', '.join(str(i) for i in range(m + 1, 2 * m + 1))}",
+                ]
+                if m > 1
+                else []
+            ),
+            f"  PARAMS_SORTED 1, {m + 1}",
+            f"  OUTCOME 'right heavier' (({left}) & !y) | (({right}) & y)",
+            f"  OUTCOME 'left heavier' (({left}) & y) | (({right}) & !y)",
+            f"  OUTCOME 'balance' !({left} | {right})",
+            "",
+        ]
     return "\n".join(lines)
 
 
 def counterfeit_coin_alt_source(coins: int) -> str:
-    """Example 9's formalization (x_i: coin i is lighter, y_i: heavier), in the thesis's spelling."""
-    if coins < 1:
-        raise ValueError(f"need at least one coin, got {coins}")
+    """Example 9's formalization (x_i: coin i is lighter, y_i: heavier), in the thesis's
+    spelling."""
+    coins = checks.integer(coins, "coins", low=1, high=MAX_COINS)
     xs, ys = [f"x{i}" for i in range(1, coins + 1)], [f"y{i}" for i in range(1, coins + 1)]
-    lines = [f"# Counterfeit coin: {coins} coins, the alternative formalization of source 001, Example 9,",
-             "# written with the thesis's spellings (Section 4.1 grammar).",
-             "# x<i>: coin i is the counterfeit and lighter; y<i>: it is the counterfeit and heavier.",
-             f"Variables {', '.join(xs + ys)}",
-             f"CONSTRAINT EXACTLY-1({', '.join(xs + ys)})",
-             f"ALPHABET {', '.join(str(i) for i in range(1, coins + 1))}",
-             f"Mapping Light {', '.join(xs)}",
-             f"Mapping Heavy {', '.join(ys)}", ""]
+    lines = [
+        f"# Counterfeit coin: {coins} coins, the alternative formalization of Klimoš 2014, "
+        "Example 9,",
+        "# written with the thesis's spellings (Section 4.1 grammar).",
+        "# x<i>: coin i is the counterfeit and lighter; y<i>: it is the counterfeit and heavier.",
+        f"Variables {', '.join(xs + ys)}",
+        f"CONSTRAINT EXACTLY-1({', '.join(xs + ys)})",
+        f"ALPHABET {', '.join(str(i) for i in range(1, coins + 1))}",
+        f"Mapping Light {', '.join(xs)}",
+        f"Mapping Heavy {', '.join(ys)}",
+        "",
+    ]
     for m in range(1, coins // 2 + 1):
         left, right = range(1, m + 1), range(m + 1, 2 * m + 1)
 
@@ -73,15 +94,24 @@ def counterfeit_coin_alt_source(coins: int) -> str:
         def heavy(pan: range) -> list[str]:
             return [f"Heavy(${i})" for i in pan]
 
-        lines += [f"Experiment w{2 * m} {2 * m}",
-                  f"  Params-distinct {', '.join(str(i) for i in range(1, 2 * m + 1))}",
-                  *([f"  Params-sorted {', '.join(str(i) for i in left)}",
-                     f"  Params-sorted {', '.join(str(i) for i in right)}"] if m > 1 else []),
-                  f"  Params-sorted 1, {m + 1}",
-                  f"  OUTCOME \"right heavier\" OR({', '.join(light(left) + heavy(right))})",
-                  f"  OUTCOME \"left heavier\" OR({', '.join(heavy(left) + light(right))})",
-                  f"  OUTCOME \"balance\" !OR({', '.join(light(left) + light(right) + heavy(left) + heavy(right))})",
-                  ""]
+        on_scales = light(left) + light(right) + heavy(left) + heavy(right)
+        lines += [
+            f"Experiment w{2 * m} {2 * m}",
+            f"  Params-distinct {', '.join(str(i) for i in range(1, 2 * m + 1))}",
+            *(
+                [
+                    f"  Params-sorted {', '.join(str(i) for i in left)}",
+                    f"  Params-sorted {', '.join(str(i) for i in right)}",
+                ]
+                if m > 1
+                else []
+            ),
+            f"  Params-sorted 1, {m + 1}",
+            f"  OUTCOME \"right heavier\" OR({', '.join(light(left) + heavy(right))})",
+            f"  OUTCOME \"left heavier\" OR({', '.join(heavy(left) + light(right))})",
+            f"  OUTCOME \"balance\" !OR({', '.join(on_scales)})",
+            "",
+        ]
     return "\n".join(lines)
 
 
@@ -95,15 +125,18 @@ def mastermind_source(pegs: int, colors: int, black_only: bool = False) -> str:
     (pegs-1)B1W has no matching; like the thesis's Phi(g) we keep it, as a contradiction.
     The all-black outcome is final: the game ends when the code is guessed.
     """
-    if pegs < 1 or colors < 1:
-        raise ValueError(f"need at least one peg and one colour, got {pegs} x {colors}")
+    pegs = checks.integer(pegs, "pegs", low=1, high=MAX_PEGS)
+    colors = checks.integer(colors, "colors", low=1, high=MAX_COLORS)
+    checks.boolean(black_only, "black_only")
     lines = [f"# Mastermind: {pegs} pegs x {colors} colours"
-             f"{', black markers only' if black_only else ''} (source 001, Example 10).",
+             f"{', black markers only' if black_only else ''} (Klimoš 2014, Example 10).",
              "# x<i>_<c>: peg i of the code has colour c; mapping F<i> sends colour c to x<i>_<c>."]
     for i in range(1, pegs + 1):
         lines.append(f"VARIABLES {', '.join(f'x{i}_{c}' for c in range(1, colors + 1))}")
     for i in range(1, pegs + 1):
-        lines.append(f"RESTRICTION Exactly-1({', '.join(f'x{i}_{c}' for c in range(1, colors + 1))})")
+        lines.append(
+            f"RESTRICTION Exactly-1({', '.join(f'x{i}_{c}' for c in range(1, colors + 1))})"
+        )
     lines.append(f"ALPHABET {', '.join(str(c) for c in range(1, colors + 1))}")
     for i in range(1, pegs + 1):
         lines.append(f"MAPPING 'F{i}' {', '.join(f'x{i}_{c}' for c in range(1, colors + 1))}")
@@ -151,15 +184,3 @@ SHIPPED_GAMES = {
     "mastermind_black": lambda: mastermind_source(4, 6, black_only=True),
     "mastermind_3x3": lambda: mastermind_source(3, 3),
 }
-
-
-def write_shipped_games() -> list[Path]:
-    """(Re)write the game files of data/games/ from the generators above."""
-    GAMES_DIR.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name, source in SHIPPED_GAMES.items():
-        text = source()
-        path = GAMES_DIR / f"{name}.cobra"
-        path.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-        paths.append(path)
-    return paths

@@ -1,4 +1,4 @@
-"""The games of Chapter 2 of Klimoš's thesis, built as `Game` tables (Examples 8–11 and §2.3).
+"""The games of Chapter 2 of Klimoš (2014), built as `Game` tables (Examples 8–11 and §2.3).
 
 - `counterfeit_coin(n, extra_genuine, formalization)`: Example 8 (x_i = coin i is fake, y = it
   is heavier) or Example 9 (x_i = coin i is lighter, y_i = coin i is heavier); both evaluate
@@ -17,26 +17,39 @@ lexicographic order, so the tie-break picks the same weighing either way.
 from __future__ import annotations
 
 import math
-import re
 from itertools import combinations, permutations, product
 
 import numpy as np
-import pandas as pd
 
+from .. import checks
 from .game import Game, Symmetry, well_formed_table
 
+__all__ = ["COIN_OUTCOMES", "MAX_CODES", "MAX_PEGS", "MAX_WEIGHINGS", "bags_of_gold",
+           "black_peg_mastermind", "bulls_and_cows", "counterfeit_coin", "mastermind",
+           "mastermind_by_formulas", "outcome_clauses"]
+
 MAX_CODES = 6000  # the outcome table is codes × experiments
+MAX_PEGS = 100  # (pegs + 1)(pegs + 2)/2 outcome labels
+MAX_MARKER_WORK = 10**9  # guesses × codes × colours compared when counting markers
+MAX_WEIGHINGS = 1_000_000  # explicit weighings of the coin game (15 coins: 893,803)
 
 
-def _positive(name: str, value: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} must be an integer ≥ 1, got {value!r}")
-    return int(value)
+def _positive(name: str, value: int, high: int | None = None) -> int:
+    return checks.integer(value, name, low=1, high=high)
+
+
+def count_weighings(n: int, extra_genuine: bool = False) -> int:
+    """How many weighings `weighings(n, extra_genuine)` lists: pan sets, mirror images once."""
+    s = n + int(extra_genuine)
+    return sum(math.comb(s, m) * math.comb(s - m, m) for m in range(1, s // 2 + 1)) // 2
 
 
 # --- counterfeit coin ---------------------------------------------------------------------
-def weighings(n: int, extra_genuine: bool = False) -> tuple[list[tuple[str, tuple[int, ...]]], np.ndarray]:
-    """All weighings of coins 1..n (plus genuine coin 0): experiments (w_{2m}, left+right) and roles.
+def weighings(
+    n: int, extra_genuine: bool = False
+) -> tuple[list[tuple[str, tuple[int, ...]]], np.ndarray]:
+    """All weighings of coins 1..n (plus genuine coin 0): experiments (w_{2m}, left+right) and
+    roles.
 
     roles[j, s] = 0 if coin s is off the scales, 1 on the left pan, 2 on the right pan.
     """
@@ -62,12 +75,16 @@ COIN_OUTCOMES = ["right heavier", "left heavier", "balance"]  # the order of Φ(
 
 
 def counterfeit_coin(coins: int, extra_genuine: bool = False, formalization: int = 8) -> Game:
-    """The fake-coin game F_n (Example 8) or F'_n (Example 9), optionally with one extra genuine coin 0."""
-    n = _positive("coins", coins)
+    """The fake-coin game F_n (Example 8) or F'_n (Example 9), optionally with one extra genuine
+    coin 0."""
+    n = _positive("coins", coins, high=64)
+    extra_genuine = checks.boolean(extra_genuine, "extra_genuine")
     if n < 2 and not extra_genuine:
         raise ValueError("the coin game needs at least 2 coins (or 1 coin and a genuine one)")
-    if formalization not in (8, 9):
-        raise ValueError(f"formalization must be 8 or 9 (the thesis's Examples), got {formalization!r}")
+    checks.choice(formalization, "formalization (the thesis's Example 8 or 9)", (8, 9))
+    largest = max(m for m in range(2, 20) if count_weighings(m, extra_genuine) <= MAX_WEIGHINGS)
+    checks.within_budget(f"counterfeit_coin({n})", count_weighings(n, extra_genuine),
+                         MAX_WEIGHINGS, unit="weighings", largest=f"{largest} coins")
     exps, roles = weighings(n, extra_genuine)
     left, right = (roles == 1).astype(np.int32), (roles == 2).astype(np.int32)
     names = [f"{c}{w}" for c in range(1, n + 1) for w in "LH"]
@@ -78,7 +95,8 @@ def counterfeit_coin(coins: int, extra_genuine: bool = False, formalization: int
             codes[k, 1 + k // 2] = True
             codes[k, -1] = k % 2 == 1  # y: the fake coin is heavier
         x, y = codes[:, : n + 1].T.astype(np.int32), codes[:, -1]
-        on_left, on_right = (left @ x) > 0, (right @ x) > 0  # f_x($1) ∨ … ∨ f_x($m), and the right half
+        # f_x($1) ∨ … ∨ f_x($m), and the right half
+        on_left, on_right = (left @ x) > 0, (right @ x) > 0
         satisfied = np.stack([
             (on_left & ~y) | (on_right & y),
             (on_left & y) | (on_right & ~y),
@@ -96,8 +114,14 @@ def counterfeit_coin(coins: int, extra_genuine: bool = False, formalization: int
     table = well_formed_table(satisfied)
     suffix = " + genuine" if extra_genuine else ""
     return Game(
-        f"coin {n}{suffix} (Ex. {formalization})", variables, codes, exps, table, COIN_OUTCOMES,
-        code_names=names, symmetry=(lambda: _coin_symmetry(n, extra_genuine, roles)) if n <= 13 else None,
+        f"coin {n}{suffix} (Ex. {formalization})",
+        variables,
+        codes,
+        exps,
+        table,
+        COIN_OUTCOMES,
+        code_names=names,
+        symmetry=(lambda: _coin_symmetry(n, extra_genuine, roles)) if n <= 13 else None,
     )
 
 
@@ -137,21 +161,27 @@ def _mirror_normal(roles: np.ndarray) -> np.ndarray:
 
 # --- Mastermind ----------------------------------------------------------------------------
 def colour_strings(pegs: int, colors: int, distinct: bool = False) -> np.ndarray:
-    """All strings of colours 1..colors of length pegs in lexicographic order (optionally without repeats)."""
-    rows = [p for p in product(range(1, colors + 1), repeat=pegs) if not distinct or len(set(p)) == pegs]
-    return np.array(rows, dtype=np.int8).reshape(len(rows), pegs)
+    """All strings of colours 1..colors of length pegs in lexicographic order (optionally without
+    repeats)."""
+    rows = [
+        p for p in product(range(1, colors + 1), repeat=pegs) if not distinct or len(set(p)) == pegs
+    ]
+    return np.array(rows, dtype=np.int16).reshape(len(rows), pegs)
 
 
-def black_white(guesses: np.ndarray, codes: np.ndarray, colors: int) -> tuple[np.ndarray, np.ndarray]:
+def black_white(
+    guesses: np.ndarray, codes: np.ndarray, colors: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Black and white marker counts of every guess against every code (Mastermind rules, §2.2)."""
-    black = np.zeros((len(guesses), len(codes)), dtype=np.int8)
+    black = np.zeros((len(guesses), len(codes)), dtype=np.int16)
     total = np.zeros_like(black)
-    gc = np.stack([(guesses == c).sum(1) for c in range(1, colors + 1)], axis=1).astype(np.int8)
-    cc = np.stack([(codes == c).sum(1) for c in range(1, colors + 1)], axis=1).astype(np.int8)
-    for start in range(0, len(guesses), 256):
-        g = guesses[start : start + 256]
-        black[start : start + 256] = (g[:, None, :] == codes[None, :, :]).sum(-1)
-        total[start : start + 256] = np.minimum(gc[start : start + 256, None, :], cc[None, :, :]).sum(-1)
+    gc = np.stack([(guesses == c).sum(1) for c in range(1, colors + 1)], axis=1).astype(np.int16)
+    cc = np.stack([(codes == c).sum(1) for c in range(1, colors + 1)], axis=1).astype(np.int16)
+    step = max(1, min(256, 2**24 // max(1, len(codes) * max(colors, guesses.shape[1]))))
+    for start in range(0, len(guesses), step):
+        rows = slice(start, start + step)
+        black[rows] = (guesses[rows][:, None, :] == codes[None, :, :]).sum(-1)
+        total[rows] = np.minimum(gc[rows, None, :], cc[None, :, :]).sum(-1)
     return black, total - black
 
 
@@ -165,12 +195,16 @@ def _one_hot(strings: np.ndarray, colors: int) -> tuple[list[str], np.ndarray]:
 
 
 def _check_size(pegs: int, colors: int, distinct: bool = False) -> tuple[int, int]:
-    pegs, colors = _positive("pegs", pegs), _positive("colors", colors)
+    pegs, colors = _positive("pegs", pegs, high=MAX_PEGS), _positive("colors", colors)
     if distinct and colors < pegs:
         raise ValueError(f"{pegs} distinct symbols need at least {pegs} symbols, got {colors}")
+    if colors > MAX_CODES:
+        raise ValueError(f"{colors} colours give more than {MAX_CODES} codes (at most {MAX_CODES})")
     n = math.perm(colors, pegs) if distinct else colors**pegs
     if n > MAX_CODES:
         raise ValueError(f"{n} codes is too many for an explicit table (at most {MAX_CODES})")
+    checks.within_budget(f"the marker table of {n} codes over {colors} colours", n * n * colors,
+                         MAX_MARKER_WORK, unit="comparisons")
     return pegs, colors
 
 
@@ -180,15 +214,24 @@ def mastermind(pegs: int, colors: int) -> Game:
     strings = colour_strings(pegs, colors)
     black, white = black_white(strings, strings, colors)
     labels = [f"{b}B{w}W" for b in range(pegs + 1) for w in range(pegs + 1 - b)]
-    index = {(b, w): i for i, (b, w) in enumerate((b, w) for b in range(pegs + 1) for w in range(pegs + 1 - b))}
+    index = {
+        (b, w): i
+        for i, (b, w) in enumerate((b, w) for b in range(pegs + 1) for w in range(pegs + 1 - b))
+    }
     lut = np.full((pegs + 1, pegs + 1), -1, dtype=np.int16)
     for (b, w), i in index.items():
         lut[b, w] = i
     variables, codes = _one_hot(strings, colors)
     return Game(
-        f"Mastermind {pegs}×{colors}", variables, codes, [("g", tuple(map(int, s))) for s in strings],
-        lut[black, white], labels, final_outcomes=[f"{pegs}B0W"],
-        code_names=["".join(map(str, s)) for s in strings], symmetry=lambda: mastermind_symmetry(strings, colors),
+        f"Mastermind {pegs}×{colors}",
+        variables,
+        codes,
+        [("g", tuple(map(int, s))) for s in strings],
+        lut[black, white],
+        labels,
+        final_outcomes=[f"{pegs}B0W"],
+        code_names=["".join(map(str, s)) for s in strings],
+        symmetry=lambda: mastermind_symmetry(strings, colors),
     )
 
 
@@ -207,7 +250,8 @@ def black_peg_mastermind(pegs: int, colors: int) -> Game:
 
 
 def bulls_and_cows(positions: int = 4, symbols: int = 10) -> Game:
-    """Bulls and Cows (§2.2): a string of distinct symbols; bulls = right place, cows = wrong place."""
+    """Bulls and Cows (§2.2): a string of distinct symbols; bulls = right place, cows = wrong
+    place."""
     positions, symbols = _check_size(positions, symbols, distinct=True)
     strings = colour_strings(positions, symbols, distinct=True)
     bulls, cows = black_white(strings, strings, symbols)
@@ -218,15 +262,21 @@ def bulls_and_cows(positions: int = 4, symbols: int = 10) -> Game:
     variables, codes = _one_hot(strings, symbols)
     group = math.factorial(positions) * math.factorial(symbols)
     return Game(
-        f"Bulls and Cows {positions}×{symbols}", variables, codes,
-        [("g", tuple(map(int, s))) for s in strings], lut[bulls, cows], [f"{b}B{c}C" for b, c in pairs],
-        final_outcomes=[f"{positions}B0C"], code_names=["".join(map(str, s)) for s in strings],
+        f"Bulls and Cows {positions}×{symbols}",
+        variables,
+        codes,
+        [("g", tuple(map(int, s))) for s in strings],
+        lut[bulls, cows],
+        [f"{b}B{c}C" for b, c in pairs],
+        final_outcomes=[f"{positions}B0C"],
+        code_names=["".join(map(str, s)) for s in strings],
         symmetry=(lambda: mastermind_symmetry(strings, symbols)) if group <= 20000 else None,
     )
 
 
 def mastermind_symmetry(strings: np.ndarray, colors: int) -> Symmetry | None:
-    """The whole group of peg permutations × colour permutations acting on codes (= guesses), §3.4."""
+    """The whole group of peg permutations × colour permutations acting on codes (= guesses),
+    §3.4."""
     pegs = strings.shape[1]
     group = math.factorial(pegs) * math.factorial(colors)
     if group * len(strings) > 30_000_000:
@@ -241,7 +291,9 @@ def mastermind_symmetry(strings: np.ndarray, colors: int) -> Symmetry | None:
         perms.append(lookup[_string_keys(images.reshape(-1, pegs), colors)].reshape(len(taus), -1))
     perms = np.concatenate(perms)
     perms = perms.astype(np.int16 if len(strings) < 32000 else np.int32)
-    return Symmetry(perms, perms, complete=True, description="peg permutations × colour permutations")
+    return Symmetry(
+        perms, perms, complete=True, description="peg permutations × colour permutations"
+    )
 
 
 def _string_keys(strings: np.ndarray, colors: int) -> np.ndarray:
@@ -275,28 +327,35 @@ def mastermind_by_formulas(pegs: int, colors: int) -> np.ndarray:
 
 # --- Bags of Gold ---------------------------------------------------------------------------
 def bags_of_gold(bags: int, max_take: int) -> Game:
-    """Bags of Gold (§2.3): one bag holds coins 1 g light; take 0..max_take coins per bag, weigh, read the deficit."""
-    bags, max_take = _positive("bags", bags), _positive("max_take", max_take)
+    """Bags of Gold (§2.3): one bag holds coins 1 g light; take 0..max_take coins per bag, weigh,
+    read the deficit."""
+    bags, max_take = _positive("bags", bags, high=18), _positive("max_take", max_take, high=200_000)
     if (max_take + 1) ** bags > 200_000:
         raise ValueError(f"{(max_take + 1) ** bags} weighings is too many for an explicit table")
-    takes = np.array(list(product(range(max_take + 1), repeat=bags)), dtype=np.int16)
+    takes = np.array(list(product(range(max_take + 1), repeat=bags)), dtype=np.int32)
     codes = np.eye(bags, dtype=bool)  # x_i: bag i is the light one (Exactly_1)
     table = takes  # the deficit of weighing j when bag k is light is takes[j, k]
     return Game(
-        f"bags of gold {bags}×{max_take}", [f"x{i}" for i in range(1, bags + 1)], codes,
-        [("weigh", tuple(map(int, t))) for t in takes], table,
-        [f"{d} g light" for d in range(max_take + 1)], code_names=[f"bag {i}" for i in range(1, bags + 1)],
+        f"bags of gold {bags}×{max_take}",
+        [f"x{i}" for i in range(1, bags + 1)],
+        codes,
+        [("weigh", tuple(map(int, t))) for t in takes],
+        table,
+        [f"{d} g light" for d in range(max_take + 1)],
+        code_names=[f"bag {i}" for i in range(1, bags + 1)],
     )
 
 
 def outcome_clauses(pegs: int, b: int, w: int, *, drop_contradictions: bool = True) -> int:
-    """How many conjunctions Example 10's algorithm puts into Outcome(b, w) (the thesis left it as '??').
+    """How many conjunctions Example 10's algorithm puts into Outcome(b, w) (the thesis left it as
+    '??').
 
     One per choice of black positions B (|B| = b) and white pairs W ⊆ P × P (|W| = w, a
     partial matching avoiding B). A pair (i, i) gives the clause ¬f_i($i) ∧ f_i($i), which is
     unsatisfiable; `drop_contradictions` leaves those out.
     """
-    pegs = _positive("pegs", pegs)
+    pegs = _positive("pegs", pegs, high=8)
+    b, w = checks.integer(b, "b"), checks.integer(w, "w")
     if b < 0 or w < 0 or b + w > pegs:
         raise ValueError(f"Outcome({b}, {w}) needs 0 ≤ b, w and b + w ≤ {pegs}")
     count = 0
@@ -308,57 +367,3 @@ def outcome_clauses(pegs: int, b: int, w: int, *, drop_contradictions: bool = Tr
                     continue
                 count += 1
     return count
-
-
-# --- Example 10's printed clauses, checked ----------------------------------------------------
-_LITERAL = re.compile(r"(\\neg\s*|¬\s*)?f_\{?(\d+)\}?\(\\?\$(\d+)\)")
-
-
-def printed_clauses(text: str) -> list[list[tuple[bool, int, int]]]:
-    """Parse clauses '(¬f_0($0) ∧ … ∧ f_3($3)) ∨ …' (LaTeX or Unicode) into lists of (positive, i, n) for f_i($n)."""
-    if not isinstance(text, str):
-        raise ValueError(f"clauses must be text (str), got {type(text).__name__}")
-    clauses = []
-    for chunk in re.findall(r"\(([^()]*(?:\([^()]*\)[^()]*)*)\)", text):
-        literals = [(not neg, int(i), int(n)) for neg, i, n in _LITERAL.findall(chunk)]
-        if literals:
-            clauses.append(literals)
-    if not clauses:
-        raise ValueError("no clause of literals f_i($n) found in the text")
-    return clauses
-
-
-def clause_report(text: str, pegs: int = 4, colors: int = 6) -> pd.DataFrame:
-    """Example 10's printed Outcome(1,1) clauses checked one by one (indices as printed, from 0).
-
-    For each clause: its literals, a literal repeated, a contradiction (x and ¬x), the
-    positive literals, whether one is a white-marker literal f_j($i) with i ≠ j (Outcome(1,1)
-    needs one), an earlier identical clause, and the answers (b, w) of the codes that satisfy it
-    when the guess is 1, 2, …, pegs (distinct colours; f_i($n) = "peg i of the code has colour p[n]").
-    """
-    pegs, colors = _check_size(pegs, colors)
-    if colors < pegs:
-        raise ValueError(f"the guess 1..{pegs} needs at least {pegs} colours, got {colors}")
-    guess = np.arange(1, pegs + 1, dtype=np.int8)[None, :]
-    strings = colour_strings(pegs, colors)
-    black, white = black_white(guess, strings, colors)
-    rows, seen = [], {}
-    for k, clause in enumerate(printed_clauses(text), 1):
-        if any(i >= pegs or n >= pegs for _, i, n in clause):
-            raise ValueError(f"clause {k} refers to a peg beyond {pegs - 1} (indices are printed from 0)")
-        holds = np.ones(len(strings), dtype=bool)
-        for positive, i, n in clause:
-            holds &= (strings[:, i] == guess[0, n]) == positive
-        key = frozenset(clause)
-        answers = sorted({f"{b}B{w}W" for b, w in zip(black[0][holds], white[0][holds])})
-        rows.append({
-            "clause": k, "literals": len(clause),
-            "repeated literal": len(set(clause)) < len(clause),
-            "contradiction": any((not p, i, n) in clause for p, i, n in clause),
-            "positive literals": " ".join(f"f{i}(${n})" for p, i, n in clause if p),
-            "white literal f_j($i), i≠j": any(p and i != n for p, i, n in clause),
-            "same as clause": seen.get(key, ""),
-            "answers of the codes satisfying it": ", ".join(answers) if answers else "none (unsatisfiable)",
-        })
-        seen.setdefault(key, k)
-    return pd.DataFrame(rows)

@@ -1,4 +1,4 @@
-"""COBRA's game-description language (source 001, Section 4.1), parsed into a `Game`.
+"""COBRA's game-description language (Klimoš 2014, §4.1), parsed into a `Game`.
 
 The thesis (Chapter 3) models a code-breaking game as propositional *variables*, a
 *restriction* every secret code satisfies, an *alphabet*, *mappings* (functions from
@@ -32,14 +32,29 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
-import pandas as pd
 
+from .. import checks
 from ..paths import DATA
-from .syntax import (Connective, Formula, Not, Param, Statement, Threshold, Token, Var, parse_statements,
-                     syntax_error)
+from .syntax import (
+    Connective,
+    Formula,
+    Not,
+    Param,
+    Statement,
+    Threshold,
+    Token,
+    Var,
+    parse_statements,
+    syntax_error,
+)
+
+__all__ = ["GAMES_DIR", "MAX_PARAMETERS", "MAX_TABLE_BYTES", "GameTables", "game_tables", "load",
+           "parse"]
 
 GAMES_DIR = DATA / "games"
 MAX_VARIABLES = 24  # 2**24 valuations is the most we enumerate
+MAX_PARAMETERS = 256  # parameters of one experiment type
+MAX_TABLE_BYTES = 2**30  # outcome truth values of one experiment type, and the whole table
 MAX_CODES = 1_000_000  # valuations satisfying the restriction that we keep
 MAX_PARAMETRIZATIONS = 2_000_000  # per experiment type, including partial ones
 WORD = np.dtype("<u8")  # codes are packed 64 to a little-endian word
@@ -73,6 +88,19 @@ class GameSpec:
     alphabet: list[str] = field(default_factory=list)
     mappings: dict[str, list[int]] = field(default_factory=dict)  # name -> variable per symbol
     experiments: list[ExperimentType] = field(default_factory=list)
+    variables_at: Token | None = None  # the first VARIABLES line
+    final_at: Token | None = None  # the first FINAL_OUTCOME line
+
+
+START = Token("EOF", "", "", 1, 1)  # where a problem of the whole file is reported
+
+
+def located(token: Token | None, err: ValueError) -> ValueError:
+    """`err` with a line and column: its own if it names one, else `token`'s (the file's start)."""
+    if str(err).startswith("line "):
+        return err
+    at = token or START
+    return syntax_error(at.line, at.column, str(err))
 
 
 def semantic_error(token: Token, message: str) -> ValueError:
@@ -86,25 +114,30 @@ def build_spec(statements: list[Statement]) -> GameSpec:
     for s in statements:
         DECLARE[s.keyword](spec, s)
     if not spec.variables:
-        raise ValueError("the game declares no variables (VARIABLES x, y, ...)")
+        raise semantic_error(START, "the game declares no variables (VARIABLES x, y, ...)")
     if not spec.experiments:
-        raise ValueError("the game declares no experiments (EXPERIMENT 'name' k)")
+        raise semantic_error(START, "the game declares no experiments (EXPERIMENT 'name' k)")
     for e in spec.experiments:
         if not e.outcomes:
             raise semantic_error(e.at, f"experiment {e.name!r} has no outcomes")
         if e.k > 0 and not spec.alphabet:
-            raise semantic_error(e.at, f"experiment {e.name!r} has parameters but there is no ALPHABET")
+            raise semantic_error(
+                e.at, f"experiment {e.name!r} has parameters but there is no ALPHABET"
+            )
     return spec
 
 
 def declare_variables(spec: GameSpec, s: Statement) -> None:
     """VARIABLES: new, distinct identifiers."""
+    spec.variables_at = spec.variables_at or s.at
+    seen = set(spec.variables)
     for token in s.names:
-        if token.value in spec.variables:
+        if token.value in seen:
             raise semantic_error(token, f"variable {token.value!r} declared twice")
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(token.value)):
             raise semantic_error(token, f"variable name {token.value!r} is not an identifier")
         spec.variables.append(str(token.value))
+        seen.add(token.value)
 
 
 def declare_restriction(spec: GameSpec, s: Statement) -> None:
@@ -128,7 +161,9 @@ def declare_mapping(spec: GameSpec, s: Statement) -> None:
     """MAPPING name v1, ..., va: symbol i of the alphabet goes to variable vi."""
     name, *targets = s.names
     if not spec.alphabet:
-        raise semantic_error(s.at, "MAPPING before ALPHABET: a mapping sends each alphabet symbol to a variable")
+        raise semantic_error(
+            s.at, "MAPPING before ALPHABET: a mapping sends each alphabet symbol to a variable"
+        )
     if name.value in spec.mappings:
         raise semantic_error(name, f"mapping {name.value!r} declared twice")
     if len(targets) != len(spec.alphabet):
@@ -136,7 +171,9 @@ def declare_mapping(spec: GameSpec, s: Statement) -> None:
                              f"but the alphabet has {len(spec.alphabet)} symbols")
     for token in targets:
         if token.value not in spec.variables:
-            raise semantic_error(token, f"unknown variable {token.value!r} in mapping {name.value!r}")
+            raise semantic_error(
+                token, f"unknown variable {token.value!r} in mapping {name.value!r}"
+            )
     spec.mappings[str(name.value)] = [spec.variables.index(str(t.value)) for t in targets]
 
 
@@ -145,6 +182,9 @@ def declare_experiment(spec: GameSpec, s: Statement) -> None:
     name, k = str(s.names[0].value), int(s.numbers[0].value)
     if any(e.name == name for e in spec.experiments):
         raise semantic_error(s.names[0], f"experiment {name!r} declared twice")
+    if k > MAX_PARAMETERS:
+        raise semantic_error(s.numbers[0], f"experiment {name!r} has {k} parameters "
+                             f"(at most {MAX_PARAMETERS})")
     spec.experiments.append(ExperimentType(name, k, s.at))
 
 
@@ -161,7 +201,9 @@ def declare_params(spec: GameSpec, s: Statement) -> None:
     positions = tuple(int(t.value) for t in s.numbers)
     for token, n in zip(s.numbers, positions):
         if not 1 <= n <= e.k:
-            raise semantic_error(token, f"parameter {n} out of range 1..{e.k} of experiment {e.name!r}")
+            raise semantic_error(
+                token, f"parameter {n} out of range 1..{e.k} of experiment {e.name!r}"
+            )
     if s.keyword == "PARAMS_SORTED":
         if any(a >= b for a, b in zip(positions, positions[1:])):
             raise semantic_error(s.numbers[0], "PARAMS_SORTED lists parameters in increasing order")
@@ -180,6 +222,7 @@ def declare_outcome(spec: GameSpec, s: Statement) -> None:
     e.outcomes.append((label, s.formula))
     if s.keyword == "FINAL_OUTCOME":
         e.final.add(label)
+        spec.final_at = spec.final_at or s.at
 
 
 DECLARE = {
@@ -196,7 +239,8 @@ DECLARE = {
 
 
 def check_formula(spec: GameSpec, f: Formula, experiment: ExperimentType | None) -> None:
-    """Every variable declared, every mapping known, every $n within 1..k (none in a restriction)."""
+    """Every variable declared, every mapping known, every $n within 1..k (none in a
+    restriction)."""
     for leaf in leaves(f):
         if isinstance(leaf, Var) and leaf.name not in spec.variables:
             raise semantic_error(leaf.at, f"unknown variable {leaf.name!r}")
@@ -245,8 +289,12 @@ def evaluate(f: Formula, leaf: Callable[[Var | Param], np.ndarray]) -> np.ndarra
 
 def threshold(kind: str, k: int, values: list[np.ndarray]) -> np.ndarray:
     """AtLeast/AtMost/Exactly-k bitwise, by the running 'at least j so far' recurrence."""
-    top = k + 1  # we need 'at least k' and 'at least k+1'
     shape = np.broadcast_shapes(*(v.shape for v in values))
+    if k > len(values):  # more than there are operands: never at least k
+        none = np.zeros(shape, WORD)
+        return ~none if kind == "atmost" else none
+    top = k + 1  # we need 'at least k' and 'at least k+1'
+
     at_least = [np.full(shape, ALL_ONES)] + [np.zeros(shape, WORD) for _ in range(top)]
     for count, x in enumerate(values, start=1):
         for j in range(min(top, count), 0, -1):
@@ -295,7 +343,9 @@ def enumerate_codes(spec: GameSpec, chunk_bits: int = 22) -> np.ndarray:
             found.append(start + np.flatnonzero(ok[0]))
         kept += len(found[-1])
         if kept > MAX_CODES:
-            raise ValueError(f"more than {MAX_CODES} valuations satisfy the restriction: too many codes")
+            raise ValueError(
+                f"more than {MAX_CODES} valuations satisfy the restriction: too many codes"
+            )
     index = np.concatenate(found)
     shifts = np.arange(n - 1, -1, -1)
     return ((index[:, None] >> shifts) & 1) == 0  # variable j is true when bit n-1-j is 0
@@ -329,8 +379,10 @@ def parametrizations(e: ExperimentType, symbols: int) -> np.ndarray:
     rows = np.zeros((1, 0), dtype=dtype)
     for position in range(e.k):
         if len(rows) * symbols > MAX_PARAMETRIZATIONS:
-            raise ValueError(f"experiment {e.name!r}: more than {MAX_PARAMETRIZATIONS} "
-                             "parametrizations; add PARAMS_DISTINCT / PARAMS_SORTED or shrink the game")
+            raise ValueError(
+                f"experiment {e.name!r}: more than {MAX_PARAMETRIZATIONS} "
+                "parametrizations; add PARAMS_DISTINCT / PARAMS_SORTED or shrink the game"
+            )
         low, high = symbol_range(e, position, symbols)
         choices = np.arange(low, high, dtype=dtype)
         rows = np.hstack([np.repeat(rows, len(choices), axis=0),
@@ -406,8 +458,8 @@ def check_well_formed(spec: GameSpec, e: ExperimentType, params: np.ndarray,
         shown = ", ".join(spec.alphabet[s] for s in params[p])
         true_vars = [v for v, bit in zip(spec.variables, codes[c]) if bit]
         which = [label for (label, _), t in zip(e.outcomes, truth[:, p, c]) if t]
-        raise ValueError(
-            f"game is not well formed: experiment {e.name!r} with parametrization ({shown}) "
+        raise semantic_error(
+            e.at, f"game is not well formed: experiment {e.name!r} with parametrization ({shown}) "
             f"on code {{{', '.join(true_vars)}}} (true variables) has {count[p, c]} true outcomes "
             f"{which}; exactly one is required ({len(bad)} such cases)")
 
@@ -429,31 +481,56 @@ class GameTables(NamedTuple):
     final_outcomes: list[str]
     alphabet: list[str]
     type_outcomes: dict[str, list[str]]  # Φ(t): the outcome labels of each experiment type
+    final_at: Token | None = None  # the first FINAL_OUTCOME line
 
 
 def game_tables(text: str, name: str = "game") -> GameTables:
     """Parse `text`, enumerate codes and experiments, and tabulate every outcome."""
-    if not isinstance(text, str):
-        raise ValueError(f"a game description must be text (str), got {type(text).__name__}")
+    checks.text(text, "a game description")
+    checks.text(name, "name")
     spec = build_spec(parse_statements(text))
-    codes = enumerate_codes(spec)
+    try:
+        codes = enumerate_codes(spec)
+    except ValueError as err:
+        raise located(spec.variables_at, err) from None
     if len(codes) == 0:
-        raise ValueError("the restriction is unsatisfiable: the game has no codes")
+        raise semantic_error(spec.variables_at or START,
+                             "the restriction is unsatisfiable: the game has no codes")
     labels: list[str] = []
+    index: dict[str, int] = {}
     experiments, rows = [], []
     symbols = symbol_numbers(spec.alphabet)
+    cells = 0
     for e in spec.experiments:
-        params = parametrizations(e, len(spec.alphabet))
+        try:
+            params = parametrizations(e, len(spec.alphabet))
+        except ValueError as err:
+            raise located(e.at, err) from None
         if len(params) == 0:
             raise semantic_error(e.at, f"experiment {e.name!r} has no admissible parametrization")
+        cells += len(params) * len(codes)
+        table_size(e, len(params) * len(codes) * (len(e.outcomes) + 4), cells * 4)
         local = outcome_indices(spec, e, params, codes)
-        to_global = np.array([label_index(labels, label) for label, _ in e.outcomes])
+        to_global = np.array([label_index(labels, index, label) for label, _ in e.outcomes])
         rows.append(to_global[local])
         experiments += [(e.name, row) for row in map(tuple, symbols[params].tolist())]
-    table = np.concatenate(rows).astype(np.int16)
+    table = np.concatenate(rows).astype(np.int16 if len(labels) < 2**15 else np.int32)
     return GameTables(name, list(spec.variables), codes, experiments, table, labels,
                       final_labels(spec), list(spec.alphabet),
-                      {e.name: [label for label, _ in e.outcomes] for e in spec.experiments})
+                      {e.name: [label for label, _ in e.outcomes] for e in spec.experiments},
+                      spec.final_at)
+
+
+def table_size(e: ExperimentType, type_bytes: int, total_bytes: int) -> None:
+    """Refuse (at the EXPERIMENT line) a type or a game whose outcome tables exceed
+    MAX_TABLE_BYTES."""
+    for what, needed in (
+        (f"experiment {e.name!r}", type_bytes),
+        ("the outcome table", total_bytes),
+    ):
+        if needed > MAX_TABLE_BYTES:
+            raise semantic_error(e.at, f"{what} would need about {needed / 2**30:.3g} GiB "
+                                 f"(more than {MAX_TABLE_BYTES / 2**30:g} GiB): shrink the game")
 
 
 def symbol_numbers(alphabet: list[str]) -> np.ndarray:
@@ -466,7 +543,8 @@ def symbol_numbers(alphabet: list[str]) -> np.ndarray:
 
 
 def final_labels(spec: GameSpec) -> list[str]:
-    """Labels given as FINAL_OUTCOME; a label may not be final in one experiment and not in another."""
+    """Labels given as FINAL_OUTCOME; a label may not be final in one experiment and not in
+    another."""
     final = sorted(set().union(*(e.final for e in spec.experiments)))
     for e in spec.experiments:
         for label, _ in e.outcomes:
@@ -476,43 +554,45 @@ def final_labels(spec: GameSpec) -> list[str]:
     return final
 
 
-def label_index(labels: list[str], label: str) -> int:
+def label_index(labels: list[str], index: dict[str, int], label: str) -> int:
     """Index of `label` in the shared label list, appending it the first time."""
-    if label not in labels:
+    if label not in index:
+        index[label] = len(labels)
         labels.append(label)
-    return labels.index(label)
+    return index[label]
 
 
 def parse(text: str, name: str = "game"):
-    """Parse a game description (source 001, Section 4.1) into a `puzzlelab.codebreaking` Game."""
+    """Parse a game description (Klimoš 2014, §4.1) into a `puzzlelab.codebreaking` Game."""
     from .game import Game
 
     t = game_tables(text, name)
-    return Game(t.name, t.variables, t.codes, t.experiments, t.outcome_table, t.outcome_labels,
-                final_outcomes=t.final_outcomes, type_outcomes=t.type_outcomes)
+    try:
+        return Game(
+            t.name,
+            t.variables,
+            t.codes,
+            t.experiments,
+            t.outcome_table,
+            t.outcome_labels,
+            final_outcomes=t.final_outcomes,
+            type_outcomes=t.type_outcomes,
+        )
+    except ValueError as err:  # a final outcome that does not single out a code
+        raise located(t.final_at, err) from None
 
 
 def load(path: str | Path):
     """Parse a game file; the game is named after the file (data/games/coin12.cobra -> 'coin12')."""
-    path = Path(path)
-    if not path.is_absolute() and not path.exists():
-        path = GAMES_DIR / path
+    if not isinstance(path, (str, Path)):
+        raise checks.ArgumentTypeError(f"path must be a file name or a Path, got {path!r}")
+    try:
+        path = Path(path)
+        if not path.is_absolute() and not path.exists():
+            path = GAMES_DIR / path
+        found = path.is_file()
+    except OSError as err:
+        raise ValueError(f"cannot read game file {str(path)!r}: {err}") from None
+    if not found:
+        raise ValueError(f"no game file {str(path)!r}")
     return parse(path.read_text(encoding="utf-8"), name=path.stem)
-
-
-def explore_game_text(text: str) -> pd.DataFrame:
-    """One row per experiment type of a game written in the language: its parameters,
-    parametrizations, outcomes that occur, and the smallest worst-case part over its
-    parametrizations (the best first experiment for Knuth's max-models rule)."""
-    t = game_tables(text)
-    types = np.array([e for e, _ in t.experiments])
-    b = len(t.outcome_labels)
-    rows = []
-    for name in dict.fromkeys(types.tolist()):
-        table = t.outcome_table[types == name].astype(np.int64)
-        flat = table + b * np.arange(len(table))[:, None]
-        parts = np.bincount(flat.ravel(), minlength=b * len(table)).reshape(len(table), b)
-        rows.append({"experiment": name, "parameters": len(t.experiments[int(np.argmax(types == name))][1]),
-                     "parametrizations": len(table), "outcomes that occur": int((parts.sum(0) > 0).sum()),
-                     "best worst part": int(parts.max(axis=1).min())})
-    return pd.DataFrame(rows).assign(codes=len(t.codes))

@@ -1,4 +1,5 @@
-"""Optimal strategies by exhaustive search with symmetry reduction (Klimoš, thesis Definition 13, §3.4–3.5).
+"""Optimal strategies by exhaustive search with symmetry reduction (Klimoš 2014, Definition 13,
+§3.4–3.5).
 
 The search runs over knowledge states (sets of codes still possible). At each state it
 tries only one experiment per class of equivalent experiments (Definition 28):
@@ -17,7 +18,7 @@ experiments (pruned by the counting bound: k experiments with b outcomes solve a
 codes, or b^(k−1) when the last guess must hit). `optimal(game, "average")` is a
 branch-and-bound over the same moves with memoised exact totals; with `max_worst=d` only
 strategies solving every code within d experiments count (a state the worst-case search
-cannot solve within its budget is cut at once). `optimal_plain` is the slow reference.
+cannot solve within its budget is cut at once). `reference.optimal_plain` is the slow reference.
 """
 
 from __future__ import annotations
@@ -29,8 +30,11 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
+from .. import checks
 from .analysis import Analysis, _play
-from .game import Game
+from .game import Game, check_game
+
+__all__ = ["MEASURES", "Search", "optimal", "distinguishable"]
 
 MEASURES = ("worst", "average")
 
@@ -46,15 +50,21 @@ class Search:
     experiments_tried: int = 0
     memo: dict = field(default_factory=dict)
     worst_memo: dict = field(default_factory=dict)
-    leaders: dict = field(default_factory=dict)  # orbit leaders per set of symmetries fixing the live codes
+    # orbit leaders per set of symmetries fixing the live codes
+    leaders: dict = field(default_factory=dict)
     choice: dict = field(default_factory=dict)
     choice_budget: dict = field(default_factory=dict)
     avg_choice: dict = field(default_factory=dict)
     worst_of: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        g = self.game
-        self.b = int(max(len(np.unique(row)) for row in g.outcome_table[:: max(1, g.n_experiments // 4000)]))
+        g = self.game = check_game(self.game)
+        self.use_symmetry = checks.boolean(self.use_symmetry, "symmetry")
+        if not distinguishable(g):
+            raise ValueError(f"{g.name}: some codes cannot be told apart")
+        self.b = int(
+            max(len(np.unique(row)) for row in g.outcome_table[:: max(1, g.n_experiments // 4000)])
+        )
         self.b = max(self.b, _max_outcomes(g))
         self.final = g.ends_on_final
         self.bounds = np.array([self.total_bound(s) for s in range(g.n_codes + 1)], dtype=np.int64)
@@ -69,7 +79,8 @@ class Search:
         return self.b**k
 
     def total_bound(self, s: int) -> int:
-        """A lower bound on the total length over s live codes (fill the counting bound level by level)."""
+        """A lower bound on the total length over s live codes (fill the counting bound level by
+        level)."""
         if s <= 1:
             return 1 if (s == 1 and self.final) else 0
         total, placed, k = 0, 0, 1
@@ -173,7 +184,8 @@ class Search:
             self.memo[key] = math.inf
             return math.inf
         free = math.inf
-        if budget is not None:  # if the best unconstrained strategy fits the budget, it is the answer
+        # if the best unconstrained strategy fits the budget, it is the answer
+        if budget is not None:
             free = self.best_total(live)
             if self.worst_of[live.tobytes()] <= budget:
                 self.memo[key], self.avg_choice[key] = free, self.avg_choice[(live.tobytes(), None)]
@@ -185,20 +197,31 @@ class Search:
             if budget is None:
                 self.worst_of[live.tobytes()] = 2
             return 2 * len(live) - 1
+        best, best_j = self._branch(live, budget, free)
+        self.memo[key] = best
+        self.avg_choice[key] = best_j
+        if budget is None and best_j >= 0:
+            self.worst_of[live.tobytes()] = 1 + max(
+                [self._worst_of(p) for p in self.parts(live, best_j)], default=0)
+        return best
+
+    def _branch(self, live: np.ndarray, budget: int | None, free: float) -> tuple[float, int]:
+        """Best total and move at `live`: moves in order of their lower bound, cut by the best so
+        far."""
         idx, counts = self.moves(live)
         nonfinal = np.where(self.game.is_final, 0, counts)
         lower = len(live) + self.bounds[nonfinal].sum(axis=1)
         if budget is not None:
-            lower = np.where(nonfinal.max(axis=1) <= self.capacity(budget - 1), lower, np.iinfo(np.int64).max)
+            fits = nonfinal.max(axis=1) <= self.capacity(budget - 1)
+            lower = np.where(fits, lower, np.iinfo(np.int64).max)
         child = None if budget is None else budget - 1
         best, best_j = math.inf, -1
         for t in np.argsort(lower, kind="stable"):
             if lower[t] >= best:
                 break
             j = int(idx[t])
-            parts = sorted(self.parts(live, j), key=len)
             total, rest = len(live), int(lower[t]) - len(live)
-            for p in parts:
+            for p in sorted(self.parts(live, j), key=len):
                 rest -= int(self.bounds[len(p)])
                 total += self.best_total(p, child)
                 if total + rest >= best:
@@ -208,12 +231,7 @@ class Search:
                     best, best_j = total, j
                     if budget is not None and best <= free:
                         break  # cannot beat the unconstrained optimum
-        self.memo[key] = best
-        self.avg_choice[key] = best_j
-        if budget is None and best_j >= 0:
-            self.worst_of[live.tobytes()] = 1 + max(
-                [self._worst_of(p) for p in self.parts(live, best_j)], default=0)
-        return best
+        return best, best_j
 
     def _worst_of(self, live: np.ndarray) -> int:
         """Worst case of the remembered unconstrained average-optimal strategy on `live`."""
@@ -222,7 +240,8 @@ class Search:
         return self.worst_of[live.tobytes()]
 
     def _perfect_guess(self, live: np.ndarray) -> int | None:
-        """With final outcomes: the lowest experiment that may hit a live code and splits the rest into singletons."""
+        """With final outcomes: the lowest experiment that may hit a live code and splits the rest
+        into singletons."""
         g = self.game
         if not self.final or len(live) > self.b:
             return None
@@ -234,8 +253,17 @@ class Search:
         return int(hits[np.argmax(distinct)]) if distinct.any() else None
 
 
+def distinguishable(game: Game) -> bool:
+    """Can every code be told from every other by some experiment (or be hit by a final outcome)?"""
+    game = check_game(game)
+    if game.ends_on_final:
+        return True  # every code is hit by some experiment (checked when the game is built)
+    return np.unique(game.outcome_table, axis=1).shape[1] == game.n_codes
+
+
 def _spanning_swaps(swaps: np.ndarray, chosen: np.ndarray) -> np.ndarray:
-    """Of the chosen symbol transpositions, a spanning forest: it generates the same group (union-find)."""
+    """Of the chosen symbol transpositions, a spanning forest: it generates the same group (union-
+    find)."""
     parent: dict[int, int] = {}
 
     def root(a: int) -> int:
@@ -261,11 +289,15 @@ def _max_outcomes(game: Game) -> int:
 
 
 def _first_of_equal_rows(rows: np.ndarray) -> np.ndarray:
-    """Sorted indices of the first row of each group of equal rows (hashed, then verified: exact)."""
-    weights = np.random.default_rng(rows.shape[1]).integers(1, 2**63, size=rows.shape[1], dtype=np.uint64)
+    """Sorted indices of the first row of each group of equal rows (hashed, then verified:
+    exact)."""
+    weights = np.random.default_rng(rows.shape[1]).integers(
+        1, 2**63, size=rows.shape[1], dtype=np.uint64
+    )
     keys = (rows.astype(np.int64).view(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
     _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    if not (rows == rows[first[inverse.ravel()]]).all():  # a hash collision: fall back to sorting rows
+    # a hash collision: fall back to sorting rows
+    if not (rows == rows[first[inverse.ravel()]]).all():
         _, first = np.unique(rows, axis=0, return_index=True)
     return np.sort(first)
 
@@ -289,10 +321,12 @@ def optimal(game: Game, measure: str = "worst", *, symmetry: bool = True,
     that strategy gives), among strategies with worst case ≤ `max_worst` if that is given.
     `.stats` counts the states expanded and experiments tried.
     """
-    if measure not in MEASURES:
-        raise ValueError(f"unknown measure {measure!r}; choose 'worst' or 'average'")
-    if max_worst is not None and (measure != "average" or max_worst < 0):
-        raise ValueError("max_worst is a non-negative bound for measure 'average'")
+    game = check_game(game)
+    checks.choice(measure, "measure", MEASURES)
+    if max_worst is not None:
+        if measure != "average":
+            raise ValueError("max_worst is a bound for measure 'average' only")
+        max_worst = checks.integer(max_worst, "max_worst", low=0)
     search = Search(game, use_symmetry=symmetry)
     root = np.arange(game.n_codes)
     if measure == "worst":
@@ -312,7 +346,9 @@ def optimal(game: Game, measure: str = "worst", *, symmetry: bool = True,
             key = (live.tobytes(), None if max_worst is None else max_worst - depth)
             # below a state where the unconstrained optimum fit the budget, it is followed
             return search.avg_choice.get(key, search.avg_choice.get((live.tobytes(), None)))
-    result = _play(game, pick, f"optimal {measure}" + ("" if max_worst is None else f" (worst ≤ {max_worst})"))
+    result = _play(
+        game, pick, f"optimal {measure}" + ("" if max_worst is None else f" (worst ≤ {max_worst})")
+    )
     result.stats = {"states": search.states, "experiments seen": search.experiments_seen,
                     "experiments tried": search.experiments_tried, "symmetry": symmetry}
     return result
@@ -326,43 +362,3 @@ def _pick_worst(search: Search, live: np.ndarray) -> int:
         while not search.solvable(live, d):
             d += 1
     return search.choice[key]
-
-
-def optimal_plain(game: Game) -> tuple[int, int]:
-    """The optimal worst case and the optimal total by plain recursion over every experiment (Definition 13).
-
-    No bounds, no symmetry, no merging of equal partitions: a slow reference for small games,
-    to check `optimal` against (the two optima may come from different strategies).
-    """
-    from functools import lru_cache
-
-    table, final = game.outcome_table.tolist(), set(game.final_outcomes)
-    if game.n_codes > 64:
-        raise ValueError(f"{game.name}: {game.n_codes} codes is too many for the plain recursion (at most 64)")
-
-    @lru_cache(maxsize=None)
-    def solve(live: frozenset) -> tuple[float, float]:
-        if len(live) == 1:
-            return (1, 1) if final else (0, 0)
-        best_worst, best_total = math.inf, math.inf
-        for row in table:
-            parts: dict[int, list[int]] = {}
-            for k in live:
-                parts.setdefault(row[k], []).append(k)
-            if len(parts) == 1 and next(iter(parts)) not in final:
-                continue  # teaches nothing
-            worst, total = 0, 0
-            for o, part in parts.items():
-                if o in final:
-                    w, t = 1, 1
-                else:
-                    sub_worst, sub_total = solve(frozenset(part))
-                    w, t = 1 + sub_worst, len(part) + sub_total
-                worst, total = max(worst, w), total + t
-            best_worst, best_total = min(best_worst, worst), min(best_total, total)
-        return best_worst, best_total
-
-    worst, total = solve(frozenset(range(game.n_codes)))
-    if worst == math.inf:
-        raise ValueError(f"{game.name}: some codes cannot be told apart")
-    return int(worst), int(total)

@@ -1,4 +1,5 @@
-"""The syntax of COBRA's game-description language (source 001, Section 4.1): tokens, formulas, statements.
+"""The syntax of COBRA's game-description language (Klimoš 2014, §4.1): tokens, formulas,
+statements.
 
 Concrete syntax -- learned from COBRA itself (github.com/mirek26/cobra, read, not
 copied): the flex lexer `cobra/src/cobra.l` and bison grammar `cobra/src/cobra.ypp`,
@@ -12,7 +13,8 @@ the Python front end `cobra/cobra.py` that writes input files, and the model scr
 * names of mappings, experiments and outcomes, and alphabet symbols, are quoted with
   ' or " (`ALPHABET 'A', 'B'`, `MAPPING 'F1' x1A,x1B`, `OUTCOME '2 + 1' ...`);
 * a mapping application is written `F1$2` (the thesis writes f($2));
-* connectives: `!`, `¬` (we also read `not`); `&`, `&&`, `and`, `∧`; `|`, `||`, `or`, `∨`; `->`, `→`,
+* connectives: `!`, `¬` (we also read `not`); `&`, `&&`, `and`, `∧`; `|`, `||`, `or`, `∨`;
+  `->`, `→`,
   `⇒`; `<-`, `←`; `<->`, `↔`, `⇔`; n-ary `and(...)`, `or(...)`, and the threshold
   operators `AtLeast-k(...)`, `AtMost-k(...)`, `Exactly-k(...)`;
 * precedence from loosest to tightest: `<->` (right), `->` (right), `<-` (left),
@@ -61,6 +63,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+__all__ = ["MAX_DEPTH", "MAX_DIGITS", "MAX_NESTING", "Connective", "Formula", "Not", "Param",
+           "Parser", "Statement", "Threshold", "Token", "Var", "formula_depth", "parse_statements",
+           "syntax_error", "tokenize"]
+
+MAX_NESTING = 60  # parentheses (and operand lists) inside one another
+MAX_DEPTH = 200  # operators inside one another in one formula (a -> b -> c ... counts each ->)
+MAX_DIGITS = 18  # a number in a game file (below 2**63)
 
 # ---------------------------------------------------------------------------
 # Tokens
@@ -132,6 +142,8 @@ def syntax_error(line: int, column: int, message: str) -> ValueError:
 
 def tokenize(text: str) -> list[Token]:
     """Split `text` into tokens (Section 4.1 lexicon, COBRA's spellings), ending with EOF."""
+    if not isinstance(text, str):
+        raise TypeError(f"a game description must be text (str), got {type(text).__name__}")
     tokens, line, line_start, pos = [], 1, 0, 0
     while pos < len(text):
         match = TOKEN_RE.match(text, pos)
@@ -140,7 +152,9 @@ def tokenize(text: str) -> list[Token]:
             raise syntax_error(line, column, f"unexpected character {text[pos]!r}")
         kind, lexeme = match.lastgroup, match.group()
         if kind == "unterminated":
-            raise syntax_error(line, column, "unterminated string (quotes must close on the same line)")
+            raise syntax_error(
+                line, column, "unterminated string (quotes must close on the same line)"
+            )
         if kind == "newline":
             line, line_start = line + 1, match.end()
         elif kind not in ("space", "comment"):
@@ -162,6 +176,9 @@ def classify(kind: str, lexeme: str, line: int, column: int) -> Token:
     if kind == "word":
         return Token("IDENT", lexeme, lexeme, line, column)
     if kind == "int":
+        if len(lexeme) > MAX_DIGITS:
+            raise syntax_error(line, column, f"number {lexeme[:12]}… is too large "
+                               f"(at most {MAX_DIGITS} digits)")
         return Token("INT", int(lexeme), lexeme, line, column)
     if kind == "string":
         return Token("STRING", lexeme[1:-1], lexeme, line, column)
@@ -236,10 +253,14 @@ class Statement:
 
 
 class Parser:
-    """Recursive descent over the token list; one method per grammar rule."""
+    """Recursive descent over the token list; one method per grammar rule.
+
+    Chains (`a -> b -> c`, `!!a`) are read by loops; only parentheses and operand lists
+    recurse, at most MAX_NESTING deep, and a formula nests at most MAX_DEPTH operators.
+    """
 
     def __init__(self, tokens: list[Token]):
-        self.tokens, self.i = tokens, 0
+        self.tokens, self.i, self.nesting = tokens, 0, 0
 
     @property
     def peek(self) -> Token:
@@ -258,7 +279,9 @@ class Parser:
         if not self.at(kind, value):
             wanted = what or (repr(value) if value is not None else kind.lower())
             token = self.peek
-            raise syntax_error(token.line, token.column, f"expected {wanted}, found {token.describe()}")
+            raise syntax_error(
+                token.line, token.column, f"expected {wanted}, found {token.describe()}"
+            )
         return self.advance()
 
     # file = { statement } EOF
@@ -269,25 +292,39 @@ class Parser:
         return statements
 
     def statement(self) -> Statement:
-        keyword = self.expect("KEYWORD", what="a statement keyword (VARIABLES, RESTRICTION, "
-                              "ALPHABET, MAPPING, EXPERIMENT, PARAMS_DISTINCT, PARAMS_SORTED, OUTCOME, "
-                              "FINAL_OUTCOME)")
+        keyword = self.expect(
+            "KEYWORD",
+            what="a statement keyword (VARIABLES, RESTRICTION, "
+            "ALPHABET, MAPPING, EXPERIMENT, PARAMS_DISTINCT, PARAMS_SORTED, OUTCOME, "
+            "FINAL_OUTCOME)",
+        )
         s = Statement(str(keyword.value), keyword)
         if s.keyword == "VARIABLES":
             s.names = self.comma_list(self.name)
         elif s.keyword == "RESTRICTION":
-            s.formula = self.formula()
+            s.formula = self.whole_formula()
         elif s.keyword == "ALPHABET":
             s.names = self.comma_list(self.symbol)
         elif s.keyword == "MAPPING":
             s.names = [self.name(), *self.comma_list(self.name)]
         elif s.keyword == "EXPERIMENT":
-            s.names, s.numbers = [self.name()], [self.expect("INT", what="the number of parameters")]
+            s.names, s.numbers = [self.name()], [
+                self.expect("INT", what="the number of parameters")
+            ]
         elif s.keyword in ("PARAMS_DISTINCT", "PARAMS_SORTED"):
             s.numbers = self.comma_list(lambda: self.expect("INT", what="a parameter number"))
         else:  # OUTCOME, FINAL_OUTCOME
-            s.names, s.formula = [self.name()], self.formula()
+            s.names, s.formula = [self.name()], self.whole_formula()
         return s
+
+    def whole_formula(self) -> Formula:
+        """A formula, refused (with its place) if it nests more than MAX_DEPTH operators."""
+        start = self.peek
+        f = self.formula()
+        if formula_depth(f) > MAX_DEPTH:
+            raise syntax_error(start.line, start.column, f"formula nests more than {MAX_DEPTH} "
+                               "operators inside one another")
+        return f
 
     def comma_list(self, item: Callable[[], object]) -> list:
         items = [item()]
@@ -309,19 +346,22 @@ class Parser:
 
     # formula = implies [ EQUIV formula ]   (right associative)
     def formula(self) -> Formula:
-        left = self.implies()
-        if self.at("OP", "EQUIV"):
-            self.advance()
-            return Connective("equiv", (left, self.formula()))
-        return left
+        return self.right_chain("EQUIV", "equiv", self.implies)
 
     # implies = implied [ IMPLIES implies ]   (right associative)
     def implies(self) -> Formula:
-        left = self.implied()
-        if self.at("OP", "IMPLIES"):
+        return self.right_chain("IMPLIES", "implies", self.implied)
+
+    def right_chain(self, token_op: str, op: str, operand: Callable[[], Formula]) -> Formula:
+        """operand { OP operand }, grouped to the right: a op (b op c)."""
+        items = [operand()]
+        while self.at("OP", token_op):
             self.advance()
-            return Connective("implies", (left, self.implies()))
-        return left
+            items.append(operand())
+        result = items[-1]
+        for left in reversed(items[:-1]):
+            result = Connective(op, (left, result))
+        return result
 
     # implied = disj { IMPLIED disj }   (left associative; a <- b means b -> a)
     def implied(self) -> Formula:
@@ -345,16 +385,30 @@ class Parser:
         return children[0] if len(children) == 1 else Connective(op, tuple(children))
 
     def unary(self) -> Formula:
-        if self.at("OP", "NOT"):
+        nots = 0
+        while self.at("OP", "NOT"):
             self.advance()
-            return Not(self.unary())
-        return self.atom()
+            nots += 1
+        f = self.atom()
+        for _ in range(nots):
+            f = Not(f)
+        return f
+
+    def nested(self, opening: Token, inner: Callable[[], object]) -> object:
+        """inner() one level of parentheses deeper; refused beyond MAX_NESTING levels."""
+        if self.nesting >= MAX_NESTING:
+            raise syntax_error(opening.line, opening.column,
+                               f"more than {MAX_NESTING} parentheses inside one another")
+        self.nesting += 1
+        try:
+            return inner()
+        finally:
+            self.nesting -= 1
 
     def atom(self) -> Formula:
         token = self.peek
         if self.at("PUNCT", "("):
-            self.advance()
-            inner = self.formula()
+            inner = self.nested(self.advance(), self.formula)
             self.expect("PUNCT", ")", "')'")
             return inner
         if token.kind == "OP" and token.value in ("AND", "OR"):
@@ -368,11 +422,13 @@ class Parser:
         if token.kind == "IDENT":
             self.advance()
             return self.after_ident(token)
-        raise syntax_error(token.line, token.column, f"expected a formula, found {token.describe()}")
+        raise syntax_error(
+            token.line, token.column, f"expected a formula, found {token.describe()}"
+        )
 
     def operands(self) -> tuple[Formula, ...]:
-        self.expect("PUNCT", "(", "'('")
-        children = self.comma_list(self.formula)
+        opening = self.expect("PUNCT", "(", "'('")
+        children = self.nested(opening, lambda: self.comma_list(self.formula))
         self.expect("PUNCT", ")", "')' or ','")
         return tuple(children)
 
@@ -380,7 +436,11 @@ class Parser:
         """IDENT alone is a variable; IDENT$n or IDENT($n) applies a mapping."""
         if self.at("PUNCT", "$"):
             self.advance()
-            return Param(ident.text, int(self.expect("INT", what="a parameter number after '$'").value), ident)
+            return Param(
+                ident.text,
+                int(self.expect("INT", what="a parameter number after '$'").value),
+                ident,
+            )
         if self.at("PUNCT", "("):
             self.advance()
             self.expect("PUNCT", "$", "'$' (a mapping is applied as f($n))")
@@ -388,6 +448,19 @@ class Parser:
             self.expect("PUNCT", ")", "')'")
             return Param(ident.text, n, ident)
         return Var(ident.text, ident)
+
+
+def formula_depth(f: Formula) -> int:
+    """How many operators nest inside one another in `f` (a variable has depth 1); no recursion."""
+    deepest, stack = 0, [(f, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(node, Not):
+            stack.append((node.child, depth + 1))
+        elif isinstance(node, (Connective, Threshold)):
+            stack.extend((child, depth + 1) for child in node.children)
+    return deepest
 
 
 def parse_statements(text: str) -> list[Statement]:

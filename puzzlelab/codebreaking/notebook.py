@@ -1,0 +1,661 @@
+"""The code-breaking notebook's layer: tables, figures, `explore_*` functions and sentences (Klimoš
+2014).
+
+Every table the notebook shows from `data/` is computed here (by a sweep over game sizes that
+runs on any executor: `executor=` / `workers=`, the same rows whatever runs it) and read
+through `cached`, the only place that calls `cached_table`. `python -m
+puzzlelab.codebreaking.sweep` recomputes them from the command line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from functools import lru_cache
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from .. import checks
+from ..cache import cached_table
+from ..figures import finish
+from ..sweeps import sweep
+from . import coins
+from .analysis import Analysis, analyze, ceil_log, lemma14_bound
+from .game import Game, check_game
+from .games import bags_of_gold, black_peg_mastermind, bulls_and_cows, counterfeit_coin, mastermind
+from .language import GAMES_DIR, game_tables, load, parse
+from .optimal import optimal
+from .strategies import STRATEGIES, scoring
+
+__all__ = [
+    "GAME_KINDS", "GREEDY", "OPTIMAL_RUNS", "STRATEGY_GAMES", "SYMMETRY_RUNS", "TABLES",
+    "built_in_twin", "cached", "coin_average_check", "coin_greedy_table", "coin_table",
+    "describe_greedy_gaps", "explore_game_text", "explore_play", "explore_strategy",
+    "final_outcome_effect", "greedy_average_gaps", "hidden_code", "lambda_table",
+    "language_table", "make_game", "optimal_row", "optimal_table", "play_widgets",
+    "SIZE_CONTROLS", "histogram_views", "plot_histograms", "plot_timings", "strategies_table",
+    "strategy_rows", "strategy_widgets",
+    "summarize_greedy_gaps", "summary_row", "symmetry_table", "tree_text",
+]
+
+GAME_KINDS = (
+    "Mastermind",
+    "black-peg Mastermind",
+    "Bulls and Cows",
+    "coin",
+    "coin + genuine",
+    "bags of gold",
+)
+
+
+@lru_cache(maxsize=6)
+def make_game(kind: str, a: int, b: int = 0) -> Game:
+    """A built-in game by kind and size: (pegs, colours), (positions, symbols), (coins,) or (bags,
+    take)."""
+    checks.choice(kind, "kind of game", GAME_KINDS)
+    if kind == "Mastermind":
+        return mastermind(a, b)
+    if kind == "black-peg Mastermind":
+        return black_peg_mastermind(a, b)
+    if kind == "Bulls and Cows":
+        return bulls_and_cows(a, b)
+    if kind == "coin":
+        return counterfeit_coin(a)
+    if kind == "coin + genuine":
+        return counterfeit_coin(a, extra_genuine=True)
+    return bags_of_gold(a, b)
+
+
+def summary_row(a: Analysis) -> dict:
+    """One line of a results table: worst, total, average, worst until determined, Lemma 14 bound,
+    histogram."""
+    if not isinstance(a, Analysis):
+        raise checks.ArgumentTypeError(f"summary_row needs an Analysis (from analyze), got {a!r}")
+    hist = a.histogram()
+    return {"game": a.game.name, "strategy": a.strategy, "codes": a.game.n_codes,
+            "worst": a.worst, "total": a.total, "average": round(a.average, 4),
+            "worst until determined": int(a.determined.max()), "Lemma 14": lemma14_bound(a.game),
+            "histogram": " ".join(f"{d}:{n}" for d, n in sorted(hist.items()))}
+
+
+def tree_text(a: Analysis, max_depth: int = 2, max_children: int = 6) -> str:
+    """The top of a strategy's decision tree as indented text (experiment, then one line per
+    outcome)."""
+    if not isinstance(a, Analysis) or a.tree.empty:
+        raise checks.ArgumentTypeError(f"tree_text needs an Analysis with its tree, got {a!r}")
+    max_depth = checks.integer(max_depth, "max_depth", low=0)
+    max_children = checks.integer(max_children, "max_children", low=1)
+    t = a.tree
+    children = {p: grp for p, grp in t.groupby("parent")}
+    lines: list[str] = []
+
+    def walk(node: int, indent: str) -> None:
+        row = t.loc[node]
+        if row.experiment:
+            lines.append(f"{indent}{row.experiment}  [{row.codes} codes]")
+        if row.depth >= max_depth or node not in children:
+            return
+        kids = children[node]
+        for _, kid in kids.head(max_children).iterrows():
+            label = kid.code or f"{kid.codes} codes"
+            lines.append(f"{indent}  {kid.outcome} → {label}")
+            if kid.experiment and kid.codes > 1:
+                walk(int(kid.node), indent + "    ")
+        if len(kids) > max_children:
+            lines.append(f"{indent}  … {len(kids) - max_children} more outcomes")
+
+    walk(0, "")
+    return "\n".join(lines)
+
+
+def plot_histograms(analyses: list[Analysis], name: str | None = None) -> Figure:
+    """Codes solved in d experiments, one group of bars per strategy."""
+    if not isinstance(analyses, (list, tuple)) or not analyses \
+            or not all(isinstance(a, Analysis) for a in analyses):
+        raise checks.ArgumentTypeError("plot_histograms needs a non-empty list of Analysis results")
+    fig, ax = plt.subplots(figsize=(7, 3.4))
+    depths = sorted({d for a in analyses for d in a.histogram()})
+    width = 0.8 / len(analyses)
+    for i, a in enumerate(analyses):
+        hist = a.histogram()
+        ax.bar(np.array(depths) + (i - (len(analyses) - 1) / 2) * width,
+               [hist.get(d, 0) for d in depths], width, label=f"{a.strategy} (avg {a.average:.3f})")
+    ax.set_xticks(depths)
+    ax.set_xlabel("experiments needed")
+    ax.set_ylabel("codes")
+    ax.set_title(analyses[0].game.name)
+    ax.legend(fontsize=8)
+    return finish(fig, name)
+
+
+def plot_timings(bench: pd.DataFrame, name: str | None = None) -> Figure:
+    """Analysis time per strategy against the number of codes, vectorised (solid) and plain
+    recursion (dashed), read from data/bench_codebreaking.csv."""
+    if not isinstance(bench, pd.DataFrame) or not {"method", "strategy", "codes", "seconds",
+                                                   "game"} <= set(bench.columns):
+        raise checks.ArgumentTypeError("plot_timings needs the table data/bench_codebreaking.csv")
+    fig, ax = plt.subplots(figsize=(6.5, 3.8))
+    colours = dict(zip(STRATEGIES, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
+    for method, style in (("vectorised", "o-"), ("plain", "x--")):
+        for strategy, grp in bench[bench.method == method].groupby("strategy"):
+            grp = grp.sort_values("codes")
+            ax.plot(
+                grp.codes,
+                grp.seconds,
+                style,
+                color=colours[strategy],
+                label=f"{strategy} ({method})",
+            )
+    fast = bench[(bench.method == "vectorised") & (bench.strategy == "max-models")]
+    for _, row in fast.iterrows():
+        ax.annotate(row.game.replace("Mastermind ", ""), (row.codes, row.seconds), fontsize=7,
+                    textcoords="offset points", xytext=(3, -9))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("codes (Mastermind pegs × colours)")
+    ax.set_ylabel("seconds for all codes (best of runs)")
+    ax.legend(fontsize=7, ncol=2)
+    return finish(fig, name)
+
+
+def _coin_row(task: tuple[int, bool]) -> dict:
+    w, genuine = task
+    return {"weighings": w, "extra genuine coin": genuine,
+            "most coins (search)": coins.max_coins(w, genuine),
+            "Dyson (1946)": coins.dyson_bound(w, genuine)}
+
+
+def coin_table(ws: Sequence[int] = (1, 2, 3, 4, 5), *, executor: Executor | None = None,
+               workers: int = 1) -> pd.DataFrame:
+    """The most coins solvable in w weighings, by search, beside Dyson's (1946) closed form."""
+    ws = checks.integers(ws, "ws", low=1, high=coins.MAX_WEIGHINGS)
+    tasks = [(w, genuine) for w in ws for genuine in (False, True)]
+    return pd.DataFrame(sweep(_coin_row, tasks, executor=executor, workers=workers,
+                              desc="weighings"))
+
+
+# --- widgets ---------------------------------------------------------------------------------
+def _slider(low: int, high: int, value: int, description: str):
+    """An integer slider that recomputes only when released (slow settings take seconds)."""
+    import ipywidgets
+
+    return ipywidgets.IntSlider(
+        value=value, min=low, max=high, description=description, continuous_update=False
+    )
+
+
+# What the two size controls of `explore_strategy` mean for each kind of game, and their ranges:
+# (name, lowest, highest) for a and for b (None: the game has no second size).
+SIZE_CONTROLS = {
+    "Mastermind": (("pegs", 1, 4), ("colours", 1, 8)),
+    "black-peg Mastermind": (("pegs", 1, 4), ("colours", 1, 8)),
+    "Bulls and Cows": (("positions", 1, 4), ("symbols", 1, 10)),
+    "coin": (("coins", 3, 13), None),
+    "coin + genuine": (("coins", 1, 13), None),
+    "bags of gold": (("bags", 1, 6), ("coins per bag", 1, 4)),
+}
+
+
+def _fit_sizes(kind: str, a, b) -> None:
+    """Name, range and show the size sliders for this kind of game (b hidden when unused)."""
+    (a_name, a_low, a_high), second = SIZE_CONTROLS[kind]
+    a.description = a_name
+    a.min, a.max = min(a.min, a_low), max(a.max, a_high)  # widen first, then narrow
+    a.value = min(max(a.value, a_low), a_high)
+    a.min, a.max = a_low, a_high
+    b.layout.display = "none" if second is None else None
+    if second is not None:
+        b_name, b_low, b_high = second
+        b.description = b_name
+        b.min, b.max = min(b.min, b_low), max(b.max, b_high)
+        b.value = min(max(b.value, b_low), b_high)
+        b.min, b.max = b_low, b_high
+
+
+def strategy_widgets() -> dict:
+    """Controls for `explore_strategy`, named per game (pegs and colours, coins, bags, ...);
+    sliders act on release, so a drag does not queue slow analyses."""
+    import ipywidgets
+
+    kind = ipywidgets.Dropdown(options=list(GAME_KINDS), value="Mastermind", description="game")
+    a, b = _slider(1, 4, 3, "pegs"), _slider(1, 8, 4, "colours")
+    strategy = ipywidgets.Dropdown(options=list(STRATEGIES), value="max-models",
+                                   description="strategy")
+    _fit_sizes(kind.value, a, b)
+    kind.observe(lambda change: _fit_sizes(change["new"], a, b), names="value")
+    return {"kind": kind, "a": a, "b": b, "strategy": strategy}
+
+
+def histogram_views(strategies: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """For a static explorer: 'game · strategy' -> the codes solved in d experiments, one row."""
+    _table(strategies, ["game", "strategy", "histogram"], "strategies_table")
+    views = {}
+    for row in strategies.itertuples():
+        pairs = [item.split(":") for item in str(row.histogram).split()]
+        counts = {f"{d}": int(n) for d, n in pairs}
+        weighed = str(row.game).startswith(("coin", "bags"))
+        what = "codes found in d weighings" if weighed else "codes solved in d guesses"
+        views[f"{row.game} · {row.strategy}"] = pd.DataFrame(
+            [counts], index=[what]).rename_axis(columns="d")
+    return views
+
+
+def play_widgets() -> dict:
+    """Controls for `explore_play`: the guesses are read when Enter is pressed or the box is
+    left."""
+    import ipywidgets
+
+    return {
+        "pegs": _slider(1, 4, 4, "pegs"),
+        "colors": _slider(1, 6, 6, "colors"),
+        "seed": _slider(0, 100, 1, "seed"),
+        "guesses": ipywidgets.Text(value="1122", description="guesses", continuous_update=False),
+    }
+
+
+def explore_strategy(
+    kind: str = "Mastermind", a: int = 3, b: int = 4, strategy: str = "max-models"
+) -> Figure:
+    """Worst, average and depth histogram of one strategy on one game (kind and size)."""
+    scoring(strategy)
+    game = make_game(kind, a, b)
+    result = analyze(game, strategy)
+    fig = plot_histograms([result])
+    fig.axes[0].set_title(
+        f"{game.name}, {strategy}: worst {result.worst}, average {result.average:.4f}"
+    )
+    return fig
+
+
+def hidden_code(game: Game, seed: int) -> int:
+    """The codemaker's secret: a code drawn with numpy's default_rng(seed)."""
+    game, seed = check_game(game), checks.seed(seed)
+    return int(np.random.default_rng(seed).integers(game.n_codes))
+
+
+def explore_play(
+    pegs: int = 4, colors: int = 6, seed: int = 1, guesses: str = "1122, 1344"
+) -> pd.DataFrame:
+    """Play Mastermind against a hidden code (chosen by the seed): your guesses, the answers, codes
+    left."""
+    game = make_game("Mastermind", pegs, colors)
+    secret = hidden_code(game, seed)
+    live = np.arange(game.n_codes)
+    rows = []
+    for text in [g.strip() for g in checks.text(guesses, "guesses").split(",") if g.strip()]:
+        if len(text) != pegs or not text.isdigit() or not all(1 <= int(c) <= colors for c in text):
+            raise ValueError(f"guess {text!r} must be {pegs} digits from 1 to {colors}")
+        j = game.experiment_index(("g", tuple(int(c) for c in text)))
+        o = int(game.outcome_table[j, secret])
+        live = live[game.outcome_table[j, live] == o]
+        rows.append(
+            {
+                "guess": text,
+                "answer": game.outcome_labels[o],
+                "codes still possible": len(live),
+                "solved": bool(game.is_final[o]),
+            }
+        )
+        if game.is_final[o]:
+            break
+    return pd.DataFrame(rows, columns=["guess", "answer", "codes still possible", "solved"])
+
+
+# --- the notebook's cached tables: sweeps over game sizes -------------------------------------
+STRATEGY_GAMES = [("Mastermind", 3, 3), ("Mastermind", 4, 4), ("Mastermind", 4, 6),
+                  ("black-peg Mastermind", 4, 6), ("Bulls and Cows", 4, 10), ("coin", 12, 0),
+                  ("coin + genuine", 12, 0), ("coin", 13, 0), ("coin + genuine", 13, 0),
+                  ("bags of gold", 5, 2), ("bags of gold", 5, 4)]
+
+
+def strategy_rows(spec: tuple[str, int, int]) -> list[dict]:
+    """Every strategy on one game (kind, a, b): one summary row each."""
+    game = make_game(*spec)
+    return [summary_row(analyze(game, s)) for s in STRATEGIES]
+
+
+def strategies_table(games: Sequence[tuple[str, int, int]] = tuple(STRATEGY_GAMES), *,
+                     executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """Every strategy on the games of Chapter 2 (worst, total, average, Lemma 14, histogram)."""
+    rows = sweep(strategy_rows, list(games), executor=executor, workers=workers, desc="games")
+    return pd.DataFrame([row for game_rows in rows for row in game_rows])
+
+
+OPTIMAL_RUNS = [("Mastermind", 2, 3, "worst"), ("Mastermind", 2, 3, "average"),
+                ("Mastermind", 3, 3, "worst"), ("Mastermind", 3, 3, "average"),
+                ("Mastermind", 3, 4, "worst"), ("Mastermind", 3, 4, "average"),
+                ("Mastermind", 4, 4, "worst"), ("Mastermind", 4, 4, "average"),
+                ("Mastermind", 4, 4, "average", 4),
+                ("Mastermind", 4, 5, "worst"), ("Mastermind", 4, 5, "average"),
+                ("Mastermind", 4, 6, "worst"), ("Mastermind", 4, 6, "average"),
+                ("Mastermind", 4, 6, "average", 5),
+                ("black-peg Mastermind", 3, 3, "worst"), ("black-peg Mastermind", 3, 3, "average"),
+                ("coin", 12, 0, "worst"), ("coin", 12, 0, "average"),
+                ("coin + genuine", 12, 0, "worst"), ("coin + genuine", 12, 0, "average"),
+                ("coin", 13, 0, "worst"), ("coin", 13, 0, "average"),
+                ("coin + genuine", 13, 0, "worst"), ("coin + genuine", 13, 0, "average")]
+
+
+def optimal_row(kind: str, a: int, b: int, measure: str, symmetry: bool = True,
+                max_worst: int | None = None) -> dict:
+    """One optimal search: the optimum, the strategy's total, and the size of the search."""
+    game = make_game(kind, a, b)
+    res = optimal(game, measure, symmetry=symmetry, max_worst=max_worst)
+    return {
+        "game": game.name,
+        "measure": measure if max_worst is None else f"{measure}, worst ≤ {max_worst}",
+        "symmetry": symmetry,
+        "codes": game.n_codes,
+        "worst": res.worst,
+        "total": res.total,
+        "average": round(res.average, 4),
+        "states": res.stats["states"],
+        "experiments tried": res.stats["experiments tried"],
+    }
+
+
+def _optimal_run(run: tuple) -> dict:
+    """optimal_row for a run (kind, a, b, measure[, max_worst][, symmetry flag as a dict])."""
+    kind, a, b, measure, *rest = run
+    options = rest[-1] if rest and isinstance(rest[-1], dict) else {}
+    bound = [r for r in rest if not isinstance(r, dict)]
+    return optimal_row(kind, a, b, measure, max_worst=bound[0] if bound else None, **options)
+
+
+def optimal_table(runs: Sequence[tuple] = tuple(OPTIMAL_RUNS), *, executor: Executor | None = None,
+                  workers: int = 1) -> pd.DataFrame:
+    """Optimal worst and average cases by the generic search (with symmetry reduction); a fifth
+    entry in a run is a bound on the worst case for the average search."""
+    return pd.DataFrame(sweep(_optimal_run, list(runs), executor=executor, workers=workers,
+                              desc="searches"))
+
+
+SYMMETRY_RUNS = [
+    ("Mastermind", 3, 3, "average"),
+    ("Mastermind", 3, 4, "average"),
+    ("Mastermind", 4, 6, "worst"),
+    ("black-peg Mastermind", 3, 3, "average"),
+    ("coin", 6, 0, "average"),
+    ("coin + genuine", 6, 0, "average"),
+    ("coin", 12, 0, "worst"),
+]
+
+
+def symmetry_table(runs: Sequence[tuple] = tuple(SYMMETRY_RUNS), *,
+                   executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """The same searches with and without the symmetry reduction."""
+    tasks = [(*run, {"symmetry": s}) for run in runs for s in (True, False)]
+    return pd.DataFrame(sweep(_optimal_run, tasks, executor=executor, workers=workers,
+                              desc="searches"))
+
+
+def _coin_greedy_row(task: tuple[int, bool]) -> dict:
+    n, genuine = task
+    game = counterfeit_coin(n, genuine)
+    row = {"coins": n, "extra genuine coin": genuine, "codes": game.n_codes,
+           "Lemma 14": lemma14_bound(game),
+           "optimal worst": coins.fewest_weighings(n, genuine),
+           "optimal total": coins.least_total(coins.initial(n, genuine))}
+    for s in STRATEGIES:
+        a = analyze(game, s)
+        row[f"{s} worst"], row[f"{s} total"] = a.worst, a.total
+    return row
+
+
+def coin_greedy_table(max_coins: int = 13, *, executor: Executor | None = None,
+                      workers: int = 1) -> pd.DataFrame:
+    """Greedy strategies (generic engine) against the optimum (class counting) for 1..max_coins
+    coins."""
+    max_coins = checks.integer(max_coins, "max_coins", low=1, high=13)
+    tasks = [(n, genuine) for genuine in (False, True)
+             for n in range(1 if genuine else 3, max_coins + 1)]
+    return pd.DataFrame(sweep(_coin_greedy_row, tasks, executor=executor, workers=workers,
+                              desc="coins"))
+
+
+GREEDY = ("max-models", "exp-models", "ent-models")
+
+
+def lambda_table(max_coins: int = 13) -> pd.DataFrame:
+    """Lemma 22 / Example 23's Λ = ⌈log₃ #codes⌉ (2n codes, b = 3) beside the optimal worst case, n
+    = 1..max_coins."""
+    max_coins = checks.integer(max_coins, "max_coins", low=1, high=20)
+    rows = []
+    for genuine in (False, True):
+        for n in range(1, max_coins + 1):
+            predicted, actual = ceil_log(3, 2 * n), coins.fewest_weighings(n, genuine)
+            rows.append({"coins": n, "extra genuine coin": genuine, "codes": 2 * n,
+                         "⌈log₃ 2n⌉ (Lemma 22)": predicted,
+                         "optimal worst": actual if actual < float("inf") else "unsolvable",
+                         "match": predicted == actual})
+    return pd.DataFrame(rows)
+
+
+def _table(df: object, columns: Sequence[str], made_by: str) -> pd.DataFrame:
+    """`df` if it is a DataFrame with these columns, else a TypeError naming where it comes from."""
+    if not isinstance(df, pd.DataFrame) or not set(columns) <= set(df.columns):
+        raise checks.ArgumentTypeError(f"expected the table of {made_by} (columns "
+                                       f"{', '.join(columns)}), got {type(df).__name__}")
+    return df
+
+
+def greedy_average_gaps(table: pd.DataFrame) -> pd.DataFrame:
+    """Greedy total minus the optimal total for each coin game of `coin_greedy_table` (0: average-
+    optimal)."""
+    _table(table, ["coins", "extra genuine coin", "optimal total", *(f"{s} total" for s in GREEDY)],
+           "coin_greedy_table")
+    out = table[["coins", "extra genuine coin", "optimal total"]].copy()
+    for s in GREEDY:
+        out[s] = table[f"{s} total"] - table["optimal total"]
+    return out
+
+
+def _ranges(ns: list) -> str:
+    """[7, 8, 9, 11] → '7–9 and 11'; names are just listed: ['a', 'b', 'c'] → 'a, b and c'."""
+    runs: list[list] = []
+    for n in ns:
+        if runs and isinstance(n, (int, np.integer)) and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    parts = [f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs]
+    return ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+
+
+def _failing_sets(sub: pd.DataFrame) -> dict[tuple, list[str]]:
+    """Coin counts where each greedy strategy misses the optimal total, strategies with equal sets
+    together."""
+    by_set: dict[tuple, list[str]] = {}
+    for s in GREEDY:
+        by_set.setdefault(tuple(sub.coins[sub[s] > 0]), []).append(s)
+    return by_set
+
+
+def _first_failure(sub: pd.DataFrame) -> str:
+    """'7 coins (38 against 36 weighings in total)': the smallest game a greedy strategy misses."""
+    first = sub[(sub[list(GREEDY)] > 0).any(axis=1)]
+    if not len(first):
+        return "none"
+    r = first.iloc[0]
+    return (f"{r.coins} coins ({int(r['optimal total'] + r[list(GREEDY)].max())} against "
+            f"{int(r['optimal total'])} weighings in total)")
+
+
+def _gaps(gaps: object) -> pd.DataFrame:
+    df = _table(
+        gaps, ["coins", "extra genuine coin", "optimal total", *GREEDY], "greedy_average_gaps"
+    )
+    if not df["extra genuine coin"].isin([False, True]).all() or set(df["extra genuine coin"]) != {
+        False,
+        True,
+    }:
+        raise ValueError("the gaps table needs games with and without a genuine coin")
+    return df
+
+
+def describe_greedy_gaps(gaps: pd.DataFrame) -> str:
+    """Which greedy strategy misses the optimal average for which numbers of coins (a bullet per
+    case)."""
+    _gaps(gaps)
+    lines = []
+    for genuine in (False, True):
+        sub = gaps[gaps["extra genuine coin"] == genuine].sort_values("coins")
+        case = "with an extra genuine coin" if genuine else "without a genuine coin"
+        clauses = [
+            f"{_ranges(names)} {'is' if len(names) == 1 else 'are'} "
+            + (
+                f"above the optimum for {_ranges(list(ns))} coins "
+                "and optimal for every other number"
+                if ns
+                else "optimal for every number of coins"
+            )
+            for ns, names in _failing_sets(sub).items()
+        ]
+        clauses.append(f"the first failure is at {_first_failure(sub)}")
+        lines.append(
+            f"- {case} ({sub.coins.min()}–{sub.coins.max()} coins): " + "; ".join(clauses) + "."
+        )
+    return "\n".join(lines)
+
+
+def summarize_greedy_gaps(gaps: pd.DataFrame) -> str:
+    """The same in one line: failing coin counts per strategy, with and without a genuine coin."""
+    _gaps(gaps)
+    parts = []
+    for genuine in (False, True):
+        sub = gaps[gaps["extra genuine coin"] == genuine].sort_values("coins")
+        sets = "; ".join(f"{_ranges(names)} for n = {_ranges(list(ns)) if ns else 'none'}"
+                         for ns, names in _failing_sets(sub).items())
+        parts.append(
+            f"{'with' if genuine else 'without'} a genuine coin, above the optimum: {sets} "
+            f"(first: {_first_failure(sub)})"
+        )
+    return "; ".join(parts)
+
+
+def coin_average_check(optimal_results: pd.DataFrame) -> pd.DataFrame:
+    """Optimal coin totals by the generic search beside class counting (`coins.least_total`)."""
+    _table(optimal_results, ["game", "measure", "codes", "total"], "optimal_table")
+    rows = []
+    for r in optimal_results[
+        optimal_results.game.str.startswith("coin") & (optimal_results.measure == "average")
+    ].itertuples():
+        n, genuine = int(r.game.split()[1]), "+ genuine" in r.game
+        counted = coins.least_total(coins.initial(n, genuine))
+        rows.append({"game": r.game, "codes": r.codes, "generic search total": r.total,
+                     "class counting total": counted, "match": r.total == counted,
+                     "average": round(r.total / r.codes, 4)})
+    return pd.DataFrame(rows)
+
+
+def final_outcome_effect() -> pd.DataFrame:
+    """Knuth's strategy on Mastermind 4 × 6 counted until guessed and until determined, and max-
+    models
+    on data/games/mastermind.cobra read with its FINAL_OUTCOME lines as plain OUTCOME lines."""
+    knuth = analyze(mastermind(4, 6), "max-models")
+    text = (GAMES_DIR / "mastermind.cobra").read_text(encoding="utf-8")
+    plain = analyze(
+        parse(re.sub(r"\bFINAL_OUTCOME\b", "OUTCOME", text), "mastermind without FINAL_OUTCOME"),
+        "max-models",
+    )
+    return pd.DataFrame(
+        [
+            {
+                "game": "mastermind.cobra (FINAL_OUTCOME '4B0W')",
+                "counted until": "guessed",
+                "total": knuth.total,
+                "worst": knuth.worst,
+            },
+            {
+                "game": "the same plays (Knuth's strategy)",
+                "counted until": "determined (Definition 12)",
+                "total": int(knuth.determined.sum()),
+                "worst": int(knuth.determined.max()),
+            },
+            {
+                "game": "mastermind.cobra with FINAL_OUTCOME read as OUTCOME",
+                "counted until": "determined",
+                "total": plain.total,
+                "worst": plain.worst,
+            },
+        ]
+    )
+
+
+SHIPPED = {"coin4": ("coin", 4, 8), "coin4_genuine": ("coin + genuine", 4, 8),
+           "coin12": ("coin", 12, 8), "coin12_alt": ("coin", 12, 9), "coin13": ("coin", 13, 8),
+           "coin13_genuine": ("coin + genuine", 13, 8), "mastermind_3x3": ("Mastermind", 3, 3),
+           "mastermind": ("Mastermind", 4, 6), "mastermind_black": ("black-peg Mastermind", 4, 6)}
+
+
+def built_in_twin(stem: str) -> Game:
+    """The built-in game a shipped file under data/games/ describes."""
+    kind, a, b = SHIPPED[checks.choice(stem, "shipped game", SHIPPED)]
+    if kind.startswith("coin"):
+        return counterfeit_coin(a, kind.endswith("genuine"), formalization=b)
+    return make_game(kind, a, b)
+
+
+def _language_rows(stem: str) -> list[dict]:
+    """One shipped file parsed and analysed beside its built-in twin, every strategy."""
+    path = GAMES_DIR / f"{stem}.cobra"
+    parsed, built = load(path), built_in_twin(stem)
+    rows = []
+    for s in STRATEGIES:
+        p, q = analyze(parsed, s), analyze(built, s)
+        rows.append({"file": path.name, "built-in": built.name, "codes": parsed.n_codes,
+                     "experiments": parsed.n_experiments,
+                     "same experiments": parsed.experiments == built.experiments,
+                     "strategy": s, "worst (file)": p.worst, "worst (built-in)": q.worst,
+                     "total (file)": p.total, "total (built-in)": q.total,
+                     "same histogram": p.histogram() == q.histogram()})
+    return rows
+
+
+def language_table(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """Each shipped game file parsed and analysed beside its built-in twin: every strategy's
+    numbers."""
+    stems = [p.stem for p in sorted(GAMES_DIR.glob("*.cobra")) if p.stem in SHIPPED]
+    rows = sweep(_language_rows, stems, executor=executor, workers=workers, desc="files")
+    return pd.DataFrame([row for file_rows in rows for row in file_rows])
+
+
+def explore_game_text(text: str) -> pd.DataFrame:
+    """One row per experiment type of a game written in the language: its parameters,
+    parametrizations, outcomes that occur, and the smallest worst-case part over its
+    parametrizations (the best first experiment for Knuth's max-models rule)."""
+    t = game_tables(text)
+    types = np.array([e for e, _ in t.experiments])
+    b = len(t.outcome_labels)
+    rows = []
+    for name in dict.fromkeys(types.tolist()):
+        table = t.outcome_table[types == name].astype(np.int64)
+        flat = table + b * np.arange(len(table))[:, None]
+        parts = np.bincount(flat.ravel(), minlength=b * len(table)).reshape(len(table), b)
+        rows.append({"experiment": name,
+                     "parameters": len(t.experiments[int(np.argmax(types == name))][1]),
+                     "parametrizations": len(table),
+                     "outcomes that occur": int((parts.sum(0) > 0).sum()),
+                     "best worst part": int(parts.max(axis=1).min())})
+    return pd.DataFrame(rows).assign(codes=len(t.codes))
+
+
+# --- the cached tables, by name: the notebook and the command line read them from here ----------
+TABLES: dict[str, Callable[..., pd.DataFrame]] = {
+    "codebreaking_strategies": strategies_table,
+    "codebreaking_coins": coin_greedy_table,
+    "codebreaking_dyson": coin_table,
+    "codebreaking_optimal": optimal_table,
+    "codebreaking_symmetry": symmetry_table,
+    "codebreaking_language": language_table,
+}
+
+
+def cached(name: str) -> pd.DataFrame:
+    """The table `name` of `TABLES`, read from data/<name>.csv (computed and written when
+    missing)."""
+    return cached_table(checks.choice(name, "table", TABLES), TABLES[name])

@@ -1,0 +1,215 @@
+"""Hostile but fair input for puzzlelab.codebreaking: every public function, the sizes that cannot
+finish, the parser's depth, and mutated game files (Klimoš 2014, §4.1 for the language)."""
+
+from __future__ import annotations
+
+import importlib
+import random
+import re
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from robustness import any_value, public_callables, well_behaved
+
+from puzzlelab.codebreaking import (Game, analyze, bags_of_gold, bulls_and_cows, counterfeit_coin,
+                                    mastermind, optimal, parse)
+from puzzlelab.codebreaking.language import GAMES_DIR
+
+MODULES = ["analysis", "coins", "game", "game_files", "games", "language", "notebook", "optimal",
+           "reference", "source", "strategies", "syntax", "sweep"]
+# The command line recomputes data/ when its arguments are valid: it is tested on bad ones below.
+WRITES_FILES = {("sweep", "main")}
+PUBLIC = [(m, name, f) for m in MODULES
+          for name, f in public_callables(importlib.import_module(f"puzzlelab.codebreaking.{m}"))
+          if (m, name) not in WRITES_FILES]
+PLACE = re.compile(r"line \d+, column \d+")
+
+
+@pytest.mark.parametrize("module,name,f", PUBLIC, ids=[f"{m}.{n}" for m, n, _ in PUBLIC])
+@settings(max_examples=12, deadline=None)
+@given(args=st.lists(any_value(), min_size=1, max_size=3))
+def test_every_public_function_returns_or_refuses_clearly(module, name, f, args):
+    well_behaved(f, *args, seconds=20)
+
+
+def test_the_command_line_refuses_bad_arguments():
+    from puzzlelab.codebreaking.sweep import main
+
+    for argv in (["no_such_table"], ["--workers", "two"], ["--bogus"]):
+        with pytest.raises(ValueError):
+            main(argv)
+
+
+# --- sizes and kinds the issue lists, each refused at once or handled -----------------------------
+def quickly(f, *args, seconds: float = 5.0, **kwargs):
+    """f(*args, **kwargs), asserting it took less than `seconds`."""
+    start = time.perf_counter()
+    try:
+        return f(*args, **kwargs)
+    finally:
+        assert time.perf_counter() - start < seconds, f"{f.__name__}{args} took too long"
+
+
+def test_one_peg_and_two_hundred_colours_is_a_game():
+    game = quickly(mastermind, 1, 200)
+    black = np.array([[int(g == c) for c in range(200)] for g in range(200)])
+    labels = np.array(game.outcome_labels)[game.outcome_table]
+    assert (labels == np.where(black == 1, "1B0W", "0B0W")).all()
+
+
+def test_many_pegs_are_refused_at_once():
+    with pytest.raises(ValueError, match="pegs"):
+        quickly(mastermind, 130, 1)
+
+
+def test_bulls_and_cows_with_two_hundred_symbols():
+    game = quickly(bulls_and_cows, 1, 200)
+    assert game.n_codes == 200 and (np.diag(game.outcome_table) == game.outcome_labels.index("1B0C")).all()
+
+
+def test_bags_of_gold_with_forty_thousand_coins_keeps_every_label():
+    game = quickly(bags_of_gold, 1, 40000, seconds=20)
+    takes = np.array([p[0] for _, p in game.experiments])
+    assert (np.array(game.outcome_labels)[game.outcome_table[:, 0]] == [f"{t} g light" for t in takes]).all()
+
+
+def test_more_than_32767_outcome_labels_do_not_wrap():
+    labels = [f"o{i}" for i in range(40000)]
+    game = Game("wide", ["x"], [[True]], [("e", (0,))], np.array([[39999]]), labels)
+    assert int(game.outcome_table[0, 0]) == 39999
+
+
+@pytest.mark.parametrize("value", ["no", 0, None, 1.0])
+def test_extra_genuine_must_be_a_bool(value):
+    with pytest.raises(TypeError, match="extra_genuine"):
+        counterfeit_coin(4, extra_genuine=value)
+
+
+@pytest.mark.parametrize("game", [None, "mastermind", 3])
+def test_analyze_needs_a_game(game):
+    with pytest.raises(TypeError, match="Game"):
+        analyze(game)
+
+
+@pytest.mark.parametrize("coins", [16, 20, 40])
+def test_coin_games_too_large_are_refused_with_the_largest_that_fits(coins):
+    with pytest.raises(ValueError, match="largest that fits is 15 coins"):
+        quickly(counterfeit_coin, coins, seconds=1)
+
+
+def test_the_search_refuses_codes_it_cannot_tell_apart():
+    game = parse("VARIABLES x\nEXPERIMENT 'e' 0\nOUTCOME 'a' x | !x\n")
+    for measure in ("worst", "average"):
+        with pytest.raises(ValueError, match="cannot be told apart"):
+            quickly(optimal, game, measure, seconds=2)
+    with pytest.raises(ValueError, match="tells apart"):
+        analyze(game)
+
+
+# --- the parser: bounded depth and sizes, always a line and a column --------------------------------
+def game_with(formula: str) -> str:
+    return f"VARIABLES x\nEXPERIMENT 'e' 0\nOUTCOME 'a' {formula}\nOUTCOME 'b' !({formula})\n"
+
+
+@pytest.mark.parametrize("formula", [
+    "(" * 500 + "x" + ")" * 500,
+    "x" + " -> x" * 496,
+    "!" * 971 + "x",
+    "x" + " <-> x" * 600,
+    "and(" * 300 + "x" + ")" * 300,
+])
+def test_deep_formulas_are_refused_with_a_place(formula):
+    with pytest.raises(ValueError, match=PLACE):
+        quickly(parse, game_with(formula))
+
+
+def test_moderately_deep_formulas_still_parse():
+    game = parse(game_with("(" * 40 + "x" + ")" * 40 + " -> x" * 100))
+    assert game.n_codes == 2
+
+
+@pytest.mark.parametrize("text", [
+    "VARIABLES x\nALPHABET 1\nMAPPING 'f' x\nEXPERIMENT 'e' 10000000\nOUTCOME 'a' f$1\nOUTCOME 'b' !f$1\n",
+    "VARIABLES x\nALPHABET 1, 2\nMAPPING 'f' x, x\nEXPERIMENT 'e' 40\nOUTCOME 'a' f$1\nOUTCOME 'b' !f$1\n",
+    ("VARIABLES " + ", ".join(f"x{i}" for i in range(19)) + "\nALPHABET "
+     + ", ".join(map(str, range(1, 1001))) + "\nMAPPING 'f' " + ", ".join(["x0"] * 1000)
+     + "\nEXPERIMENT 'e' 2\nOUTCOME 'a' f$1\nOUTCOME 'b' !f$1\n"),
+    ("VARIABLES " + ", ".join(f"x{i}" for i in range(16)) + "\nALPHABET "
+     + ", ".join(map(str, range(1, 17))) + "\nMAPPING 'f' " + ", ".join(f"x{i}" for i in range(16))
+     + "\nEXPERIMENT 'e' 4\nOUTCOME 'a' f$1\nOUTCOME 'b' !f$1\n"),
+    "VARIABLES x\nALPHABET 9223372036854775808\nEXPERIMENT 'e' 0\nOUTCOME 'a' x\nOUTCOME 'b' !x\n",
+    "VARIABLES x\nALPHABET " + "9" * 5000 + "\nEXPERIMENT 'e' 0\nOUTCOME 'a' x\nOUTCOME 'b' !x\n",
+])
+def test_games_too_large_are_refused_at_once_with_a_place(text):
+    with pytest.raises(ValueError, match=PLACE):
+        quickly(parse, text)
+
+
+def test_a_huge_threshold_is_a_constant():
+    game = quickly(parse, game_with("Exactly-1000000000(x)"))
+    assert set(np.array(game.outcome_labels)[game.outcome_table[0]]) == {"b"}
+    game = quickly(parse, game_with("AtMost-1000000000(x, x)"))
+    assert set(np.array(game.outcome_labels)[game.outcome_table[0]]) == {"a"}
+
+
+@pytest.mark.parametrize("path", sorted(GAMES_DIR.glob("*.cobra")), ids=lambda p: p.stem)
+def test_game_files_without_their_restrictions_are_refused_or_read_fast(path):
+    text = "\n".join(line for line in path.read_text(encoding="utf-8").splitlines()
+                     if not line.lstrip().upper().startswith(("RESTRICTION", "CONSTRAINT")))
+    try:
+        quickly(parse, text, seconds=10)
+    except ValueError as err:
+        assert PLACE.search(str(err)), err
+
+
+# --- a seeded mutation fuzzer over the shipped game files -------------------------------------------
+PIECES = ["(", ")", "!", "&", "|", "->", "<->", "$", ",", "'", '"', "#", "-", "0", "1", "9", "x1",
+          "y", "F1", "AtLeast-2(", "Exactly-", "OUTCOME 'z' ", "EXPERIMENT 'q' 2\n", "\n",
+          "PARAMS_SORTED 1, 2\n", "FINAL_OUTCOME 'w' x1\n", "ALPHABET 1\n", "999999"]
+
+
+def mutate(text: str, rng: random.Random) -> str:
+    """One to three edits: delete, insert a piece, duplicate or drop a line, or swap two lines."""
+    for _ in range(rng.randint(1, 3)):
+        kind, lines = rng.randrange(5), text.split("\n")
+        i = rng.randrange(len(text) + 1)
+        if kind == 0 and text:
+            text = text[:i] + text[i + rng.randint(1, 8):]
+        elif kind == 1:
+            text = text[:i] + rng.choice(PIECES) + text[i:]
+        elif kind == 2:
+            j = rng.randrange(len(lines))
+            text = "\n".join(lines[:j] + [lines[j]] + lines[j:])
+        elif kind == 3:
+            j = rng.randrange(len(lines))
+            text = "\n".join(lines[:j] + lines[j + 1:])
+        else:
+            a, b = rng.randrange(len(lines)), rng.randrange(len(lines))
+            lines[a], lines[b] = lines[b], lines[a]
+            text = "\n".join(lines)
+    return text
+
+
+SMALL_FILES = ["coin4", "coin4_genuine", "mastermind_3x3"]
+
+
+def test_mutated_game_files_give_a_game_or_a_placed_error():
+    rng = random.Random(2014)
+    texts = {p.stem: p.read_text(encoding="utf-8") for p in GAMES_DIR.glob("*.cobra")}
+    plan = [s for s in SMALL_FILES for _ in range(670)] + [s for s in texts if s not in SMALL_FILES]
+    outcomes = {"game": 0, "error": 0}
+    for stem in plan:
+        text = mutate(texts[stem], rng)
+        try:
+            game = well_behaved(parse, text, seconds=20)
+        except Exception as err:  # noqa: BLE001 - anything else is a failure, shown with the text
+            raise AssertionError(f"{stem}: {type(err).__name__}: {err}\n{text}") from err
+        if isinstance(game, Game):
+            outcomes["game"] += 1
+        else:
+            assert isinstance(game, ValueError) and PLACE.search(str(game)), (stem, game, text)
+            outcomes["error"] += 1
+    assert sum(outcomes.values()) >= 2000 and min(outcomes.values()) > 0, outcomes
