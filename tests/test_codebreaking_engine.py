@@ -1,4 +1,4 @@
-"""The compiled engine against the vectorised reference engine: the same analysis, bit for bit."""
+"""The compiled engine against the table engine (its reference): the same analysis, bit for bit."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ from hypothesis import strategies as st
 
 from puzzlelab.codebreaking import (STRATEGIES, analyze, bags_of_gold, black_peg_mastermind,
                                     bulls_and_cows, counterfeit_coin, engine, mastermind)
-from puzzlelab.codebreaking.analysis import _scores
-from puzzlelab.codebreaking.games import colour_strings
+from puzzlelab.codebreaking.analysis import _choose, choose, simulate
+from puzzlelab.codebreaking.games import black_white, colour_strings
 from puzzlelab.codebreaking.language import GAMES_DIR, load
+from puzzlelab.codebreaking.reference import analyze_table
+from puzzlelab.codebreaking.strategies import entropy, scoring
 
 STRING_GAMES = {"Mastermind": (mastermind, False), "black-peg Mastermind": (black_peg_mastermind, False),
                 "Bulls and Cows": (bulls_and_cows, True)}
@@ -23,11 +25,11 @@ STRING_GAMES = {"Mastermind": (mastermind, False), "black-peg Mastermind": (blac
 
 @lru_cache(maxsize=None)
 def string_twins(kind: str, a: int, b: int):
-    """The game with its outcome table (the reference) and the same game computed from its strings."""
-    make, distinct = STRING_GAMES[kind]
-    table_game, string_game = make(a, b), make(a, b)
-    string_game.rule = engine.string_rule(colour_strings(a, b, distinct), b, string_game.outcome_labels)
-    return table_game, string_game
+    """The same game with an explicit outcome table (the reference) and computed from its strings."""
+    make, _ = STRING_GAMES[kind]
+    string_game = make(a, b)
+    assert string_game.rule is not None
+    return string_game.with_final_outcomes(string_game.final_outcomes), string_game
 
 
 def assert_same(reference, result) -> None:
@@ -50,10 +52,11 @@ SMALL_STRING_GAMES = [("Mastermind", 2, 3), ("Mastermind", 2, 4), ("Mastermind",
 @pytest.mark.parametrize("kind,a,b", SMALL_STRING_GAMES)
 def test_string_engine_matches_the_reference(kind, a, b, strategy):
     table_game, string_game = string_twins(kind, a, b)
-    reference = analyze(table_game, strategy)
+    reference = analyze_table(table_game, strategy)
     for symmetry in (True, False):
         assert_same(reference, engine.analyze(string_game, strategy, symmetry=symmetry))
     assert_same(reference, engine.analyze(table_game, strategy))  # the same game read from its table
+    assert_same(reference, analyze(string_game, strategy))  # what the package's analyze runs
 
 
 TABLE_GAMES = ([counterfeit_coin(n, genuine) for genuine in (False, True) for n in range(3 - 2 * genuine, 14)]
@@ -64,20 +67,20 @@ TABLE_GAMES = ([counterfeit_coin(n, genuine) for genuine in (False, True) for n 
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("game", TABLE_GAMES, ids=lambda g: g.name)
 def test_table_engine_matches_the_reference(game, strategy):
-    assert_same(analyze(game, strategy), engine.analyze(game, strategy))
+    assert_same(analyze_table(game, strategy), engine.analyze(game, strategy))
 
 
 @pytest.mark.parametrize("path", sorted(GAMES_DIR.glob("*.cobra")), ids=lambda p: p.stem)
 def test_parsed_games_match_the_reference(path):
     game = load(path)
     for strategy in STRATEGIES:
-        assert_same(analyze(game, strategy), engine.analyze(game, strategy))
+        assert_same(analyze_table(game, strategy), engine.analyze(game, strategy))
 
 
 def test_a_game_that_cannot_tell_codes_apart_is_refused_alike():
     game = counterfeit_coin(2)  # two coins, no genuine coin: 1L and 2H look the same
     with pytest.raises(ValueError) as reference:
-        analyze(game, "max-models")
+        analyze_table(game, "max-models")
     with pytest.raises(ValueError) as result:
         engine.analyze(game, "max-models")
     assert str(result.value) == str(reference.value)
@@ -88,7 +91,7 @@ def test_a_game_that_cannot_tell_codes_apart_is_refused_alike():
 def test_entropy_scores_agree_bit_for_bit(counts):
     counts = np.array(counts, dtype=np.int64)
     clogc = engine._clogc(int(counts.max()) + 1)
-    expected = _scores(counts[None, :], "ent-models")[0]
+    expected = entropy(counts[None, :])[0]
     assert engine._entropy_score(counts, len(counts), clogc, np.empty(len(counts))) == expected
 
 
@@ -127,8 +130,33 @@ def test_memory_estimate_grows_with_the_codes_not_their_square():
 
 def test_a_game_past_the_memory_limit_is_refused_before_allocating():
     with pytest.raises(ValueError, match="limit"):
-        engine.check_fits("Mastermind 9×12", 12**9, 9, 12)
+        engine.check_fits("Mastermind 8×12", 12**8, 8, 12)
     engine.check_fits("Mastermind 5×8", 8**5, 5, 8)  # fits
+    with pytest.raises(ValueError, match=r"limit of 8 GiB; the largest that fits is [\d,]+ codes"):
+        mastermind(7, 20)  # 1.28 billion codes: refused at once, nothing allocated
+    assert mastermind(5, 6).n_codes == 6**5  # past the old table's 6,000 codes
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(SMALL_STRING_GAMES), st.sampled_from(list(STRATEGIES)), st.integers(0, 2**32 - 1))
+def test_choices_and_plays_agree_with_the_table(game_key, strategy, seed):
+    table_game, string_game = string_twins(*game_key)
+    rng = np.random.default_rng(seed)
+    live = np.sort(rng.choice(table_game.n_codes, size=rng.integers(1, table_game.n_codes + 1),
+                              replace=False))
+    assert choose(string_game, live, strategy) == _choose(table_game, live, scoring(strategy))
+    code = int(rng.integers(table_game.n_codes))
+    pd.testing.assert_frame_equal(simulate(string_game, strategy, code),
+                                  simulate(table_game, strategy, code))
+
+
+def test_the_table_of_a_string_game_is_built_on_demand():
+    game = mastermind(3, 4)
+    assert game._table is None
+    table = game.outcome_table  # the reference twin reads it
+    black, white = black_white(colour_strings(3, 4), colour_strings(3, 4), 4)
+    labels = [game.outcome_labels[o] for o in table.ravel()]
+    assert labels == [f"{b}B{w}W" for b, w in zip(black.ravel(), white.ravel())]
 
 
 def canonical(row: np.ndarray, is_final: np.ndarray) -> tuple:
@@ -172,3 +200,13 @@ def test_fixing_permutations_keep_the_set():
     images = [set(perms[q, live].tolist()) for q in range(len(perms))]
     assert fixes.tolist() == [image == set(live.tolist()) for image in images]
     assert fixes.any() and not fixes.all()
+
+
+@pytest.mark.parametrize("kind,a,b", [("Mastermind", 3, 4), ("Mastermind", 4, 5), ("Bulls and Cows", 4, 6)])
+def test_colours_in_common_counted_without_the_multiset_table(kind, a, b, monkeypatch):
+    monkeypatch.setattr(engine, "MAX_MULTISETS", 0)  # as for many colours: count colour by colour
+    table_game, _ = string_twins(kind, a, b)
+    game = STRING_GAMES[kind][0](a, b)
+    assert engine.kernel(game).mode == engine.STRINGS_BY_COLOUR
+    for strategy in STRATEGIES:
+        assert_same(analyze_table(table_game, strategy), engine.analyze(game, strategy))

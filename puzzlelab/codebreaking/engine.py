@@ -36,17 +36,20 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
+from .. import checks
 from ..checks import MEMORY_BUDGET, within_budget
-from .analysis import Analysis, check_strategy
+from .analysis import Analysis
 
 __all__ = [
     "BYTES_PER_CODE", "Kernel", "StringRule", "analyze", "check_fits", "estimated_bytes", "kernel",
+    "choose", "marker_lut", "outcome_table",
     "distinct_partitions", "first_perfect_hit", "fixing_permutations", "outcome_row", "partition_sizes",
     "parts", "string_rule",
 ]
 
 STRATEGY_CODE = {"max-models": 0, "exp-models": 1, "ent-models": 2, "parts": 3}
-TABLE, STRINGS = 0, 1
+TABLE, STRINGS, STRINGS_BY_COLOUR = 0, 1, 2  # how outcomes are computed (see `_outcome`)
+MAX_MULTISETS = 2048  # colour multisets up to which colours in common are read from a table
 BYTES_PER_CODE = 400  # engine arrays (~100 bytes) and the decision-tree table (~300 bytes) per code
 
 
@@ -64,8 +67,16 @@ _LABEL = re.compile(r"^(\d+)B(?:(\d+)[WC])?$")
 
 def string_rule(strings: np.ndarray, colors: int, labels: list[str]) -> StringRule:
     """The rule of a game whose outcome labels read 'bBwW' (Mastermind), 'bBcC' (Bulls and Cows) or 'bB'."""
-    strings = np.ascontiguousarray(strings, dtype=np.int8)
-    pegs = strings.shape[1]
+    strings = np.asarray(strings)
+    if strings.ndim != 2 or strings.shape[1] > 8 or not 1 <= colors <= 127:
+        raise ValueError(f"a string rule needs at most 8 pegs and 127 colours, got strings of shape "
+                         f"{strings.shape} and {colors} colours")
+    return StringRule(np.ascontiguousarray(strings, dtype=np.int8), int(colors),
+                      marker_lut(labels, strings.shape[1]))
+
+
+def marker_lut(labels: list[str], pegs: int) -> np.ndarray:
+    """lut[black, white] = the index of the label 'bBwW', 'bBcC' or 'bB' (any white); −1 if none."""
     lut = np.full((pegs + 1, pegs + 1), -1, dtype=np.int16)
     for index, label in enumerate(labels):
         match = _LABEL.match(label)
@@ -76,7 +87,7 @@ def string_rule(strings: np.ndarray, colors: int, labels: list[str]) -> StringRu
             lut[black, :] = index  # black markers only: the whites do not matter
         else:
             lut[black, int(white)] = index
-    return StringRule(strings, int(colors), lut)
+    return lut
 
 
 @dataclass(frozen=True)
@@ -88,7 +99,8 @@ class Kernel:
     packed: np.ndarray  # (codes,) uint64: one byte per peg, or a dummy
     pegs: int
     multiset: np.ndarray  # (codes,) int32: index of the code's multiset of colours
-    common: np.ndarray  # (multisets, multisets) int8: colours in common (black + white)
+    common: np.ndarray  # (multisets, multisets) int8: colours in common (black + white), or
+    # (codes, colours) int8: each code's count of every colour (past MAX_MULTISETS multisets)
     lut: np.ndarray
     is_final: np.ndarray
     hit_code: np.ndarray  # per experiment: the code its final outcome singles out, or −1
@@ -108,17 +120,18 @@ _KERNELS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def estimated_bytes(n_codes: int, pegs: int = 0, colors: int = 0) -> float:
-    """Memory the engine needs for a game of `n_codes` string codes (arrays, tree, multiset table)."""
+    """Memory the engine needs for a game of `n_codes` string codes (arrays, tree, colour counts)."""
     multisets = math.comb(pegs + colors - 1, pegs) if pegs and colors else 0
-    return BYTES_PER_CODE * n_codes + multisets**2 + 4 * math.factorial(min(pegs, 8)) * pegs
+    counts = multisets**2 if multisets <= MAX_MULTISETS else n_codes * colors
+    return BYTES_PER_CODE * n_codes + counts + 4 * math.factorial(min(pegs, 8)) * pegs
 
 
 def check_fits(name: str, n_codes: int, pegs: int, colors: int) -> None:
     """Refuse a string game whose engine arrays would not fit in `checks.MEMORY_BUDGET` (before any allocation)."""
-    per_code = BYTES_PER_CODE + pegs * (colors + 2) + 100  # + the game's codes, strings and names
+    per_code = BYTES_PER_CODE + pegs * (colors + 2) + colors + 100  # + codes, strings and names
     largest = (MEMORY_BUDGET - estimated_bytes(0, pegs, colors)) // per_code
     within_budget(f"the analysis of {name}", estimated_bytes(n_codes, pegs, colors) + n_codes * (per_code
-                  - BYTES_PER_CODE), MEMORY_BUDGET, largest=f"{largest:,} codes")
+                  - BYTES_PER_CODE), MEMORY_BUDGET, largest=f"{max(largest, 0):,} codes")
 
 
 def kernel(game) -> Kernel:
@@ -156,16 +169,32 @@ def _string_kernel(game, rule: StringRule) -> Kernel:
         raise ValueError(f"{game.name}: the string engine handles at most 8 pegs, got {pegs}")
     packed = (strings.astype(np.uint64) << (8 * np.arange(pegs, dtype=np.uint64))).sum(axis=1)
     counts = np.stack([(strings == c).sum(axis=1) for c in range(1, rule.colors + 1)], axis=1)
-    shapes, multiset = np.unique(counts, axis=0, return_inverse=True)
-    common = np.minimum(shapes[:, None, :], shapes[None, :, :]).sum(axis=2).astype(np.int8)
+    mode, common, multiset = STRINGS_BY_COLOUR, counts.astype(np.int8), np.zeros(n, np.int32)
+    if math.comb(pegs + rule.colors - 1, pegs) <= MAX_MULTISETS:
+        shapes, multiset = np.unique(counts, axis=0, return_inverse=True)
+        mode, common = STRINGS, _common_table(shapes.astype(np.int8))
     codes = np.arange(n, dtype=np.int32)
     final = np.flatnonzero(game.is_final)
     hit_code = codes if len(final) else np.full(n, -1, np.int32)
     perms = np.array(list(permutations(range(pegs))), dtype=np.int8)
-    return Kernel(STRINGS, np.zeros((1, 1), np.int8), packed.astype(np.uint64), pegs,
+    return Kernel(mode, np.zeros((1, 1), np.int8), packed.astype(np.uint64), pegs,
                   multiset.ravel().astype(np.int32), common, rule.lut, game.is_final.copy(), hit_code,
                   hit_code.copy(), _csr(hit_code, n), _clogc(n), rule.strings, perms, rule.colors,
                   n, n, game.n_outcomes, game.ends_on_final)
+
+
+@njit(cache=True)
+def _common_table(shapes):
+    """common[a, b] = Σ_c min(shapes[a, c], shapes[b, c]): colours two multisets have in common."""
+    m = shapes.shape[0]
+    common = np.empty((m, m), np.int8)
+    for a in range(m):
+        for b in range(m):
+            total = 0
+            for c in range(shapes.shape[1]):
+                total += min(shapes[a, c], shapes[b, c])
+            common[a, b] = total
+    return common
 
 
 def _csr(hit_code: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray]:
@@ -193,7 +222,12 @@ def _outcome(mode, table, packed, pegs, multiset, common, lut, j, k):
     t = (t >> np.uint64(7)) & np.uint64(0x0101010101010101)
     differ = (t * np.uint64(0x0101010101010101)) >> np.uint64(56)
     black = pegs - np.int64(differ)
-    return lut[black, common[multiset[j], multiset[k]] - black]
+    if mode == 1:
+        return lut[black, common[multiset[j], multiset[k]] - black]
+    total = 0
+    for c in range(common.shape[1]):
+        total += min(common[j, c], common[k, c])
+    return lut[black, total - black]
 
 
 @njit(cache=True)
@@ -543,9 +577,9 @@ def _tree(args, strings, colors, perms, use_symmetry, n_exp, is_final, hit_code,
 # --- the Python face ---------------------------------------------------------------------------
 def analyze(game, strategy: str = "max-models", *, symmetry: bool = True) -> Analysis:
     """Play `strategy` against every code (compiled; the same `Analysis` as `analysis.analyze`)."""
-    check_strategy(strategy)
+    checks.choice(strategy, "strategy", STRATEGY_CODE)
     k = kernel(game)
-    use = bool(symmetry) and k.mode == STRINGS
+    use = bool(symmetry) and k.mode != TABLE
     nodes, rows, lengths, determined, stuck = _tree(
         _args(k), k.strings, k.colors, k.peg_perms, use, k.n_experiments, k.is_final, k.hit_code,
         k.first_hit, k.hitters[0], k.hitters[1], k.ends_on_final, STRATEGY_CODE[strategy], k.clogc)
@@ -553,6 +587,25 @@ def analyze(game, strategy: str = "max-models", *, symmetry: bool = True) -> Ana
         names = ", ".join(game.code_names[int(c)] for c in stuck[:4])
         raise ValueError(f"{game.name}: no experiment tells apart the codes {names}")
     return Analysis(game, strategy, lengths, determined, _tree_frame(game, nodes[:, :rows]))
+
+
+def choose(game, live: np.ndarray, strategy: str) -> int:
+    """The experiment a built-in strategy performs when `live` are the codes still possible
+    (compiled; the same choice and the same refusal as `analysis._choose`)."""
+    k = kernel(game)
+    codes = np.ascontiguousarray(live, dtype=np.int32)
+    mask = np.zeros(k.n_codes, np.bool_)
+    mask[codes] = True
+    counts, touched = np.zeros(k.n_outcomes, np.int64), np.empty(k.n_outcomes, np.int64)
+    j = int(_choose(_args(k), codes, 0, len(codes), np.arange(k.n_experiments, dtype=np.int32),
+                    k.n_experiments, mask, k.hit_code, k.hitters[0], k.hitters[1], k.ends_on_final,
+                    STRATEGY_CODE[strategy], k.clogc, k.n_outcomes, counts, touched,
+                    np.empty(k.n_outcomes)))
+    sizes = np.bincount(outcome_row(game, j, codes), minlength=k.n_outcomes)
+    if len(codes) > 1 and not _useful(sizes, k.is_final, len(codes)):
+        names = ", ".join(game.code_names[int(c)] for c in codes[:4])
+        raise ValueError(f"{game.name}: no experiment tells apart the codes {names}")
+    return j
 
 
 def _tree_frame(game, nodes: np.ndarray) -> pd.DataFrame:
@@ -575,6 +628,24 @@ def _names(game) -> tuple[np.ndarray, np.ndarray]:
         exps = [game.experiment_name(j) for j in range(game.n_experiments)]
         _NAMES[game] = (np.array(exps + [""], dtype=object), np.array(list(game.code_names) + [""], dtype=object))
     return _NAMES[game]
+
+
+def outcome_table(game) -> np.ndarray:
+    """The whole experiments × codes outcome table of a string game (refused past the memory budget)."""
+    k = kernel(game)
+    within_budget(f"the outcome table of {game.name}", 2.0 * k.n_experiments * k.n_codes,
+                  MEMORY_BUDGET, largest="about 60,000 codes")
+    return _table_of(_args(k), k.n_experiments, k.n_codes)
+
+
+@njit(cache=True)
+def _table_of(args, n_exp, n_codes):
+    mode, table, packed, pegs, multiset, common, lut = args
+    out = np.empty((n_exp, n_codes), np.int16)
+    for j in range(n_exp):
+        for k in range(n_codes):
+            out[j, k] = _outcome(mode, table, packed, pegs, multiset, common, lut, j, k)
+    return out
 
 
 def outcome_row(game, j: int, live: np.ndarray) -> np.ndarray:
