@@ -1,4 +1,5 @@
-"""Greedy analyses of Mastermind at scale: the compiled engine against the table engine (Klimoš, thesis §3.3).
+"""Greedy analyses of Mastermind at scale: the compiled engine against the table engine (Klimoš
+2014, §3.3).
 
 Writes data/bench_mastermind_scale.csv. What is run: a whole-tree analysis (every code played
 to the end) of Mastermind pegs × colours by one strategy, with
@@ -68,7 +69,8 @@ def run_case(pegs: int, colors: int, strategy: str, engine: str, calls: int) -> 
 def measure(args: list[str]) -> dict:
     """Inside the measuring process: run one case as the only child, add its peak memory."""
     start = time.perf_counter()
-    out = subprocess.run([sys.executable, __file__, "--case", *args], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, __file__, "--case", *args], capture_output=True,
+                         text=True)
     whole = time.perf_counter() - start
     if out.returncode:
         return {"error": out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "failed"}
@@ -83,7 +85,8 @@ def measure(args: list[str]) -> dict:
 def fresh(pegs: int, colors: int, strategy: str, engine: str, calls: int) -> dict:
     """One case in a fresh measuring process (so that the memory peak is that case's alone)."""
     args = [str(pegs), str(colors), strategy, engine, str(calls)]
-    out = subprocess.run([sys.executable, __file__, "--measure", *args], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, __file__, "--measure", *args], capture_output=True,
+                         text=True)
     if out.returncode:
         return {"error": out.stderr.strip()[-300:]}
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -100,7 +103,8 @@ def rows_of(case: tuple) -> list[dict]:
     return [summarize(pegs, colors, strategy, e, rs, calls) for e, rs in runs.items()]
 
 
-def summarize(pegs: int, colors: int, strategy: str, engine: str, runs: list[dict], calls: int) -> dict:
+def summarize(pegs: int, colors: int, strategy: str, engine: str, runs: list[dict],
+              calls: int) -> dict:
     """Cold = first call per process, warm = the later calls; min and median of each."""
     row = {"game": f"Mastermind {pegs}×{colors}", "codes": colors**pegs, "strategy": strategy,
            "engine": engine, "cores": os.cpu_count(), "processes": len(runs), "calls": calls}
@@ -113,7 +117,8 @@ def summarize(pegs: int, colors: int, strategy: str, engine: str, runs: list[dic
     return {**row, "cold min s": min(cold), "cold median s": statistics.median(cold),
             "warm min s": min(warm), "warm median s": statistics.median(warm),
             "process median s": statistics.median(r["process seconds"] for r in runs),
-            "peak MB": max(r["peak MB"] for r in runs), "target s": target_s, "target MB": target_mb,
+            "peak MB": max(r["peak MB"] for r in runs), "target s": target_s,
+            "target MB": target_mb,
             "total": runs[0]["total"], "worst": runs[0]["worst"],
             "same result": len({(r["total"], r["worst"]) for r in runs}) == 1}
 
@@ -134,8 +139,9 @@ def main() -> pd.DataFrame:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--case", nargs=5, metavar=("PEGS", "COLORS", "STRATEGY", "ENGINE", "CALLS"))
-    parser.add_argument("--measure", nargs=5, metavar=("PEGS", "COLORS", "STRATEGY", "ENGINE", "CALLS"))
+    fields = ("PEGS", "COLORS", "STRATEGY", "ENGINE", "CALLS")
+    parser.add_argument("--case", nargs=5, metavar=fields, help="run one case (internal)")
+    parser.add_argument("--measure", nargs=5, metavar=fields, help="measure one case (internal)")
     options = parser.parse_args()
     if options.case:
         p, c, s, e, n = options.case

@@ -2,7 +2,9 @@
 
 A strategy looks at the codes still possible (knowledge = a set of codes, which makes it
 memory-less, Definition 18) and scores every experiment by the sizes of the parts it would
-split them into, all experiments at once (`Game.partition_sizes`, one bincount); the
+split them into. The built-in strategies run in the compiled engine (`engine`: outcomes
+counted in place, memory linear in the codes); a scoring function of one's own scores all
+experiments at once (`Game.partition_sizes`, one bincount) and gives the same tree. The
 scoring functions live in `strategies.STRATEGIES` (Knuth 1977, Irving 1979, Neuwirth 1982,
 Kooi 2005), and a scoring function of one's own may be passed instead of a name.
 

@@ -1,4 +1,5 @@
-"""The compiled analysis engine: greedy strategies over all codes in memory linear in the codes (Klimoš, §3.3–3.4).
+"""The compiled analysis engine: greedy strategies over all codes in memory linear in the codes
+(Klimoš 2014, §3.3–3.4).
 
 The same analysis as `analysis.analyze` (same choices, tie rules, lengths and decision tree),
 computed without a codes × experiments table when the game's outcomes follow from strings:
@@ -43,7 +44,8 @@ from .analysis import Analysis
 __all__ = [
     "BYTES_PER_CODE", "Kernel", "StringRule", "analyze", "check_fits", "estimated_bytes", "kernel",
     "choose", "marker_lut", "outcome_table",
-    "distinct_partitions", "first_perfect_hit", "fixing_permutations", "outcome_row", "partition_sizes",
+    "distinct_partitions", "first_perfect_hit", "fixing_permutations", "outcome_row",
+    "partition_sizes",
     "parts", "string_rule",
 ]
 
@@ -55,7 +57,8 @@ BYTES_PER_CODE = 400  # engine arrays (~100 bytes) and the decision-tree table (
 
 @dataclass(frozen=True)
 class StringRule:
-    """Codes and guesses are the same strings of colours 1..colors (§2.2); outcome = lut[black, white]."""
+    """Codes and guesses are the same strings of colours 1..colors (§2.2); outcome = lut[black,
+    white]."""
 
     strings: np.ndarray  # (codes, pegs) int8, in the game's (lexicographic) order
     colors: int
@@ -66,11 +69,12 @@ _LABEL = re.compile(r"^(\d+)B(?:(\d+)[WC])?$")
 
 
 def string_rule(strings: np.ndarray, colors: int, labels: list[str]) -> StringRule:
-    """The rule of a game whose outcome labels read 'bBwW' (Mastermind), 'bBcC' (Bulls and Cows) or 'bB'."""
+    """The rule of a game whose outcome labels read 'bBwW' (Mastermind), 'bBcC' (Bulls and Cows)
+    or 'bB' (§2.2–2.3)."""
     strings = np.asarray(strings)
     if strings.ndim != 2 or strings.shape[1] > 8 or not 1 <= colors <= 127:
-        raise ValueError(f"a string rule needs at most 8 pegs and 127 colours, got strings of shape "
-                         f"{strings.shape} and {colors} colours")
+        raise ValueError(f"a string rule needs at most 8 pegs and 127 colours, got strings of "
+                         f"shape {strings.shape} and {colors} colours")
     return StringRule(np.ascontiguousarray(strings, dtype=np.int8), int(colors),
                       marker_lut(labels, strings.shape[1]))
 
@@ -120,22 +124,26 @@ _KERNELS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def estimated_bytes(n_codes: int, pegs: int = 0, colors: int = 0) -> float:
-    """Memory the engine needs for a game of `n_codes` string codes (arrays, tree, colour counts)."""
+    """Memory the engine needs for a game of `n_codes` string codes (arrays, tree, colour
+    counts)."""
     multisets = math.comb(pegs + colors - 1, pegs) if pegs and colors else 0
     counts = multisets**2 if multisets <= MAX_MULTISETS else n_codes * colors
     return BYTES_PER_CODE * n_codes + counts + 4 * math.factorial(min(pegs, 8)) * pegs
 
 
 def check_fits(name: str, n_codes: int, pegs: int, colors: int) -> None:
-    """Refuse a string game whose engine arrays would not fit in `checks.MEMORY_BUDGET` (before any allocation)."""
+    """Refuse a string game whose engine arrays would not fit in `checks.MEMORY_BUDGET` (before
+    any allocation)."""
     per_code = BYTES_PER_CODE + pegs * (colors + 2) + colors + 100  # + codes, strings and names
     largest = (MEMORY_BUDGET - estimated_bytes(0, pegs, colors)) // per_code
-    within_budget(f"the analysis of {name}", estimated_bytes(n_codes, pegs, colors) + n_codes * (per_code
-                  - BYTES_PER_CODE), MEMORY_BUDGET, largest=f"{max(largest, 0):,} codes")
+    needed = estimated_bytes(n_codes, pegs, colors) + n_codes * (per_code - BYTES_PER_CODE)
+    within_budget(f"the analysis of {name}", needed, MEMORY_BUDGET,
+                  largest=f"{max(largest, 0):,} codes")
 
 
 def kernel(game) -> Kernel:
-    """The game's kernel arrays, built once per game (from `game.rule` if it has one, else its table)."""
+    """The game's kernel arrays, built once per game (from `game.rule` if it has one, else its
+    table)."""
     if game not in _KERNELS:
         rule = getattr(game, "rule", None)
         _KERNELS[game] = _string_kernel(game, rule) if rule is not None else _table_kernel(game)
@@ -153,7 +161,8 @@ def _table_kernel(game) -> Kernel:
     hit_code = np.where(finals.any(axis=1), finals.argmax(axis=1), -1).astype(np.int32)
     first_hit = np.where(finals.any(axis=0), finals.argmax(axis=0), -1).astype(np.int32)
     dummy8, dummy64 = np.zeros((1, 1), np.int8), np.zeros(1, np.uint64)
-    return Kernel(TABLE, table, dummy64, 0, np.zeros(1, np.int32), dummy8, np.zeros((1, 1), np.int16),
+    return Kernel(TABLE, table, dummy64, 0, np.zeros(1, np.int32), dummy8,
+                  np.zeros((1, 1), np.int16),
                   game.is_final.copy(), hit_code, first_hit, _csr(hit_code, game.n_codes),
                   _clogc(game.n_codes), dummy8, dummy8, 0, game.n_codes, game.n_experiments,
                   game.n_outcomes, game.ends_on_final)
@@ -178,9 +187,9 @@ def _string_kernel(game, rule: StringRule) -> Kernel:
     hit_code = codes if len(final) else np.full(n, -1, np.int32)
     perms = np.array(list(permutations(range(pegs))), dtype=np.int8)
     return Kernel(mode, np.zeros((1, 1), np.int8), packed.astype(np.uint64), pegs,
-                  multiset.ravel().astype(np.int32), common, rule.lut, game.is_final.copy(), hit_code,
-                  hit_code.copy(), _csr(hit_code, n), _clogc(n), rule.strings, perms, rule.colors,
-                  n, n, game.n_outcomes, game.ends_on_final)
+                  multiset.ravel().astype(np.int32), common, rule.lut, game.is_final.copy(),
+                  hit_code, hit_code.copy(), _csr(hit_code, n), _clogc(n), rule.strings, perms,
+                  rule.colors, n, n, game.n_outcomes, game.ends_on_final)
 
 
 @njit(cache=True)
@@ -198,7 +207,8 @@ def _common_table(shapes):
 
 
 def _csr(hit_code: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray]:
-    """For each code, the experiments whose final outcome singles it out (ascending), as starts + list."""
+    """For each code, the experiments whose final outcome singles it out (ascending), as starts +
+    list."""
     j = np.flatnonzero(hit_code >= 0)
     order = np.argsort(hit_code[j], kind="stable")
     starts = np.zeros(n_codes + 1, dtype=np.int32)
@@ -213,7 +223,8 @@ def _args(k: Kernel) -> tuple:
 # --- compiled pieces -----------------------------------------------------------------------------
 @njit(cache=True)
 def _outcome(mode, table, packed, pegs, multiset, common, lut, j, k):
-    """Outcome index of experiment j on code k: a table entry, or lut[black, white] from the strings."""
+    """Outcome index of experiment j on code k: a table entry, or lut[black, white] from the
+    strings."""
     if mode == 0:
         return table[j, k]
     x = packed[j] ^ packed[k]
@@ -262,7 +273,8 @@ def _pairwise(values, n):
     """
     if n <= 128:
         return _block_sum(values, 0, n)
-    todo = np.empty((192, 3), np.int64)  # start, size, state (0 = split or sum, 1 = add the top two)
+    # start, size, state (0 = split or sum, 1 = add the top two)
+    todo = np.empty((192, 3), np.int64)
     sums = np.empty(64)
     todo[0] = (0, n, 0)
     top, depth = 1, 0
@@ -287,7 +299,8 @@ def _pairwise(values, n):
 
 @njit(cache=True)
 def _entropy_score(counts, n_out, clogc, scratch):
-    """ent-models' score of the part sizes counts[0:n_out]: round(Σ c ln c, 9), as numpy computes it."""
+    """ent-models' score of the part sizes counts[0:n_out]: round(Σ c ln c, 9), as numpy
+    computes it."""
     for o in range(n_out):
         scratch[o] = clogc[counts[o]]
     return np.rint(_pairwise(scratch, n_out) * 1e9) / 1e9
@@ -335,13 +348,16 @@ def _count(args, j, live, start, s, counts, touched, strategy, clogc, best):
 @njit(cache=True)
 def _choose(args, live, start, s, candidates, n_cand, live_mask, hit_code, hitters_start,
             hitters, ends_final, strategy, clogc, n_out, counts, touched, scratch):
-    """The experiment the strategy picks at this node (lowest score; then a possible hit; then lowest index)."""
+    """The experiment the strategy picks at this node (lowest score; then a possible hit; then
+    lowest index)."""
     if s <= n_out:  # a guess that may hit and splits the codes into singletons cannot be beaten
         perfect = _first_perfect_hit(args, live, start, s, hitters_start, hitters, counts, touched,
                                      ends_final, clogc)
         if perfect >= 0:
             return perfect
-    bound = 1.0 if strategy == 0 else (float(s) if strategy == 1 else (0.0 if strategy == 2 else -s))
+    # the least score s codes can have (all singletons): max 1, Σc² s, Σ c ln c 0, parts −s
+    bound = 1.0 if strategy == 0 else (float(s) if strategy == 1 else
+                                       (0.0 if strategy == 2 else -s))
     best, first, first_hit = np.inf, -1, -1
     for c in range(n_cand):
         j = candidates[c]
@@ -367,7 +383,8 @@ def _choose(args, live, start, s, candidates, n_cand, live_mask, hit_code, hitte
 @njit(cache=True)
 def _first_perfect_hit(args, live, start, s, hitters_start, hitters, counts, touched, ends_final,
                        clogc):
-    """With final outcomes: the lowest experiment that may hit a live code and splits them into singletons."""
+    """With final outcomes: the lowest experiment that may hit a live code and splits them into
+    singletons."""
     if not ends_final:
         return -1
     found = -1
@@ -388,7 +405,8 @@ def _first_perfect_hit(args, live, start, s, hitters_start, hitters, counts, tou
 
 @njit(cache=True)
 def _symmetries(strings, colors, path, npath, perms, taus, used):
-    """Peg permutations that, with a forced renaming of the used colours, fix every guess on the path.
+    """Peg permutations that, with a forced renaming of the used colours, fix every guess on the
+    path.
 
     Fills taus[q] (the colour map of permutation q; 0 = a free colour) and used[c]; returns the
     indices of the valid permutations.
@@ -423,8 +441,9 @@ def _symmetries(strings, colors, path, npath, perms, taus, used):
 
 @njit(cache=True)
 def _leaders(strings, colors, perms, taus, used, valid, out):
-    """The experiments lowest in their orbit (lexicographic = index order) under the valid symmetries
-    combined with every renaming of the free colours; writes them to `out`, returns how many."""
+    """The experiments lowest in their orbit (lexicographic = index order) under the valid
+    symmetries combined with every renaming of the free colours; writes them to `out`, returns
+    how many."""
     free = np.empty(colors, np.int8)
     nfree = 0
     for c in range(1, colors + 1):
@@ -474,7 +493,8 @@ def _candidates(strings, colors, perms, path, npath, s, taus, used, out):
 
 @njit(cache=True)
 def _split(args, j, live, start, s, counts, rowbuf, buffer, offsets):
-    """Stable counting sort of live[start:start+s] by the outcome of experiment j (counts filled)."""
+    """Stable counting sort of live[start:start+s] by the outcome of experiment j (counts
+    filled)."""
     mode, table, packed, pegs, multiset, common, lut = args
     for i in range(s):
         o = _outcome(mode, table, packed, pegs, multiset, common, lut, j, live[start + i])
@@ -507,9 +527,19 @@ def _useful(counts, is_final, s):
 
 
 @njit(cache=True)
+def _path(nodes, parent, path):
+    """The guesses made on the way to a node (its ancestors' experiments); returns how many."""
+    npath, q = 0, parent
+    while q >= 0 and npath < len(path):
+        path[npath], npath, q = nodes[4, q], npath + 1, nodes[0, q]
+    return npath
+
+
+@njit(cache=True)
 def _tree(args, strings, colors, perms, use_symmetry, n_exp, is_final, hit_code, first_hit,
           hitters_start, hitters, ends_final, strategy, clogc):
-    """The strategy's decision tree, depth first as `analysis._play` builds it (same node numbers)."""
+    """The strategy's decision tree, depth first as `analysis._play` builds it (same node
+    numbers)."""
     n, n_out = len(first_hit), len(is_final)
     live, buffer = np.arange(n).astype(np.int32), np.empty(n, np.int32)
     live_mask = np.zeros(n, np.bool_)
@@ -540,10 +570,8 @@ def _tree(args, strings, colors, perms, use_symmetry, n_exp, is_final, hit_code,
             continue
         candidates, n_cand = everything, n_exp
         if use_symmetry:
-            npath, q = 0, par
-            while q >= 0 and npath < 256:
-                path[npath], npath, q = nodes[4, q], npath + 1, nodes[0, q]
-            found = _candidates(strings, colors, perms, path, npath, s, taus, used, cand)
+            found = _candidates(strings, colors, perms, path, _path(nodes, par, path), s, taus,
+                                used, cand)
             if found >= 0:
                 candidates, n_cand = cand, found
         for i in range(s):
@@ -556,22 +584,31 @@ def _tree(args, strings, colors, perms, use_symmetry, n_exp, is_final, hit_code,
         _split(args, j, live, start, s, counts, rowbuf, buffer, offsets)
         if not _useful(counts, is_final, s):
             return nodes, rows, lengths, determined, np.sort(live[start : start + s])
-        for o in range(n_out - 1, -1, -1):
-            c = counts[o]
-            if c == 0:
-                continue
-            if is_final[o]:
-                first = live[offsets[o]]
-                for i in range(offsets[o], offsets[o] + c):
-                    lengths[live[i]], determined[live[i]] = d + 1, d + 1
-                nodes[0, rows], nodes[1, rows], nodes[2, rows], nodes[3, rows] = node, o, d + 1, 1
-                nodes[5, rows] = first
-                rows += 1
-            else:
-                stack[sp] = (offsets[o], c, d + 1, node, o)
-                sp += 1
-            counts[o] = 0
+        sp, rows = _children(node, d, live, counts, offsets, is_final, nodes, rows, stack, sp,
+                             lengths, determined)
     return nodes, rows, lengths, determined, live[:0]
+
+
+@njit(cache=True)
+def _children(node, d, live, counts, offsets, is_final, nodes, rows, stack, sp, lengths,
+              determined):
+    """A node's parts, highest outcome first: a final part is a leaf at once (the code is hit),
+    the others go on the stack (so they are expanded lowest outcome first); counts cleared."""
+    for o in range(len(counts) - 1, -1, -1):
+        c = counts[o]
+        if c == 0:
+            continue
+        if is_final[o]:
+            for i in range(offsets[o], offsets[o] + c):
+                lengths[live[i]], determined[live[i]] = d + 1, d + 1
+            nodes[0, rows], nodes[1, rows], nodes[2, rows], nodes[3, rows] = node, o, d + 1, 1
+            nodes[5, rows] = live[offsets[o]]
+            rows += 1
+        else:
+            stack[sp] = (offsets[o], c, d + 1, node, o)
+            sp += 1
+        counts[o] = 0
+    return sp, rows
 
 
 # --- the Python face ---------------------------------------------------------------------------
@@ -609,13 +646,15 @@ def choose(game, live: np.ndarray, strategy: str) -> int:
 
 
 def _tree_frame(game, nodes: np.ndarray) -> pd.DataFrame:
-    """The decision tree as `analysis._play` tabulates it (node, parent, outcome, depth, codes, experiment, code)."""
+    """The decision tree as `analysis._play` tabulates it (node, parent, outcome, depth, codes,
+    experiment, code)."""
     parent, outcome, depth, codes, experiment, code = nodes
     experiments, code_names = _names(game)
     labels = np.array(game.outcome_labels + [""], dtype=object)
     return pd.DataFrame({
-        "node": np.arange(nodes.shape[1], dtype=np.int64), "parent": parent, "outcome": labels[outcome],
-        "depth": depth, "codes": codes, "experiment": experiments[experiment], "code": code_names[code],
+        "node": np.arange(nodes.shape[1], dtype=np.int64), "parent": parent,
+        "outcome": labels[outcome], "depth": depth, "codes": codes,
+        "experiment": experiments[experiment], "code": code_names[code],
     })
 
 
@@ -626,12 +665,14 @@ def _names(game) -> tuple[np.ndarray, np.ndarray]:
     """Experiment and code names as object arrays ending in "" (index −1), built once per game."""
     if game not in _NAMES:
         exps = [game.experiment_name(j) for j in range(game.n_experiments)]
-        _NAMES[game] = (np.array(exps + [""], dtype=object), np.array(list(game.code_names) + [""], dtype=object))
+        codes = list(game.code_names) + [""]
+        _NAMES[game] = (np.array(exps + [""], dtype=object), np.array(codes, dtype=object))
     return _NAMES[game]
 
 
 def outcome_table(game) -> np.ndarray:
-    """The whole experiments × codes outcome table of a string game (refused past the memory budget)."""
+    """The whole experiments × codes outcome table of a string game (refused past the memory
+    budget)."""
     k = kernel(game)
     within_budget(f"the outcome table of {game.name}", 2.0 * k.n_experiments * k.n_codes,
                   MEMORY_BUDGET, largest="about 60,000 codes")
@@ -664,7 +705,8 @@ def _row(args, j, live):
 
 
 def partition_sizes(game, live: np.ndarray, experiments: np.ndarray | None = None) -> np.ndarray:
-    """counts[j, o] = #live codes on which experiment j has outcome o (as `Game.partition_sizes`, compiled)."""
+    """counts[j, o] = #live codes on which experiment j has outcome o (as `Game.partition_sizes`,
+    compiled)."""
     k = kernel(game)
     exps = np.arange(k.n_experiments, dtype=np.int32) if experiments is None else experiments
     return _sizes(_args(k), np.ascontiguousarray(exps, dtype=np.int32),
@@ -684,7 +726,8 @@ def _sizes(args, experiments, live, n_out):
 
 # --- pieces of the optimal search (optimal.Search), compiled ------------------------------------
 def parts(game, live: np.ndarray, j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The codes `live` split by experiment j: (outcomes present, ascending; part sizes; codes by part)."""
+    """The codes `live` split by experiment j: (outcomes present, ascending; part sizes; codes by
+    part)."""
     k = kernel(game)
     codes = np.ascontiguousarray(live, dtype=np.int32).copy()
     counts = np.zeros(k.n_outcomes, np.int64)
@@ -696,12 +739,13 @@ def parts(game, live: np.ndarray, j: int) -> tuple[np.ndarray, np.ndarray, np.nd
 
 
 def first_perfect_hit(game, live: np.ndarray) -> int:
-    """The lowest experiment that may hit a code of `live` and splits them into singletons, or −1."""
+    """The lowest experiment that may hit a code of `live` and splits them into singletons, or
+    −1."""
     k = kernel(game)
     codes = np.ascontiguousarray(live, dtype=np.int32)
     counts, touched = np.zeros(k.n_outcomes, np.int64), np.empty(k.n_outcomes, np.int64)
-    return int(_first_perfect_hit(_args(k), codes, 0, len(codes), k.hitters[0], k.hitters[1], counts,
-                                  touched, k.ends_on_final, k.clogc))
+    return int(_first_perfect_hit(_args(k), codes, 0, len(codes), k.hitters[0], k.hitters[1],
+                                  counts, touched, k.ends_on_final, k.clogc))
 
 
 def distinct_partitions(game, live: np.ndarray, experiments: np.ndarray) -> np.ndarray:
@@ -736,7 +780,8 @@ def _canonical_rows(args, is_final, experiments, live, n_out):
 
 @njit(cache=True)
 def _first_of_equal(rows):
-    """Indices (ascending) of the first row of each group of equal rows: hashed, then compared exactly."""
+    """Indices (ascending) of the first row of each group of equal rows: hashed, then compared
+    exactly."""
     m, s = rows.shape
     keys = np.empty(m, np.uint64)
     for r in range(m):
