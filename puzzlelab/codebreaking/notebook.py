@@ -18,6 +18,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import NullFormatter
 
 from .. import checks
 from ..cache import cached_table
@@ -376,13 +377,18 @@ def plot_scaling(bench: pd.DataFrame, name: str | None = None,
         for (strategy, source), grp in outside.groupby(["strategy", "source"]):
             left.plot(grp.codes, grp.seconds, "x", ms=9, color=colours.get(strategy),
                       label=f"{strategy} ({source})")
+    sizes = sorted(bench.codes.unique())
     for ax, what in ((left, "seconds per analysis (fastest run)"),
                      (right, "peak memory of the process (MB)")):
         ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("codes (Mastermind 4×6, 5×6, 5×7, 5×8)")
+        ax.set_xticks(sizes, [f"{n:,}" for n in sizes], fontsize=8)
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set_xlabel("codes")
         ax.set_ylabel(what)
+    left.set_yscale("log")
+    right.set_ylim(0, None)
     left.legend(fontsize=7)
+    fig.tight_layout()
     return finish(fig, name)
 
 
