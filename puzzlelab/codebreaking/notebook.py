@@ -17,6 +17,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.ticker import NullFormatter
 
 from .. import checks
 from ..cache import cached_source_table, cached_table
@@ -32,7 +33,8 @@ from .source import clause_report, printed_outcome_1_1
 from .strategies import STRATEGIES, scoring
 
 __all__ = [
-    "GAME_KINDS", "GREEDY", "OPTIMAL_RUNS", "STRATEGY_GAMES", "SYMMETRY_RUNS", "TABLES",
+    "FIVE_PEG_GAMES", "GAME_KINDS", "GREEDY", "OPTIMAL_RUNS", "STRATEGY_GAMES", "SYMMETRY_RUNS",
+    "TABLES", "five_peg_rows", "plot_scaling", "strategies_5peg_table",
     "built_in_twin", "cached", "coin_average_check", "coin_greedy_table", "coin_table",
     "describe_greedy_gaps", "explore_game_text", "explore_play", "explore_strategy",
     "final_outcome_effect", "greedy_average_gaps", "hidden_code", "lambda_table",
@@ -289,6 +291,71 @@ def strategies_table(games: Sequence[tuple[str, int, int]] = tuple(STRATEGY_GAME
     """Every strategy on the games of Chapter 2 (worst, total, average, Lemma 14, histogram)."""
     rows = sweep(strategy_rows, list(games), executor=executor, workers=workers, desc="games")
     return pd.DataFrame([row for game_rows in rows for row in game_rows])
+
+
+FIVE_PEG_GAMES = [("Mastermind", 5, 6), ("Mastermind", 5, 7), ("Mastermind", 5, 8)]
+
+
+def five_peg_rows(spec: tuple[str, int, int]) -> list[dict]:
+    """Every strategy on one game (kind, a, b): worst, total, average, codes solved in exactly
+    six guesses, histogram (the compiled engine, §3.3)."""
+    game = make_game(*spec)
+    rows = []
+    for strategy in STRATEGIES:
+        a = analyze(game, strategy)
+        hist = a.histogram()
+        rows.append({"game": game.name, "strategy": strategy, "codes": game.n_codes,
+                     "worst": a.worst, "total": a.total, "average": round(a.average, 4),
+                     "6 guesses": hist.get(6, 0),
+                     "histogram": " ".join(f"{d}:{n}" for d, n in sorted(hist.items()))})
+    return rows
+
+
+def strategies_5peg_table(games: Sequence[tuple[str, int, int]] = tuple(FIVE_PEG_GAMES), *,
+                          executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """Every strategy on Mastermind with 5 pegs and 6, 7 or 8 colours (7,776 to 32,768 codes)."""
+    rows = sweep(five_peg_rows, list(games), executor=executor, workers=workers, desc="games")
+    return pd.DataFrame([row for game_rows in rows for row in game_rows])
+
+
+def plot_scaling(bench: pd.DataFrame, name: str | None = None,
+                 outside: pd.DataFrame | None = None) -> Figure:
+    """Seconds and peak memory of whole-tree analyses of Mastermind against the number of codes,
+    compiled engine (solid) and table engine (dashed), per strategy (data/bench_mastermind_scale
+    .csv).
+
+    `outside` (columns strategy, codes, seconds, source) adds timings measured elsewhere as
+    crosses, labelled by their source.
+    """
+    need = {"engine", "strategy", "codes", "warm min s", "peak MB"}
+    if not isinstance(bench, pd.DataFrame) or not need <= set(bench.columns):
+        raise checks.ArgumentTypeError(
+            "plot_scaling needs the table data/bench_mastermind_scale.csv")
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9.5, 3.6))
+    colours = dict(zip(STRATEGIES, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
+    for (engine_name, strategy), grp in bench.dropna(subset=["warm min s"]).groupby(
+            ["engine", "strategy"]):
+        grp, style = grp.sort_values("codes"), "o-" if engine_name == "compiled" else "s--"
+        for ax, column in ((left, "warm min s"), (right, "peak MB")):
+            ax.plot(grp.codes, grp[column], style, color=colours.get(strategy),
+                    label=f"{strategy} ({engine_name})")
+    if outside is not None:
+        for (strategy, source), grp in outside.groupby(["strategy", "source"]):
+            left.plot(grp.codes, grp.seconds, "x", ms=9, color=colours.get(strategy),
+                      label=f"{strategy} ({source})")
+    sizes = sorted(bench.codes.unique())
+    for ax, what in ((left, "seconds per analysis (fastest run)"),
+                     (right, "peak memory of the process (MB)")):
+        ax.set_xscale("log")
+        ax.set_xticks(sizes, [f"{n:,}" for n in sizes], fontsize=8)
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set_xlabel("codes")
+        ax.set_ylabel(what)
+    left.set_yscale("log")
+    right.set_ylim(0, None)
+    left.legend(fontsize=7)
+    fig.tight_layout()
+    return finish(fig, name)
 
 
 OPTIMAL_RUNS = [("Mastermind", 2, 3, "worst"), ("Mastermind", 2, 3, "average"),
@@ -607,6 +674,7 @@ def explore_game_text(text: str) -> pd.DataFrame:
 # --- the cached tables, by name: the notebook and the command line read them from here ----------
 TABLES: dict[str, Callable[..., pd.DataFrame]] = {
     "codebreaking_strategies": strategies_table,
+    "codebreaking_strategies_5peg": strategies_5peg_table,
     "codebreaking_coins": coin_greedy_table,
     "codebreaking_dyson": coin_table,
     "codebreaking_optimal": optimal_table,
