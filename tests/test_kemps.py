@@ -123,6 +123,18 @@ def test_tournament_is_the_same_on_any_executor():
         pd.testing.assert_frame_equal(tournament(**args, executor=pool), serial)
 
 
+def test_command_line_writes_the_table_the_notebook_reads(monkeypatch):
+    """python -m puzzlelab.kemps.tournament writes the packed table under the notebook's name."""
+    from puzzlelab import cache
+    from puzzlelab.kemps.tournament import TABLES, main
+
+    written = {}
+    monkeypatch.setattr(cache, "write_table", lambda df, name: written.setdefault(name, df))
+    main(["--games", "2", "--tables", "kemps_ablation_52", "--workers", "2"])
+    expected = pack(tournament(**TABLES["kemps_ablation_52"], games=2))
+    pd.testing.assert_frame_equal(written["kemps_ablation_52"], expected)
+
+
 def test_tournament_on_a_dask_cluster_equals_serial():
     distributed = pytest.importorskip("distributed", reason="the Dask extra is not installed")
     args = dict(strategies=["greedy", "tom"], games=6, deck=DECKS[28])
