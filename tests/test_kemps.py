@@ -21,7 +21,8 @@ from puzzlelab.kemps.env import ACTIONS, KempsEnv, run_episode
 from puzzlelab.kemps.notebook import explore_game, explore_knowledge
 from puzzlelab.kemps.play import make_agents, new_game, play_out, play_scores
 from puzzlelab.kemps.strategies import STRATEGIES, TheoryOfMind, make_agent
-from puzzlelab.kemps.tournament import (Z95, by_strategy, head_to_head, pack, seat_differences, seat_rows,
+from puzzlelab.kemps.tournament import (Z95, by_strategy, head_to_head, pack, seat_differences,
+                                        seat_rows,
                                         tournament, unpack, win_shares)
 
 DECKS = {20: range(2, 7), 28: range(2, 9), 52: range(1, 14)}
@@ -30,7 +31,8 @@ LINEUPS = list(itertools.product(NAMES, repeat=3))
 
 
 def sweep(deck, seeds, check, turns: int = 1000):
-    """Play seeded games step by step with every knowledge base tracked; call check after each step."""
+    """Play seeded games step by step with every knowledge base tracked; call check after each
+    step."""
     for seed in seeds:
         lineup = LINEUPS[seed % len(LINEUPS)]
         agents = make_agents(lineup)
@@ -63,7 +65,8 @@ def test_cards_conserved_and_knowledge_truthful_after_every_step(size):
 
 
 def test_kb_strategies_collect_only_values_truly_free():
-    """KB Greedy and Blocking collect a value only when, in truth, no opponent holds a card of it."""
+    """KB Greedy and Blocking collect a value only when, in truth, no opponent holds a card of
+    it."""
     moves = 0
     for seed in range(300):
         lineup = LINEUPS[seed % len(LINEUPS)]
@@ -82,8 +85,10 @@ def test_kb_strategies_collect_only_values_truly_free():
 
 @pytest.mark.parametrize("size", sorted(DECKS))
 def test_kemps_limit_per_game(size):
-    """After the k-th Kemps the pile holds n - 4k - 8 - 6 cards; a new hand needs 4, so k <= (n - 14) / 4."""
-    limit = (size - 14) // 4  # 20 cards: 1, 28: 3, 52: 9 (the Kemps that empties the pile still scores)
+    """After the k-th Kemps the pile holds n - 4k - 8 - 6 cards; a new hand needs 4, so k <= (n -
+    14) / 4."""
+    # 20 cards: 1, 28: 3, 52: 9 (the Kemps that empties the pile still scores)
+    limit = (size - 14) // 4
     seen = 0
     for seed in range(300):
         lineup = LINEUPS[seed % len(LINEUPS)]
@@ -116,6 +121,18 @@ def test_tournament_is_the_same_on_any_executor():
     pd.testing.assert_frame_equal(tournament(**args, workers=2), serial)
     with ProcessPoolExecutor(2) as pool:
         pd.testing.assert_frame_equal(tournament(**args, executor=pool), serial)
+
+
+def test_command_line_writes_the_table_the_notebook_reads(monkeypatch):
+    """python -m puzzlelab.kemps.tournament writes the packed table under the notebook's name."""
+    from puzzlelab import cache
+    from puzzlelab.kemps.tournament import TABLES, main
+
+    written = {}
+    monkeypatch.setattr(cache, "write_table", lambda df, name: written.setdefault(name, df))
+    main(["--games", "2", "--tables", "kemps_ablation_52", "--workers", "2"])
+    expected = pack(tournament(**TABLES["kemps_ablation_52"], games=2))
+    pd.testing.assert_frame_equal(written["kemps_ablation_52"], expected)
 
 
 def test_tournament_on_a_dask_cluster_equals_serial():
@@ -152,13 +169,15 @@ def test_env_reproduces_play():
             env.step(action)
         rec = play(lineup, seed, DECKS[52])
         assert tuple(env.game.scores) == rec.scores
-        assert [tuple(sorted(t.picked and [t.table.index(c) for c in t.picked])) for t in rec.trace] == \
-            [tuple(m) for m in moves[:rec.turns]]
+        played = [tuple(sorted(t.picked and [t.table.index(c) for c in t.picked]))
+                  for t in rec.trace]
+        assert played == [tuple(m) for m in moves[:rec.turns]]
 
 
 @pytest.mark.parametrize("seed", [3, 11, 29])
 def test_env_rewards_through_last_sum_to_scores(seed):
-    """PettingZoo accumulation: what each agent reads from last() (dead steps included) adds up to its score."""
+    """PettingZoo accumulation: what each agent reads from last() (dead steps included) adds up
+    to its score."""
     env = KempsEnv(DECKS[52])
     policies = {"player_1": "greedy", "player_2": "tom", "player_3": "blocking"}
     totals = run_episode(env, policies, seed)
@@ -207,16 +226,19 @@ def test_deals_count_matches_enumeration():
 
 
 def test_initial_deals_count():
-    """At the deal an agent sees 4 + 6 cards; the other two hands come from the 10 (or 42) unseen."""
+    """At the deal an agent sees 4 + 6 cards; the other two hands come from the 10 (or 42)
+    unseen."""
     for size, deck in DECKS.items():
         rec = play(["greedy"] * 3, 1, deck, knowledge=True)
         unseen = size - 10
         expected = comb(unseen, 4) * comb(unseen - 4, 4)
-        assert [K.deals_possible(list(kb), p) for p, kb in enumerate(rec.snapshots[0]["kb"])] == [expected] * 3
+        counts = [K.deals_possible(list(kb), p) for p, kb in enumerate(rec.snapshots[0]["kb"])]
+        assert counts == [expected] * 3
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32), lineup=st.sampled_from(LINEUPS), size=st.sampled_from(sorted(DECKS)))
+@given(seed=st.integers(0, 2**32), lineup=st.sampled_from(LINEUPS),
+       size=st.sampled_from(sorted(DECKS)))
 def test_record_is_consistent(seed, lineup, size):
     rec = play(lineup, seed, DECKS[size])
     kemps = [t for t in rec.trace if t.kemps is not None]
@@ -249,7 +271,8 @@ def test_win_shares():
     assert len(df) == 8 * 6 and set(df["seed"]) == set(range(6))
     rows = seat_rows(df)
     for (lineup, seed), g in rows.groupby(["lineup", "seed"]):
-        assert g.sort_values("seat")["win"].tolist() == win_shares(g.sort_values("seat")["kemps"].tolist())
+        by_seat = g.sort_values("seat")
+        assert by_seat["win"].tolist() == win_shares(by_seat["kemps"].tolist())
 
 
 def test_pack_round_trip():
@@ -258,13 +281,16 @@ def test_pack_round_trip():
 
 
 def games_frame(scores: dict[str, list[tuple[int, int, int]]]) -> pd.DataFrame:
-    """A tournament-shaped table from given seat scores per line-up (seed = position in the list)."""
-    rows = [(lineup, i, *sc, 10, "deck exhausted") for lineup, games in scores.items() for i, sc in enumerate(games)]
+    """A tournament-shaped table from given seat scores per line-up (seed = position in the
+    list)."""
+    rows = [(lineup, i, *sc, 10, "deck exhausted") for lineup, games in scores.items()
+            for i, sc in enumerate(games)]
     return pd.DataFrame(rows, columns=["lineup", "seed", "k1", "k2", "k3", "turns", "end"])
 
 
 def test_confidence_intervals_are_over_deals():
-    """Seats in one game and line-ups on one deal are not independent: copies must not narrow the CI."""
+    """Seats in one game and line-ups on one deal are not independent: copies must not narrow the
+    CI."""
     df = tournament(["greedy", "kb-greedy"], games=40, deck=DECKS[28])
     once = by_strategy(df).set_index("strategy")
     twice = by_strategy(pd.concat([df, df.assign(lineup=df["lineup"])])).set_index("strategy")
@@ -285,10 +311,12 @@ def test_confidence_intervals_are_over_deals():
 
 
 def test_seat_differences_are_paired():
-    """Seat 1 always wins: its paired difference is 1 with CI 0; rotations of one game: difference 0."""
+    """Seat 1 always wins: its paired difference is 1 with CI 0; rotations of one game:
+    difference 0."""
     always = games_frame({"greedy/greedy/greedy": [(1, 0, 0), (2, 1, 0), (1, 0, 0)]})
     d = seat_differences(always).set_index(["scope", "seats"])
-    assert d.loc[("greedy self-play", "1 - 2"), "win_diff"] == 1 and d.loc[("greedy self-play", "1 - 2"), "ci"] == 0
+    first_two = d.loc[("greedy self-play", "1 - 2")]
+    assert first_two["win_diff"] == 1 and first_two["ci"] == 0
     rng = np.random.default_rng(0)
     base = [tuple(int(x) for x in rng.integers(0, 3, 3)) for _ in range(30)]
     rotated = {"tom/tom/tom": base, "greedy/greedy/greedy": [s[1:] + s[:1] for s in base],
@@ -397,12 +425,14 @@ def stalemates(deck, seeds, lineups):
     return found
 
 
-STALL_LINEUPS = [("kb-greedy",) * 3, ("blocking",) * 3, ("kb-greedy", "blocking", "tom"), ("bold", "kb-greedy", "blocking")]
+STALL_LINEUPS = [("kb-greedy",) * 3, ("blocking",) * 3, ("kb-greedy", "blocking", "tom"),
+                 ("bold", "kb-greedy", "blocking")]
 
 
 @pytest.mark.parametrize("size", [20, 28])
 def test_stalemate_means_no_table_can_tempt_anyone(size):
-    """At a declared stalemate, every table that could still be laid out is refused by every agent."""
+    """At a declared stalemate, every table that could still be laid out is refused by every
+    agent."""
     games = stalemates(DECKS[size], range({20: 100, 28: 600}[size]), STALL_LINEUPS)[:12]
     assert len(games) >= 10
     for game in games:
@@ -415,8 +445,10 @@ def test_stalemate_means_no_table_can_tempt_anyone(size):
 
 
 def test_stalemate_games_never_move_again():
-    """Play on past a declared stalemate (detection off): no card is ever picked, no score changes."""
-    games = stalemates(DECKS[28], range(600), STALL_LINEUPS)[:20] + stalemates(DECKS[52], range(300), STALL_LINEUPS)[:10]
+    """Play on past a declared stalemate (detection off): no card is ever picked, no score
+    changes."""
+    games = (stalemates(DECKS[28], range(600), STALL_LINEUPS)[:20]
+             + stalemates(DECKS[52], range(300), STALL_LINEUPS)[:10])
     assert len(games) >= 20
     for game in games:
         agents, scores = game.agents, list(game.scores)
@@ -430,7 +462,8 @@ def test_stalemate_games_never_move_again():
 
 
 def test_no_stalemate_while_a_pick_is_possible():
-    """Greedy can always be tempted while some value has two cards among its hand and the outside cards."""
+    """Greedy can always be tempted while some value has two cards among its hand and the outside
+    cards."""
     for size in (20, 28, 52):
         for seed in range(300):
             assert play_scores(['greedy'] * 3, seed, DECKS[size])[2] == "deck exhausted"
@@ -438,7 +471,8 @@ def test_no_stalemate_while_a_pick_is_possible():
 
 # ----- strategies ----------------------------------------------------------------------------
 def test_blocking_never_breaks_its_own_group():
-    """Report 2.4.3: a block discards an inconsequential card, never one of a pair or more in hand."""
+    """Report 2.4.3: a block discards an inconsequential card, never one of a pair or more in
+    hand."""
     blocks = 0
     for deck in (DECKS[28], DECKS[52]):
         for seed in range(300):
@@ -452,7 +486,8 @@ def test_blocking_never_breaks_its_own_group():
 
 
 def test_tom_judges_every_card_of_an_exchange_on_the_same_knowledge():
-    """All cards of one value picked in one turn are read alike (all blocks or none), on pre-turn knowledge."""
+    """All cards of one value picked in one turn are read alike (all blocks or none), on pre-turn
+    knowledge."""
     multi = both = 0
     for seed in range(400):
         agents = make_agents(("tom", "bold", "greedy") if seed % 2 else ("greedy", "tom", "tom"))
@@ -509,7 +544,8 @@ def replay_knowledge(rec, me):
             for c in range(4 * t.kemps, 4 * t.kemps + 4):
                 S[c] = {0}
                 out.add(c)
-            table_now = set(after["table"]) if not t.new_table else set(t.table) - set(t.picked) | set(t.discarded)
+            table_now = (set(after["table"]) if not t.new_table
+                         else set(t.table) - set(t.picked) | set(t.discarded))
             if pile + len(discard) >= 4:
                 if pile < 4:
                     pile, discard = pile + len(discard), set()
@@ -538,7 +574,8 @@ def states(mask: int) -> set[int]:
 
 @pytest.mark.parametrize("size", sorted(DECKS))
 def test_knowledge_equals_independent_replay(size):
-    """Every knowledge base, after every turn, is exactly the replayed per-card model (no more, no less)."""
+    """Every knowledge base, after every turn, is exactly the replayed per-card model (no more,
+    no less)."""
     compared = 0
     for seed in range({20: 150, 28: 100, 52: 40}[size]):
         rec = play(LINEUPS[(5 * seed + 1) % len(LINEUPS)], seed, DECKS[size], knowledge=True)
@@ -551,7 +588,8 @@ def test_knowledge_equals_independent_replay(size):
 
 
 def test_picked_kemps_and_dealt_updates():
-    """kb[c] == {s_p} right after PICKED(p, c); KEMPS(p) clears p from every card; DEALT adds exactly the deck."""
+    """kb[c] == {s_p} right after PICKED(p, c); KEMPS(p) clears p from every card; DEALT adds
+    exactly the deck."""
     picks = kemps = 0
     for seed in range(60):
         lineup = LINEUPS[seed % len(LINEUPS)]
@@ -571,11 +609,13 @@ def test_picked_kemps_and_dealt_updates():
                 kemps += 1
                 v = game.out[-1]
                 assert all(kb[c] == K.NOBODY for kb in game.kbs for c in range(4 * v, 4 * v + 4))
-                assert {c for c in range(game.n) if game.kb[p][c] & K.holder(p)} == set(game.hands[p])
+                mine = {c for c in range(game.n) if game.kb[p][c] & K.holder(p)}
+                assert mine == set(game.hands[p])
                 deck = set(game.pile)
                 for q, kb in enumerate(game.kb):
-                    if q != p:  # the new hand came from the deck: exactly the cards that may be there
-                        may_be_deck = {c for c in range(game.n) if kb[c] & K.NOBODY and c not in game.table
+                    if q != p:  # the new hand came from the deck: the cards that may be there
+                        may_be_deck = {c for c in range(game.n)
+                                       if kb[c] & K.NOBODY and c not in game.table
                                        and c not in game.discard and c >> 2 not in game.out}
                         assert {c for c in range(game.n) if kb[c] & K.holder(p)} == may_be_deck
                         assert set(game.hands[p]) | deck <= may_be_deck  # the truth survives
@@ -583,10 +623,12 @@ def test_picked_kemps_and_dealt_updates():
 
 
 def consistent_worlds(rec, me):
-    """Every pair of hidden hands of the two others consistent with what `me` saw (20 cards: no new hands)."""
+    """Every pair of hidden hands of the two others consistent with what `me` saw (20 cards: no
+    new hands)."""
     j, k = [q for q in range(3) if q != me]
     snaps = rec.snapshots
-    unseen = [c for c in range(rec.deck.n) if c not in snaps[0]["hands"][me] and c not in rec.trace[0].table]
+    unseen = [c for c in range(rec.deck.n)
+              if c not in snaps[0]["hands"][me] and c not in rec.trace[0].table]
     worlds = [(frozenset(a), frozenset(b)) for a in itertools.combinations(unseen, 4)
               for b in itertools.combinations([c for c in unseen if c not in a], 4)]
     yield worlds
@@ -595,12 +637,13 @@ def consistent_worlds(rec, me):
         if q != me and t.picked:
             i = 0 if q == j else 1
             worlds = [w for w in worlds if set(t.discarded) <= w[i]]
-            worlds = [tuple((h - set(t.discarded)) | set(t.picked) if x == i else h for x, h in enumerate(w))
-                      for w in worlds]
+            worlds = [tuple((h - set(t.discarded)) | set(t.picked) if x == i else h
+                            for x, h in enumerate(w)) for w in worlds]
         if t.kemps is not None and q != me:
             i = 0 if q == j else 1
             four = frozenset(range(4 * t.kemps, 4 * t.kemps + 4))
-            worlds = [tuple(frozenset() if x == i else h for x, h in enumerate(w)) for w in worlds if w[i] == four]
+            worlds = [tuple(frozenset() if x == i else h for x, h in enumerate(w))
+                      for w in worlds if w[i] == four]
         if t.new_table:
             new = set(after["table"])
             worlds = [w for w in worlds if not (new & (w[0] | w[1]))]
@@ -621,7 +664,8 @@ def test_knowledge_contains_every_consistent_deal():
                 assert truth in worlds
                 kb = snap["kb"][me]
                 for a, b in worlds:
-                    assert all(kb[c] & K.holder(j) for c in a) and all(kb[c] & K.holder(k) for c in b)
+                    assert all(kb[c] & K.holder(j) for c in a)
+                    assert all(kb[c] & K.holder(k) for c in b)
                 sizes = [len(h) for h in snap["hands"]]
                 assert K.deals_possible(list(kb), me, sizes) == len(set(worlds))
                 checked += 1
