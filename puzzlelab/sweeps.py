@@ -91,9 +91,10 @@ def _execute(
                 done(chunk, _run_chunk(task, [params[i] for i in chunk]))
                 bar.update(len(chunk))
             return
-        futures: dict[Future, range] = {
-            pool.submit(_run_chunk, task, [params[i] for i in chunk]): chunk for chunk in chunks}
+        futures: dict[Future, range] = {}
         try:
+            for chunk in chunks:  # submitted inside the try: Ctrl-C here cancels what was sent
+                futures[pool.submit(_run_chunk, task, [params[i] for i in chunk])] = chunk
             for fut in as_completed(futures):
                 done(futures[fut], fut.result())
                 bar.update(len(futures[fut]))
@@ -216,8 +217,8 @@ def executor_from_arguments(args: argparse.Namespace) -> Iterator[tuple[Executor
     except ImportError as err:  # pragma: no cover - depends on the installed extra
         raise SystemExit("--scheduler needs Dask: pip install 'puzzlelab[cluster]'") from err
     if args.scheduler == "local":
-        with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True) as cluster, \
-                Client(cluster) as client:
+        with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                          dashboard_address=None) as cluster, Client(cluster) as client:
             yield client.get_executor(), 1
     else:
         with Client(args.scheduler) as client:
