@@ -292,7 +292,9 @@ WEAK = 3  # a range lower–found is marked weak when the size found exceeds WEA
 
 def smallest_label(lower: int, found: int, proven: bool) -> str:
     """'26' when proven, '6–9' for a range, '≤ 504 (weak)' when the bound says little."""
-    if proven:
+    lower = checks.integer(lower, "lower", low=0)
+    found = checks.integer(found, "found", low=0)
+    if checks.boolean(proven, "proven"):
         return str(found)
     if found > WEAK * lower:
         return f"≤ {found} (weak)"
@@ -301,6 +303,7 @@ def smallest_label(lower: int, found: int, proven: bool) -> str:
 
 def smallest_summary(smallest: pd.DataFrame) -> pd.DataFrame:
     """Per deck size n: solvable cells, sizes proven exact, narrow ranges, weak ranges."""
+    smallest = rg.check_table(smallest, ["n", "proven", "smallest", "lower_bound"])
     t = smallest.assign(weak=~smallest.proven & (smallest.smallest > WEAK * smallest.lower_bound))
     out = t.groupby("n").agg(solvable=("proven", "size"), exact=("proven", "sum"),
                              weak_range=("weak", "sum"))
@@ -310,6 +313,7 @@ def smallest_summary(smallest: pd.DataFrame) -> pd.DataFrame:
 
 def report_and_ours(report_cells: pd.DataFrame, grid: pd.DataFrame) -> pd.DataFrame:
     """The report's clean c = 1 rows beside ours: two small Y/N grids (rows a, columns b)."""
+    report_cells = rg.check_table(report_cells, ["kind", "label", "b", "value"])
     clean = report_cells[report_cells.kind == "clean row"]
     theirs = clean.pivot(index="label", columns="b", values="value")
     ours = yn_table(grid, 1, list(theirs.index), list(theirs.columns))
@@ -319,13 +323,16 @@ def report_and_ours(report_cells: pd.DataFrame, grid: pd.DataFrame) -> pd.DataFr
 
 def cell_view(a: int, b: int, c: int, smallest: pd.DataFrame | None = None) -> pd.DataFrame:
     """One grid cell as a short table: status, method, proof (step by step), witness."""
-    r = _grid_rows()[hand_sizes(a, b, c)]
+    r = _grid_rows().get(hand_sizes(a, b, c))
+    if r is None:
+        raise ValueError(f"({a},{b},{c}) is not a cell of the grid (c <= 3, n <= {rg.N_MAX})")
     rows = [("status", r.status), ("method", r.method), ("proof kind", r.proof)]
     rows += [(f"step {i}", step) for i, step in enumerate(r.detail.split("; "), 1)]
     if r.status == "solvable":
         ann = rg.parse_announcement(r.witness)
         rows.append((f"witness ({len(ann)} hands)", _few(ann, 6)))
     if smallest is not None and r.status == "solvable":
+        smallest = rg.check_table(smallest, ["a", "b", "c", "smallest", "lower_bound", "proven"])
         s = smallest.set_index(["a", "b", "c"]).loc[(a, b, c)]
         rows.append(("smallest", smallest_label(s.lower_bound, s.smallest, s.proven)))
     return pd.DataFrame(rows, columns=["", f"({a},{b},{c})"]).set_index("")
