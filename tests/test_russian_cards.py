@@ -341,7 +341,9 @@ def test_explore_views():
     assert [s for s in steps if s.startswith("largest overlap")] == [
         f"largest overlap k={k}: INFEASIBLE (0.00 units)" for k in (0, 1)]
     with pytest.raises(ValueError, match="n <= 12"):
-        rn.explore_views(6, 6, 2, "012345")
+        rn.explore_views(8, 8, 4)
+    assert rn.explore_views(6, 6, 2, "012345").loc[0, "count"] > 0  # from the cached grid
+    assert len(rn.explore_views(4, 4, 1, who="B")) <= rn.EXPLORE_ROWS + 2
     with pytest.raises(ValueError, match="'B'"):
         rn.explore_views(3, 3, 1, "012", "A")
     with pytest.raises(ValueError, match="3 cards"):
@@ -657,3 +659,21 @@ def test_steiner_size_is_the_size_of_every_announcement():
         found = rc.safe_announcements(*abc, limit=40)
         assert found and {len(ann) for ann in found} == {steiner_size(*abc)}
     assert steiner_size(3, 3, 1) is None and steiner_size(5, 2, 1) is None
+
+
+def test_notebook_summaries():
+    """Smallest-size labels, the side-by-side c = 1 table, cell views and the figure legend."""
+    assert rn.smallest_label(26, 26, True) == "26"
+    assert rn.smallest_label(6, 9, False) == "6–9"
+    assert rn.smallest_label(5, 504, False) == "≤ 504 (weak)"
+    grid = rn.grid_table()
+    smallest = rn.smallest_table(grid)
+    summary = rn.smallest_summary(smallest)
+    assert (summary.loc["exact"] + summary.loc["range"] + summary.loc["weak_range"]
+            == summary.loc["solvable"]).all()
+    both = rn.report_and_ours(rn.c1_table(), grid)
+    assert set(both.columns.get_level_values(0)) == {"ours", "report"}
+    view = rn.cell_view(10, 2, 1, smallest)
+    assert view.loc["smallest"].item() == "26" and view.loc["status"].item() == "solvable"
+    fig = rn.plot_grids(grid, [1], name=None)
+    assert "E = " not in fig._suptitle.get_text() and "L = lemma" in fig._suptitle.get_text()

@@ -103,7 +103,7 @@ def verify_grid(grid: pd.DataFrame) -> pd.Series:
             return row.witness != row.witness or row.witness in ("", None)  # NaN or empty
         ann = parse_announcement(row.witness)
         return tuple(range(row.a)) in ann and is_solution(ann, row.a, row.b, row.c)
-    return _table(grid, ["a", "b", "c", "status", "witness"]).apply(ok, axis=1)
+    return check_table(grid, ["a", "b", "c", "status", "witness"]).apply(ok, axis=1)
 
 
 def check_grid(grid: pd.DataFrame) -> None:
@@ -114,8 +114,8 @@ def check_grid(grid: pd.DataFrame) -> None:
         raise ValueError(f"the witness of cell ({r.a},{r.b},{r.c}) fails the verifier")
 
 
-def _table(df: object, columns: Sequence[str]) -> pd.DataFrame:
-    """`df` if it is a DataFrame with these columns."""
+def check_table(df: object, columns: Sequence[str]) -> pd.DataFrame:
+    """`df` if it is a DataFrame with these columns (TypeError / ValueError otherwise)."""
     if not isinstance(df, pd.DataFrame):
         raise checks.ArgumentTypeError(f"expected a table (DataFrame), got {type(df).__name__}")
     missing = [c for c in columns if c not in df.columns]
@@ -157,7 +157,7 @@ def min_sizes(
     executor: Executor | None = None, workers: int = 1,
 ) -> pd.DataFrame:
     """Smallest announcement per solvable cell with n <= n_max (`smallest_row` on each)."""
-    grid = _table(grid, ["a", "b", "c", "n", "status", "witness"])
+    grid = check_table(grid, ["a", "b", "c", "n", "status", "witness"])
     n_max = checks.integer(n_max, "n_max", low=1, high=N_LIMIT)
     work_limit = checks.number(work_limit, "work_limit", low=0.01, high=1000)
     todo = grid[(grid.status == "solvable") & (grid.n <= n_max)].sort_values(["n", "c", "a", "b"])
@@ -169,7 +169,7 @@ def min_sizes(
 
 def check_min_sizes(table: pd.DataFrame) -> None:
     """Raise ValueError naming the first row whose witness or bounds do not hold."""
-    table = _table(table, ["a", "b", "c", "smallest", "lower_bound", "witness"])
+    table = check_table(table, ["a", "b", "c", "smallest", "lower_bound", "witness"])
     for r in table.itertuples():
         ann = parse_announcement(r.witness)
         if len(ann) != r.smallest or r.lower_bound > r.smallest or not is_solution(

@@ -8,6 +8,8 @@ verifier whenever its table is read.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
+from typing import Any
 from itertools import combinations
 
 import matplotlib.pyplot as plt
@@ -24,13 +26,14 @@ from . import source
 from .kripke import agreement, random_announcements
 from .model import all_hands, check_hand, hand_lists, hand_sizes, is_solution, views
 from .search import packings, report_dfs
-from .solver import decide, for_hand
+from ..proofs import Proof
+from .solver import Verdict, decide, for_hand, lemma_proof
 
 __all__ = [
     "EXPLORE_N_MAX", "STATUS_COLOURS", "agreement_table", "appendix_table", "asymmetry",
-    "candidate_families",
-    "c1_table", "explore_views", "grid_table", "plot_grids", "proof_family", "report_dfs_table",
-    "report_solver_table", "short", "smallest_table", "sum_mod_table", "yn_table",
+    "c1_table", "candidate_families", "cell_view", "cell_views", "explore_views", "grid_table",
+    "plot_grids", "proof_family", "report_and_ours", "report_dfs_table", "report_solver_table",
+    "short", "smallest_label", "smallest_summary", "smallest_table", "sum_mod_table", "yn_table",
 ]
 
 EXPLORE_N_MAX = 12  # the explorer decides a size on the spot: decks of at most 12 cards
@@ -166,37 +169,47 @@ def asymmetry(grid: pd.DataFrame) -> pd.DataFrame:
 
 # -- figures -----------------------------------------------------------------------------------
 STATUS_COLOURS = {"unsolvable": "#d9d9d9", "solvable": "#4daf4a", "open": "#ff7f00"}
-PROOF_CODES = {"lemma": "L", "solver": "S", "exhaustive": "E", "open": "?"}
+PROOF_CODES = {"lemma": ("L", "lemma"), "solver": ("S", "CP-SAT"),
+               "exhaustive": ("E", "exhaustive search"), "open": ("?", "open")}
 
 
-def plot_grids(grid: pd.DataFrame, name: str | None = "russian_cards_grids") -> Figure:
+def plot_grids(
+    grid: pd.DataFrame, cs: Iterable[int] = (1, 2, 3), name: str | None = "russian_cards_grids",
+) -> Figure:
     """One heatmap per c: solvable (green, witness size), unsolvable (grey, proof code), open."""
     grid = _grid(grid)
-    cs = sorted(grid.c.unique())
-    fig, axes = plt.subplots(1, len(cs), figsize=(5.2 * len(cs), 5.0))
-    for ax, c in zip(np.atleast_1d(axes), cs):
+    cs = [c for c in checks.integers(cs, "cs", low=1) if (grid.c == c).any()]
+    if not cs:
+        raise ValueError("the grid has no cell with these values of c")
+    fig, axes = plt.subplots(1, len(cs), figsize=(max(7.2, 5.6 * len(cs)), 6.6),
+                             squeeze=False)
+    for ax, c in zip(axes[0], cs):
         _grid_panel(ax, grid[grid.c == c], c)
-    fig.suptitle("Two-step solvability. Green: witness (number = hands announced); grey: "
-                 "proof (L lemma, S CP-SAT, E exhaustive); orange: open", fontsize=9)
+    shown = grid[grid.c.isin(cs) & (grid.status != "solvable")].proof.unique()
+    codes = ", ".join(f"{PROOF_CODES[k][0]} = {PROOF_CODES[k][1]}" for k in PROOF_CODES
+                      if k in shown)
+    fig.suptitle(f"Green: solvable (number = hands in the witness)\n"
+                 f"Grey: unsolvable, proved by {codes}", fontsize=12)
     fig.tight_layout()
     return finish(fig, name)
 
 
 def _grid_panel(ax: plt.Axes, g: pd.DataFrame, c: int) -> None:
-    """One panel of `plot_grids`: the cells of one c."""
+    """One panel of `plot_grids`: the cells of one c, rows a, columns b."""
     cmap = ListedColormap([STATUS_COLOURS[s] for s in ("unsolvable", "solvable", "open")])
-    size = int(g.a.max())
+    size = int(max(g.a.max(), g.b.max()))
     img = np.full((size, size), np.nan)
     for r in g.itertuples():
         img[r.a - 1, r.b - 1] = {"unsolvable": 0, "solvable": 1, "open": 2}[r.status]
-        label = str(int(r.size)) if r.status == "solvable" else PROOF_CODES.get(r.proof, "")
-        ax.text(r.b - 1, r.a - 1, label, ha="center", va="center", fontsize=6)
+        label = str(int(r.size)) if r.status == "solvable" else PROOF_CODES[r.proof][0]
+        ax.text(r.b - 1, r.a - 1, label, ha="center", va="center",
+                fontsize=11 if len(label) < 3 else 10)
     ax.imshow(img, cmap=cmap, vmin=0, vmax=2, origin="lower")
-    ax.set_xticks(range(size), range(1, size + 1), fontsize=7)
-    ax.set_yticks(range(size), range(1, size + 1), fontsize=7)
-    ax.set_xlabel("b (Bill's cards)")
-    ax.set_ylabel("a (Anne's cards, she speaks first)")
-    ax.set_title(f"c = {c}, n = a + b + c ≤ {int(g.n.max())}")
+    ax.set_xticks(range(size), range(1, size + 1), fontsize=10)
+    ax.set_yticks(range(size), range(1, size + 1), fontsize=10)
+    ax.set_xlabel("b (Bill's cards)", fontsize=12)
+    ax.set_ylabel("a (Anne's cards, she speaks first)", fontsize=12)
+    ax.set_title(f"c = {c}, n = a + b + c ≤ {int(g.n.max())}", fontsize=13)
 
 
 # -- the report's tables with the report's own solver -----------------------------------------
@@ -214,29 +227,119 @@ def report_solver_table(
 
 
 # -- explorations ------------------------------------------------------------------------------
-def explore_views(
-    a: int = 3, b: int = 3, c: int = 1, hand: str = "012", who: str = "C",
-) -> pd.DataFrame:
-    """Solve (a, b, c) for Anne's hand, then list what Bill ('B') or Cath ('C') still considers.
+EXPLORE_ROWS = 20  # the explorer shows at most this many hands of Bill or Cath
 
-    When no announcement exists, the rows are the proof: the lemma with its numbers, or the
-    CP-SAT cases (each INFEASIBLE, with its work), or the exhaustive search.
+
+def explore_views(
+    a: int = 3, b: int = 3, c: int = 1, hand: str = "", who: str = "C",
+) -> pd.DataFrame:
+    """Anne's announcement for (a, b, c) and what Bill ('B') or Cath ('C') still considers.
+
+    Anne holds `hand` (default: cards 0..a-1). Sizes of the grid (c <= 3, n <= 16) use its
+    cached, verified verdict; others with n <= EXPLORE_N_MAX are decided on the spot. When no
+    announcement exists, the rows are the proof: the lemma with its numbers, or the CP-SAT
+    cases (each INFEASIBLE, with its work).
     """
     a, b, c = hand_sizes(a, b, c)
-    n = a + b + c
-    if n > EXPLORE_N_MAX:
-        raise ValueError(f"the exploration is limited to n <= {EXPLORE_N_MAX} cards (got n = {n})")
-    h = check_hand(hand, a, b, c)
+    h = check_hand(hand if hand not in ("", None) else None, a, b, c)
     who = checks.choice(who, "who ('B' for Bill, 'C' for Cath)", ("B", "C"))
-    v = decide(a, b, c, time_limit=120)
+    v = _verdict(a, b, c)
     if v.status != "solvable":
         head = dict(holds=f"({a},{b},{c}): {v.status}", anne_could_hold=v.method, count=0)
         steps = [dict(holds=f"proof, step {i}", anne_could_hold=step, count=0)
                  for i, step in enumerate(v.detail.split("; "), 1)]
         return pd.DataFrame([head, *steps])
     ann = for_hand(v, h)
-    rows = [dict(holds="Anne announces", anne_could_hold=short(ann), count=len(ann))]
-    rows += [dict(holds=short([x]), anne_could_hold=short(left) if left else "no options left",
+    seen = views(ann, a, b, c, who)
+    rows = [dict(holds="Anne announces", anne_could_hold=_few(ann), count=len(ann))]
+    rows += [dict(holds=short([x]), anne_could_hold=_few(left) if left else "no options left",
                   count=len(left))
-             for x, left in views(ann, a, b, c, who).items()]
-    return pd.DataFrame(rows).head(60)
+             for x, left in list(seen.items())[:EXPLORE_ROWS]]
+    if len(seen) > EXPLORE_ROWS:
+        rows.append(dict(holds=f"… {len(seen) - EXPLORE_ROWS} more hands", anne_could_hold="",
+                         count=0))
+    return pd.DataFrame(rows)
+
+
+@lru_cache(maxsize=1)
+def _grid_rows() -> dict[tuple[int, int, int], Any]:
+    """The cached grid's rows by cell (read and verified once)."""
+    return {(r.a, r.b, r.c): r for r in grid_table().itertuples()}
+
+
+def _few(ann: Iterable[Iterable[int]], most: int = 8) -> str:
+    """`short(ann)` for at most `most` hands, then '… and k more'."""
+    hands = list(ann)
+    more = f" … and {len(hands) - most} more" if len(hands) > most else ""
+    return short(hands[:most]) + more
+
+
+def _verdict(a: int, b: int, c: int) -> Verdict:
+    """The grid's cached verdict for (a, b, c), or `decide` for a small size outside it."""
+    if c <= 3 and a + b + c <= rg.N_MAX:
+        r = _grid_rows()[(a, b, c)]
+        witness = rg.parse_announcement(r.witness) if r.status == "solvable" else None
+        return Verdict(a, b, c, r.status, r.method, Proof(r.proof, r.detail), witness)
+    if a + b + c > EXPLORE_N_MAX and not lemma_proof(a, b, c):
+        raise ValueError(f"outside the grid (c <= 3, n <= {rg.N_MAX}) the explorer decides "
+                         f"sizes with n <= {EXPLORE_N_MAX} cards only (got n = {a + b + c})")
+    return decide(a, b, c, time_limit=120)
+
+
+# -- summaries for the notebook ----------------------------------------------------------------
+WEAK = 3  # a range lower–found is marked weak when the size found exceeds WEAK x the bound
+
+
+def smallest_label(lower: int, found: int, proven: bool) -> str:
+    """'26' when proven, '6–9' for a range, '≤ 504 (weak)' when the bound says little."""
+    lower = checks.integer(lower, "lower", low=0)
+    found = checks.integer(found, "found", low=0)
+    if checks.boolean(proven, "proven"):
+        return str(found)
+    if found > WEAK * lower:
+        return f"≤ {found} (weak)"
+    return f"{lower}–{found}"
+
+
+def smallest_summary(smallest: pd.DataFrame) -> pd.DataFrame:
+    """Per deck size n: solvable cells, sizes proven exact, narrow ranges, weak ranges."""
+    smallest = rg.check_table(smallest, ["n", "proven", "smallest", "lower_bound"])
+    t = smallest.assign(weak=~smallest.proven & (smallest.smallest > WEAK * smallest.lower_bound))
+    out = t.groupby("n").agg(solvable=("proven", "size"), exact=("proven", "sum"),
+                             weak_range=("weak", "sum"))
+    out.insert(2, "range", out.solvable - out.exact - out.weak_range)
+    return out.T
+
+
+def report_and_ours(report_cells: pd.DataFrame, grid: pd.DataFrame) -> pd.DataFrame:
+    """The report's clean c = 1 rows beside ours: two small Y/N grids (rows a, columns b)."""
+    report_cells = rg.check_table(report_cells, ["kind", "label", "b", "value"])
+    clean = report_cells[report_cells.kind == "clean row"]
+    theirs = clean.pivot(index="label", columns="b", values="value")
+    ours = yn_table(grid, 1, list(theirs.index), list(theirs.columns))
+    theirs.index.name = ours.index.name = "a"
+    return pd.concat({"report": theirs, "ours": ours}, axis=1)
+
+
+def cell_view(a: int, b: int, c: int, smallest: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One grid cell as a short table: status, method, proof (step by step), witness."""
+    r = _grid_rows().get(hand_sizes(a, b, c))
+    if r is None:
+        raise ValueError(f"({a},{b},{c}) is not a cell of the grid (c <= 3, n <= {rg.N_MAX})")
+    rows = [("status", r.status), ("method", r.method), ("proof kind", r.proof)]
+    rows += [(f"step {i}", step) for i, step in enumerate(r.detail.split("; "), 1)]
+    if r.status == "solvable":
+        ann = rg.parse_announcement(r.witness)
+        rows.append((f"witness ({len(ann)} hands)", _few(ann, 6)))
+    if smallest is not None and r.status == "solvable":
+        smallest = rg.check_table(smallest, ["a", "b", "c", "smallest", "lower_bound", "proven"])
+        s = smallest.set_index(["a", "b", "c"]).loc[(a, b, c)]
+        rows.append(("smallest", smallest_label(s.lower_bound, s.smallest, s.proven)))
+    return pd.DataFrame(rows, columns=["", f"({a},{b},{c})"]).set_index("")
+
+
+def cell_views(grid: pd.DataFrame, smallest: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """`cell_view` of every cell not settled by a lemma, labelled '(a,b,c) status'."""
+    todo = _grid(grid)[grid.proof != "lemma"].sort_values(["c", "a", "b"])
+    return {f"({r.a},{r.b},{r.c}) {r.status}": cell_view(r.a, r.b, r.c, smallest)
+            for r in todo.itertuples()}
