@@ -11,7 +11,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-pytestmark = pytest.mark.skip(reason="LEAD-TODO: enabled when the readers' edition lands")
 MAX_ROWS = 40
 MAX_LINE = 100
 HISTORY = re.compile(
