@@ -18,6 +18,7 @@ from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
+from nbclient.exceptions import CellTimeoutError
 
 IGNORE_TAG = "nbval-ignore-output"
 KEEP_TAG = "keep-output"
@@ -50,10 +51,9 @@ def clean(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nb
 
 
-def run(path: Path, timeout: int) -> float:
-    """Execute one notebook in its own folder and write it back; return the seconds it took."""
+def execute(path: Path, timeout: int) -> nbformat.NotebookNode:
+    """The notebook at `path`, executed top to bottom in its own folder by a fresh kernel."""
     nb = nbformat.read(path, as_version=4)
-    start = time.perf_counter()
     NotebookClient(
         nb,
         timeout=timeout,
@@ -61,6 +61,24 @@ def run(path: Path, timeout: int) -> float:
         resources={"metadata": {"path": str(path.parent)}},
         record_timing=False,
     ).execute()
+    return nb
+
+
+def run(path: Path, timeout: int, tries: int = 2) -> float:
+    """Execute one notebook and write it back; return the seconds it took.
+
+    A cell that produces nothing for `timeout` seconds (a kernel that stopped answering, seen
+    on an overloaded machine) is retried once with a fresh kernel before giving up.
+    """
+    start = time.perf_counter()
+    for attempt in range(1, tries + 1):
+        try:
+            nb = execute(path, timeout)
+            break
+        except CellTimeoutError:
+            if attempt == tries:
+                raise
+            print(f"  a cell timed out after {timeout} s; running {path} again", flush=True)
     seconds = time.perf_counter() - start
     nbformat.write(clean(nb), path)
     return seconds
@@ -69,7 +87,7 @@ def run(path: Path, timeout: int) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("notebooks", nargs="*", type=Path)
-    parser.add_argument("--timeout", type=int, default=3600, help="seconds per cell")
+    parser.add_argument("--timeout", type=int, default=1200, help="seconds per cell")
     args = parser.parse_args(argv)
     paths = args.notebooks or sorted(Path("notebooks").glob("*.ipynb"))
     os.environ.setdefault("TQDM_DISABLE", "1")  # no progress bars in committed outputs
