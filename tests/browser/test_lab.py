@@ -1,0 +1,274 @@
+"""The notebooks in JupyterLab, as a reader runs them: Run All ends on an idle kernel with no
+error, every interactive cell reacts to each of its controls, and a bad value typed into a text
+box gives a readable message, never a traceback.
+
+JupyterLab runs on 127.0.0.1 with a token, a fresh settings and workspace folder, and a scratch
+copy of notebooks/, data/ and figures/ (PUZZLELAB_ROOT points the kernels there), so nothing in
+the repository changes. The server and its kernels are stopped by process id.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+from pagewatch import PageWatch
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
+RUN_ALL_SECONDS = 600
+REACT_SECONDS = 60
+BAD_TEXT = "not a value ¿?"
+SETTINGS = {  # every cell stays in the page, no news, no update checks
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
+        "fetchNews": "false", "checkForUpdates": False},
+}
+# Lab itself logs these when it runs without a network or an extension manager.
+LAB_NOISE = ("Failed to fetch", "ERR_FAILED", "ERR_ABORTED", "net::")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def scratch_root(base: Path) -> Path:
+    """Copy notebooks/, data/, figures/ and write fresh JupyterLab settings."""
+    for folder in ["notebooks", "data", "figures"]:
+        shutil.copytree(ROOT / folder, base / folder,
+                        ignore=shutil.ignore_patterns(".ipynb_checkpoints", "partial"))
+    for name, values in SETTINGS.items():
+        path = base / "settings" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
+    return base
+
+
+def wait_until_up(url: str, process: subprocess.Popen, seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"JupyterLab exited with code {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=5):
+                return
+        except OSError:
+            time.sleep(1)
+    raise TimeoutError(f"JupyterLab did not answer at {url} within {seconds} s")
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Stop the server, then any kernel it left, each by its process id."""
+    try:
+        children = psutil.Process(process.pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        children = []
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+    for child in children:
+        try:
+            child.kill()
+        except psutil.NoSuchProcess:
+            pass
+
+
+@pytest.fixture(scope="module")
+def lab(browser_context, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A JupyterLab server on the scratch notebooks; its base address with the token."""
+    base = scratch_root(tmp_path_factory.mktemp("lab"))
+    port, token = free_port(), secrets.token_hex(16)
+    env = dict(os.environ, PUZZLELAB_ROOT=str(base), TQDM_DISABLE="1",
+               JUPYTER_CONFIG_DIR=str(base / "config"), JUPYTER_RUNTIME_DIR=str(base / "run"))
+    env.pop("MPLBACKEND", None)  # kernels draw inline, as for a reader
+    command = [
+        sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={base / 'notebooks'}",
+        f"--LabApp.user_settings_dir={base / 'settings'}",
+        f"--LabApp.workspaces_dir={base / 'workspaces'}", "--LabApp.expose_app_in_browser=True",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]
+    log = open(base / "lab.log", "w")  # noqa: SIM115 (closed below)
+    process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        wait_until_up(f"http://127.0.0.1:{port}/api/status?token={token}", process)
+        yield f"http://127.0.0.1:{port}/lab/tree/{{}}.ipynb?token={token}&reset"
+    finally:
+        stop(process)
+        log.close()
+
+
+OPEN = """async () => {
+    const app = window.jupyterapp;
+    await app.started; await app.restored;
+    const panel = app.shell.currentWidget;
+    await panel.context.ready; await panel.sessionContext.ready;
+    return panel.context.path;
+}"""
+RUN_ALL = """async () => {
+    const app = window.jupyterapp;
+    await app.commands.execute('notebook:run-all-cells');
+}"""
+IDLE = """() => {
+    const panel = window.jupyterapp.shell.currentWidget;
+    const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
+    if (!kernel || kernel.status !== 'idle') return false;
+    const cells = Array.from(panel.content.widgets);
+    return cells.every(c => c.model.type !== 'code' || c.model.executionCount !== null);
+}"""
+ERRORS = """() => {
+    const panel = window.jupyterapp.shell.currentWidget;
+    const found = [];
+    panel.content.widgets.forEach((cell, i) => {
+        if (cell.model.type !== 'code') return;
+        for (const out of cell.model.outputs.toJSON()) {
+            const text = JSON.stringify(out);
+            if (out.output_type === 'error') found.push(`cell ${i}: ${out.ename}: ${out.evalue}`);
+            else if (text.includes('Traceback')) found.push(`cell ${i}: a traceback is shown`);
+        }
+    });
+    return found;
+}"""
+SHUTDOWN = """async () => {
+    const panel = window.jupyterapp.shell.currentWidget;
+    panel.context.model.dirty = false;
+    await panel.sessionContext.shutdown();
+}"""
+
+
+def output_of(area) -> str:
+    """What an interactive cell's output area shows: its text and its pictures' sources."""
+    return area.evaluate("""a => a.innerText + Array.from(a.querySelectorAll('img'))
+        .map(i => i.src.slice(-200)).join('|')""")
+
+
+def wait_for_change(page, area, before: str) -> bool:
+    """Wait until the output area differs from `before` and the kernel is idle again."""
+    try:
+        page.wait_for_function(
+            """([a, before]) => {
+                const now = a.innerText + Array.from(a.querySelectorAll('img'))
+                    .map(i => i.src.slice(-200)).join('|');
+                return now !== before;
+            }""", arg=[area.element_handle(), before], timeout=REACT_SECONDS * 1000)
+        page.wait_for_function(IDLE, timeout=REACT_SECONDS * 1000)
+        return True
+    except Exception:  # noqa: BLE001 (a Playwright timeout)
+        return False
+
+
+def move(page, control) -> str:
+    """Change one control once, as a reader would; which kind of control it was."""
+    classes = control.get_attribute("class") or ""
+    if control.locator("select").count():
+        select = control.locator("select")
+        n, now = select.locator("option").count(), select.evaluate("s => s.selectedIndex")
+        select.select_option(index=(now + 1) % n)
+        return "dropdown"
+    if control.locator(".noUi-handle").count():
+        handle = control.locator(".noUi-handle").first
+        at_max = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
+        handle.focus()
+        page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")
+        return "slider"
+    if control.locator("input[type=number]").count():
+        box = control.locator("input[type=number]")
+        box.fill(str(int(float(box.input_value() or 0)) + 1))
+        box.press("Enter")
+        return "number"
+    if control.locator("input[type=checkbox]").count():
+        control.locator("input[type=checkbox]").click()
+        return "checkbox"
+    if "widget-toggle-buttons" in classes:
+        control.locator("button:not(.mod-active)").first.click()
+        return "toggle buttons"
+    return ""
+
+
+def run_button(interact):
+    button = interact.locator("button.widget-button", has_text="Run")
+    return button if button.count() else None
+
+
+def check_interact(page, interact) -> list[str]:
+    """Change each control of one interactive cell; the problems found."""
+    problems = []
+    area = interact.locator(".widget-output").last
+    controls = interact.locator(":scope > :not(.widget-output)")
+    run = run_button(interact)
+    for i in range(controls.count()):
+        control = controls.nth(i)
+        if not control.is_visible():
+            continue
+        label = (control.locator("label").first.inner_text()
+                 if control.locator("label").count() else f"control {i}")
+        before = output_of(area)
+        if control.locator("input[type=text], textarea").count():
+            box = control.locator("input[type=text], textarea").first
+            box.fill(BAD_TEXT)
+            box.press("Enter")
+            kind = "text"
+        else:
+            kind = move(page, control)
+        if not kind:
+            continue
+        if run is not None:
+            run.click()
+        if not wait_for_change(page, area, before):
+            problems.append(f"{label} ({kind}): the output did not change")
+            continue
+        shown = output_of(area)
+        if "Traceback" in shown:
+            problems.append(f"{label} ({kind}): a traceback is shown")
+        if kind == "text":
+            if "⚠" not in shown:
+                problems.append(f"{label}: {BAD_TEXT!r} gives no readable message: {shown[:200]}")
+    return problems
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_notebook_runs_in_jupyterlab_and_its_widgets_react(browser_context, lab: str, name):
+    page = browser_context.new_page()
+    watch = PageWatch(page, ignore_console=LAB_NOISE)
+    try:
+        page.goto(lab.format(name), wait_until="load")
+        page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
+        assert page.evaluate(OPEN) == f"{name}.ipynb"
+        page.evaluate(RUN_ALL)
+        page.wait_for_function(IDLE, timeout=RUN_ALL_SECONDS * 1000, polling=1000)
+        problems = page.evaluate(ERRORS)
+        body = page.inner_text("#main")
+        if "Error displaying widget" in body:
+            problems.append("a widget shows 'Error displaying widget'")
+        interacts = page.locator(".jp-Cell .widget-interact")
+        for i in range(interacts.count()):
+            interact = interacts.nth(i)
+            interact.scroll_into_view_if_needed()
+            problems += [f"interactive cell {i + 1}: {p}"
+                         for p in check_interact(page, interact)]
+        problems += page.evaluate(ERRORS)
+        problems += watch.problems + [f"request off the machine: {u}" for u in watch.outside]
+        assert not problems, f"{name}.ipynb in JupyterLab:\n" + "\n".join(problems)
+    finally:
+        try:
+            page.evaluate(SHUTDOWN)
+        finally:
+            page.close()
