@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -31,6 +32,7 @@ NOTEBOOKS = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
 RUN_ALL_SECONDS = 600
 REACT_SECONDS = 60
 BAD_TEXT = "not a value ¿?"
+CUSTOM = re.compile(r"(?i)custom|your own|typed")
 SETTINGS = {  # every cell stays in the page, no news, no update checks
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
@@ -58,11 +60,13 @@ def scratch_root(base: Path) -> Path:
     return base
 
 
-def wait_until_up(url: str, process: subprocess.Popen, seconds: float = 120) -> None:
+def wait_until_up(url: str, process: subprocess.Popen, log: Path, seconds: float = 120) -> None:
+    """Wait for the server to answer; if it exits, fail with the end of its log."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"JupyterLab exited with code {process.returncode}")
+            tail = "\n".join(log.read_text().splitlines()[-5:])
+            raise RuntimeError(f"JupyterLab exited with code {process.returncode}:\n{tail}")
         try:
             with urllib.request.urlopen(url, timeout=5):
                 return
@@ -105,39 +109,40 @@ def lab(browser_context, tmp_path_factory: pytest.TempPathFactory) -> Iterator[s
         f"--LabApp.user_settings_dir={base / 'settings'}",
         f"--LabApp.workspaces_dir={base / 'workspaces'}", "--LabApp.expose_app_in_browser=True",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.extension_manager=readonly",
     ]
+    if os.geteuid() == 0:  # CI runs as root
+        command.append("--allow-root")
     log = open(base / "lab.log", "w")  # noqa: SIM115 (closed below)
     process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        wait_until_up(f"http://127.0.0.1:{port}/api/status?token={token}", process)
+        wait_until_up(f"http://127.0.0.1:{port}/api/status?token={token}", process,
+                      base / "lab.log")
         yield f"http://127.0.0.1:{port}/lab/tree/{{}}.ipynb?token={token}&reset"
     finally:
         stop(process)
         log.close()
 
 
-OPEN = """async () => {
-    const app = window.jupyterapp;
-    await app.started; await app.restored;
-    const panel = app.shell.currentWidget;
+FIND = """const find = path => Array.from(window.jupyterapp.shell.widgets('main'))
+    .find(w => w.context && w.context.path === path);"""
+OPENED = FIND + """ return path => { const panel = find(path); return !!(panel && panel.content); }"""
+OPEN = FIND + """ return async path => {
+    const panel = find(path);
     await panel.context.ready; await panel.sessionContext.ready;
-    return panel.context.path;
+    window.jupyterapp.shell.activateById(panel.id);
+    await window.jupyterapp.commands.execute('notebook:run-all-cells');
 }"""
-RUN_ALL = """async () => {
-    const app = window.jupyterapp;
-    await app.commands.execute('notebook:run-all-cells');
-}"""
-IDLE = """() => {
-    const panel = window.jupyterapp.shell.currentWidget;
+IDLE = FIND + """ return path => {
+    const panel = find(path);
     const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
     if (!kernel || kernel.status !== 'idle') return false;
     const cells = Array.from(panel.content.widgets);
     return cells.every(c => c.model.type !== 'code' || c.model.executionCount !== null);
 }"""
-ERRORS = """() => {
-    const panel = window.jupyterapp.shell.currentWidget;
+ERRORS = FIND + """ return path => {
     const found = [];
-    panel.content.widgets.forEach((cell, i) => {
+    find(path).content.widgets.forEach((cell, i) => {
         if (cell.model.type !== 'code') return;
         for (const out of cell.model.outputs.toJSON()) {
             const text = JSON.stringify(out);
@@ -147,11 +152,17 @@ ERRORS = """() => {
     });
     return found;
 }"""
-SHUTDOWN = """async () => {
-    const panel = window.jupyterapp.shell.currentWidget;
+SHUTDOWN = FIND + """ return async path => {
+    const panel = find(path);
+    if (!panel) return;
     panel.context.model.dirty = false;
     await panel.sessionContext.shutdown();
 }"""
+
+
+def js(body: str) -> str:
+    """A page function of one argument (the notebook's path) from a script that returns one."""
+    return f"arg => (() => {{ {body} }})()(arg)"
 
 
 def output_of(area) -> str:
@@ -160,7 +171,7 @@ def output_of(area) -> str:
         .map(i => i.src.slice(-200)).join('|')""")
 
 
-def wait_for_change(page, area, before: str) -> bool:
+def wait_for_change(page, area, before: str, path: str) -> bool:
     """Wait until the output area differs from `before` and the kernel is idle again."""
     try:
         page.wait_for_function(
@@ -169,7 +180,7 @@ def wait_for_change(page, area, before: str) -> bool:
                     .map(i => i.src.slice(-200)).join('|');
                 return now !== before;
             }""", arg=[area.element_handle(), before], timeout=REACT_SECONDS * 1000)
-        page.wait_for_function(IDLE, timeout=REACT_SECONDS * 1000)
+        page.wait_for_function(js(IDLE), arg=path, timeout=REACT_SECONDS * 1000)
         return True
     except Exception:  # noqa: BLE001 (a Playwright timeout)
         return False
@@ -208,7 +219,21 @@ def run_button(interact):
     return button if button.count() else None
 
 
-def check_interact(page, interact) -> list[str]:
+def choose_custom(page, interact, area, before: str, path: str) -> str:
+    """Pick a dropdown option such as "custom" (a text box may be read only then); the output."""
+    for select in interact.locator("select").all():
+        labels = select.locator("option").all_inner_texts()
+        wanted = [i for i, label in enumerate(labels) if CUSTOM.search(label)]
+        if wanted and select.evaluate("s => s.selectedIndex") != wanted[0]:
+            select.select_option(index=wanted[0])
+            if run_button(interact) is not None:
+                run_button(interact).click()
+            wait_for_change(page, area, before, path)
+            return output_of(area)
+    return before
+
+
+def check_interact(page, interact, path: str) -> list[str]:
     """Change each control of one interactive cell; the problems found."""
     problems = []
     area = interact.locator(".widget-output").last
@@ -222,6 +247,7 @@ def check_interact(page, interact) -> list[str]:
                  if control.locator("label").count() else f"control {i}")
         before = output_of(area)
         if control.locator("input[type=text], textarea").count():
+            before = choose_custom(page, interact, area, before, path)
             box = control.locator("input[type=text], textarea").first
             box.fill(BAD_TEXT)
             box.press("Enter")
@@ -232,7 +258,7 @@ def check_interact(page, interact) -> list[str]:
             continue
         if run is not None:
             run.click()
-        if not wait_for_change(page, area, before):
+        if not wait_for_change(page, area, before, path):
             problems.append(f"{label} ({kind}): the output did not change")
             continue
         shown = output_of(area)
@@ -249,12 +275,13 @@ def test_notebook_runs_in_jupyterlab_and_its_widgets_react(browser_context, lab:
     page = browser_context.new_page()
     watch = PageWatch(page, ignore_console=LAB_NOISE)
     try:
+        path = f"{name}.ipynb"
         page.goto(lab.format(name), wait_until="load")
         page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
-        assert page.evaluate(OPEN) == f"{name}.ipynb"
-        page.evaluate(RUN_ALL)
-        page.wait_for_function(IDLE, timeout=RUN_ALL_SECONDS * 1000, polling=1000)
-        problems = page.evaluate(ERRORS)
+        page.wait_for_function(js(OPENED), arg=path, timeout=60_000)
+        page.evaluate(js(OPEN), path)
+        page.wait_for_function(js(IDLE), arg=path, timeout=RUN_ALL_SECONDS * 1000, polling=1000)
+        problems = page.evaluate(js(ERRORS), path)
         body = page.inner_text("#main")
         if "Error displaying widget" in body:
             problems.append("a widget shows 'Error displaying widget'")
@@ -263,12 +290,12 @@ def test_notebook_runs_in_jupyterlab_and_its_widgets_react(browser_context, lab:
             interact = interacts.nth(i)
             interact.scroll_into_view_if_needed()
             problems += [f"interactive cell {i + 1}: {p}"
-                         for p in check_interact(page, interact)]
-        problems += page.evaluate(ERRORS)
+                         for p in check_interact(page, interact, path)]
+        problems += page.evaluate(js(ERRORS), path)
         problems += watch.problems + [f"request off the machine: {u}" for u in watch.outside]
         assert not problems, f"{name}.ipynb in JupyterLab:\n" + "\n".join(problems)
     finally:
         try:
-            page.evaluate(SHUTDOWN)
+            page.evaluate(js(SHUTDOWN), f"{name}.ipynb")
         finally:
             page.close()
