@@ -30,7 +30,7 @@ from pagewatch import PageWatch
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
 RUN_ALL_SECONDS = 600
-REACT_SECONDS = 60
+REACT_SECONDS = 30
 BAD_TEXT = "not a value ¿?"
 CUSTOM = re.compile(r"(?i)custom|your own|typed")
 SETTINGS = {  # every cell stays in the page, no news, no update checks
@@ -126,7 +126,10 @@ def lab(browser_context, tmp_path_factory: pytest.TempPathFactory) -> Iterator[s
 
 FIND = """const find = path => Array.from(window.jupyterapp.shell.widgets('main'))
     .find(w => w.context && w.context.path === path);"""
-OPENED = FIND + """ return path => { const panel = find(path); return !!(panel && panel.content); }"""
+OPENED = FIND + """ return path => {
+    const panel = find(path);
+    return !!(panel && panel.content);
+}"""
 OPEN = FIND + """ return async path => {
     const panel = find(path);
     await panel.context.ready; await panel.sessionContext.ready;
@@ -186,32 +189,55 @@ def wait_for_change(page, area, before: str, path: str) -> bool:
         return False
 
 
-def move(page, control) -> str:
-    """Change one control once, as a reader would; which kind of control it was."""
+def move(page, control):
+    """Change one control once, as a reader would: (kind of control, how to put it back)."""
     classes = control.get_attribute("class") or ""
     if control.locator("select").count():
         select = control.locator("select")
         n, now = select.locator("option").count(), select.evaluate("s => s.selectedIndex")
         select.select_option(index=(now + 1) % n)
-        return "dropdown"
+        return "dropdown", lambda: select.select_option(index=now)
     if control.locator(".noUi-handle").count():
         handle = control.locator(".noUi-handle").first
         at_max = handle.get_attribute("aria-valuenow") == handle.get_attribute("aria-valuemax")
+        keys = ["ArrowLeft", "ArrowRight"][:: -1 if at_max else 1]
         handle.focus()
-        page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")
-        return "slider"
+        page.keyboard.press(keys[1])
+        return "slider", lambda: (handle.focus(), page.keyboard.press(keys[0]))
     if control.locator("input[type=number]").count():
         box = control.locator("input[type=number]")
-        box.fill(str(int(float(box.input_value() or 0)) + 1))
+        old = box.input_value()
+        box.fill(str(int(float(old or 0)) + 1))
         box.press("Enter")
-        return "number"
+        return "number", lambda: (box.fill(old), box.press("Enter"))
     if control.locator("input[type=checkbox]").count():
-        control.locator("input[type=checkbox]").click()
-        return "checkbox"
+        box = control.locator("input[type=checkbox]")
+        box.click()
+        return "checkbox", box.click
     if "widget-toggle-buttons" in classes:
+        active = control.locator("button.mod-active")
+        old = active.first.inner_text() if active.count() else None
         control.locator("button:not(.mod-active)").first.click()
-        return "toggle buttons"
-    return ""
+        return "toggle buttons", lambda: old and control.get_by_role(
+            "button", name=old, exact=True).first.click()
+    if control.locator("input[type=text], textarea").count():
+        box = control.locator("input[type=text], textarea").first
+        old = box.input_value()
+        box.fill(BAD_TEXT)
+        box.press("Enter")
+        return "text", lambda: (box.fill(old), box.press("Enter"))
+    return "", None
+
+
+def settle(page, area, output: str) -> None:
+    """Wait (briefly) for the output area to show `output` again after a control is put back."""
+    try:
+        page.wait_for_function(
+            """([a, want]) => a.innerText + Array.from(a.querySelectorAll('img'))
+                .map(i => i.src.slice(-200)).join('|') === want""",
+            arg=[area.element_handle(), output], timeout=REACT_SECONDS * 1000)
+    except Exception:  # noqa: BLE001 (a Playwright timeout: go on from where it is)
+        pass
 
 
 def run_button(interact):
@@ -234,7 +260,8 @@ def choose_custom(page, interact, area, before: str, path: str) -> str:
 
 
 def check_interact(page, interact, path: str) -> list[str]:
-    """Change each control of one interactive cell; the problems found."""
+    """Change each control of one interactive cell once from its opening value (and put it
+    back); the problems found."""
     problems = []
     area = interact.locator(".widget-output").last
     controls = interact.locator(":scope > :not(.widget-output)")
@@ -248,12 +275,7 @@ def check_interact(page, interact, path: str) -> list[str]:
         before = output_of(area)
         if control.locator("input[type=text], textarea").count():
             before = choose_custom(page, interact, area, before, path)
-            box = control.locator("input[type=text], textarea").first
-            box.fill(BAD_TEXT)
-            box.press("Enter")
-            kind = "text"
-        else:
-            kind = move(page, control)
+        kind, undo = move(page, control)
         if not kind:
             continue
         if run is not None:
@@ -264,9 +286,12 @@ def check_interact(page, interact, path: str) -> list[str]:
         shown = output_of(area)
         if "Traceback" in shown:
             problems.append(f"{label} ({kind}): a traceback is shown")
-        if kind == "text":
-            if "⚠" not in shown:
-                problems.append(f"{label}: {BAD_TEXT!r} gives no readable message: {shown[:200]}")
+        if kind == "text" and "⚠" not in shown:
+            problems.append(f"{label}: {BAD_TEXT!r} gives no readable message: {shown[:200]}")
+        undo()
+        if run is not None:
+            run.click()
+        settle(page, area, before)
     return problems
 
 

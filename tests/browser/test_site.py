@@ -54,33 +54,56 @@ def open_page(context, url: str):
     return page, watch
 
 
-def shown(page, subarea, explorer: Explorer, index: int, previous: tuple) -> str | None:
-    """Select option `index` of the explorer's control; why the view is wrong, or None."""
-    control = subarea.locator("select").nth(explorer.nth) if explorer.kind != \
-        "SelectionSliderModel" else subarea.locator(".noUi-handle").nth(explorer.nth)
-    if explorer.kind == "SelectionSliderModel":
+SLIDER = "SelectionSliderModel"
+SHOWS = """([area, text, images]) => {
+    const seen = area.innerText.replace(/\\s+/g, '');
+    const srcs = Array.from(area.querySelectorAll('img')).map(i => i.src);
+    return seen.includes(text.slice(0, 200)) && images.every(p => srcs.some(s => s.includes(p)));
+}"""
+
+
+def current_index(control, explorer: Explorer) -> int:
+    """The option a control shows now (-1: none)."""
+    if explorer.kind == SLIDER:
+        label = control.get_attribute("aria-valuetext")
+        return explorer.labels.index(label) if label in explorer.labels else -1
+    return control.evaluate("c => c.selectedIndex")
+
+
+def choose(page, control, explorer: Explorer, index: int) -> None:
+    """Move the control to option `index`, as a reader would (a click or the arrow keys)."""
+    if explorer.kind == SLIDER:
         control.focus()
         page.keyboard.press("Home")
         for _ in range(index):
             page.keyboard.press("ArrowRight")
     else:
         control.select_option(index=index)
+
+
+def shown(page, subarea, explorer: Explorer, index: int | None,
+          previous: tuple) -> str | None:
+    """Select option `index` of the explorer's control (None: leave it as it opens); why the
+    view shown is not the precomputed one, or None."""
+    control = subarea.locator(".noUi-handle" if explorer.kind == SLIDER else "select")
+    control = control.nth(explorer.nth)
+    if index is None:
+        index = current_index(control, explorer)
+        if index < 0:
+            return "the control opens with no option chosen"
+    else:
+        choose(page, control, explorer, index)
     text, images = explorer.views[index]
     try:
-        page.wait_for_function(
-            """([area, text, images]) => {
-                const seen = area.innerText.replace(/\\s+/g, '');
-                const srcs = Array.from(area.querySelectorAll('img')).map(i => i.src);
-                return seen.includes(text.slice(0, 200)) &&
-                    images.every(p => srcs.some(s => s.includes(p)));
-            }""", arg=[subarea.element_handle(), text, list(images)], timeout=5_000)
+        page.wait_for_function(SHOWS, arg=[subarea.element_handle(), text, list(images)],
+                               timeout=5_000)
     except Exception:  # noqa: BLE001 (a Playwright timeout: the view never appeared)
-        return f"option {explorer.labels[index]!r} did not show its precomputed view"
+        return f"option {explorer.labels[index]!r} does not show its precomputed view"
     if (text, images) != previous:
         old_text, old_images = previous
         now = text_key(subarea.inner_text())
         srcs = subarea.locator("img").evaluate_all("imgs => imgs.map(i => i.src)")
-        if old_images and any(p in s for p in old_images for s in srcs) and old_images != images:
+        if old_images and old_images != images and any(p in s for p in old_images for s in srcs):
             return f"option {explorer.labels[index]!r} still shows the previous picture"
         if old_text and old_text not in text and old_text[:200] in now:
             return f"option {explorer.labels[index]!r} still shows the previous text"
@@ -105,11 +128,11 @@ def check_explorers(page) -> tuple[list[str], int]:
         n = len(explorer.labels)
         picks = sorted({round(k * (n - 1) / SAMPLES) for k in range(1, SAMPLES + 1)} - {0})
         previous = explorer.views[0]
-        for index in [*picks, 0]:
+        for index in [None, *picks, 0]:
             why = shown(page, subarea, explorer, index, previous)
             if why:
                 problems.append(f"explorer {explorer.labels[:3]}...: {why}")
-            previous = explorer.views[index]
+            previous = explorer.views[index or 0]
         moved += 1
     return problems, moved
 
