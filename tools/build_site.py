@@ -8,7 +8,8 @@
 2. The README's table of notebooks becomes the page `notebooks`; the home page (the overview
    notebook `index`) gets a hidden table of contents that orders the sidebar.
 3. The widget manager, RequireJS and MathJax are copied from site/node_modules (npm ci) into
-   the site's own _static folder; Sphinx with MyST-NB writes site/_build/html.
+   the site's own _static folder; Sphinx with MyST-NB writes site/_build/html (any warning,
+   such as a link to a missing page or an unreadable image, fails the build).
 """
 
 from __future__ import annotations
@@ -155,8 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     names = [nb.stem for nb in notebooks if nb.stem != "index"]
     add_contents(SOURCE / "index.ipynb", ["notebooks", *notebook_order(readme, names)])
     copy_assets()
-    command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-c", str(SITE),
-               "-d", str(BUILD / "doctrees"), str(SOURCE), str(HTML)]
+    command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-W", "--keep-going",
+               "-c", str(SITE), "-d", str(BUILD / "doctrees"), str(SOURCE), str(HTML)]
     return subprocess.call(command)
 
 

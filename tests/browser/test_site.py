@@ -16,6 +16,7 @@ from pagewatch import (VIEW_MIME, Explorer, PageWatch, broken_images, explorers,
                        wait_for_widgets, widget_state)
 
 ROOT = Path(__file__).resolve().parents[2]
+SITE_HTML = ROOT / "site" / "_build" / "html"
 NOTEBOOK_PAGES = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
 OTHER_PAGES = ["notebooks", "search", "genindex"]
 SAMPLES = 3  # options tried per explorer besides the first (spread over its range)
@@ -146,6 +147,7 @@ def test_page_loads_offline_and_its_explorers_work(browser_context, site: str, n
             problems.append("a widget shows 'Error displaying widget'")
         if page.locator("mjx-merror").count():
             problems.append("MathJax could not typeset a formula")
+        problems += [f"link to a missing page: {href}" for href in broken_links(page, site)]
         found, moved = check_explorers(page)
         problems += found
         report = "\n".join(filter(None, [watch.report(), *problems]))
@@ -153,6 +155,19 @@ def test_page_loads_offline_and_its_explorers_work(browser_context, site: str, n
         assert not watch.outside
     finally:
         page.close()
+
+
+def broken_links(page, site: str) -> list[str]:
+    """The links of the page into the site that point at no built file."""
+    hrefs = page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")
+    missing = []
+    for href in hrefs:
+        if not href.startswith(site):
+            continue
+        path = href[len(site):].split("#")[0].split("?")[0]
+        if path and not (SITE_HTML / path).exists():
+            missing.append(href)
+    return sorted(set(missing))
 
 
 def saved_widgets(html: str) -> tuple[dict, list[str]]:
