@@ -9,7 +9,11 @@ NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize
 # no MPLBACKEND here: notebook kernels must use the inline backend so figures appear in outputs.
 QUIET  := TQDM_DISABLE=1
 
-.PHONY: reproduce test unit nbval notebook bench lab clean-venv
+CHROMIUM ?= /usr/bin/chromium
+SITE_HTML := site/_build/html
+NPM_STAMP := site/node_modules/.package-lock.json
+
+.PHONY: reproduce test unit nbval notebook bench lab clean-venv site serve browser-test browser-test-if-present
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,13 +25,36 @@ $(STAMP): pyproject.toml
 reproduce: $(STAMP)
 	$(QUIET) PUZZLELAB_RECOMPUTE=1 $(BIN)/python tools/run_notebooks.py $(NOTEBOOKS)
 
-## Unit tests, then every notebook checked cell by cell against its committed outputs.
+## Unit tests, every notebook checked cell by cell against its committed outputs, then the
+## browser tests when Debian's chromium is installed (one line says so when it is not).
 test: $(STAMP)
-	$(QUIET) MPLBACKEND=Agg $(BIN)/python -m pytest -q -n 2 tests
+	$(QUIET) MPLBACKEND=Agg $(BIN)/python -m pytest -q -n 2 --ignore=tests/browser tests
 	$(QUIET) $(BIN)/python -m pytest -q -n 2 --dist loadfile $(NBVAL) $(NOTEBOOKS)
+	@$(MAKE) --no-print-directory browser-test-if-present
 
 unit: $(STAMP)
-	$(QUIET) MPLBACKEND=Agg $(BIN)/python -m pytest -q -n 2 tests
+	$(QUIET) MPLBACKEND=Agg $(BIN)/python -m pytest -q -n 2 --ignore=tests/browser tests
+
+## The static site in site/_build/html: executed publishing copies with widget state, offline.
+$(NPM_STAMP): site/package.json site/package-lock.json
+	cd site && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+
+site: $(STAMP) $(NPM_STAMP)
+	$(QUIET) $(BIN)/python tools/build_site.py
+	@echo "site built: $(SITE_HTML)/index.html"
+
+## Build the site and serve it at http://127.0.0.1:8000 (Ctrl-C stops it).
+serve: site
+	@echo "open http://127.0.0.1:8000/"
+	$(BIN)/python -m http.server --bind 127.0.0.1 --directory $(SITE_HTML) 8000
+
+## Real-browser tests (Debian's chromium): the static site, then the notebooks in JupyterLab.
+browser-test: site
+	$(QUIET) $(BIN)/python -m pytest -q -m browser tests/browser
+
+browser-test-if-present:
+	@if [ -x $(CHROMIUM) ]; then $(MAKE) --no-print-directory browser-test; \
+	else echo "browser tests SKIPPED: $(CHROMIUM) not found (apt-get install chromium, then make browser-test)"; fi
 
 ## Check or execute one notebook: make nbval NB=notebooks/hanabi.ipynb
 nbval: $(STAMP)

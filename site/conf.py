@@ -1,0 +1,45 @@
+"""Sphinx settings of the static site (built by `make site`, see tools/build_site.py).
+
+Every script, style sheet, font and MathJax file is served from the site itself: the pages
+make no request to another host, so they work offline.
+"""
+
+project = "puzzlelab"
+author = "puzzlelab"
+copyright = "puzzlelab authors"  # noqa: A001 (Sphinx's name)
+
+extensions = ["myst_nb"]
+root_doc = "index"
+exclude_patterns = ["_build", "**.ipynb_checkpoints"]
+source_suffix = {".ipynb": "myst-nb", ".md": "myst-nb"}
+
+# The publishing copies are executed beforehand with their widget state stored.
+nb_execution_mode = "off"
+nb_merge_streams = True
+myst_enable_extensions = ["dollarmath"]
+myst_heading_anchors = 3
+suppress_warnings = ["misc.highlighting_failure", "myst.header"]
+
+html_theme = "sphinx_book_theme"
+html_title = "puzzlelab"
+html_static_path = ["_build/static"]  # filled from site/node_modules by tools/build_site.py
+html_theme_options = {
+    "home_page_in_toc": True,
+    "show_navbar_depth": 1,
+    "use_download_button": False,
+    "use_fullscreen_button": False,
+    "use_repository_button": False,
+    "navigation_with_keys": False,
+}
+html_show_sourcelink = False
+html_copy_source = False
+html_last_updated_fmt = None
+
+# MathJax and the ipywidgets HTML manager (with its RequireJS loader) from _static, no CDN.
+mathjax_path = "mathjax/tex-chtml.js"
+nb_ipywidgets_js = {
+    "requirejs/require.min.js": {},
+    "widgets/embed-amd.js": {"data-jupyter-widgets-cdn": "_static/widgets/"},
+}
+html_context = {"default_mode": "light"}
+html_favicon = "favicon.svg"

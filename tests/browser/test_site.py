@@ -1,0 +1,188 @@
+"""The static site in a real browser: every page loads cleanly from 127.0.0.1 alone, and every
+static explorer switches to the precomputed view its control selects, with no kernel."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pagewatch import (VIEW_MIME, Explorer, PageWatch, broken_images, explorers, text_key,
+                       wait_for_widgets, widget_state)
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE_HTML = ROOT / "site" / "_build" / "html"
+NOTEBOOK_PAGES = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
+OTHER_PAGES = ["notebooks", "search", "genindex"]
+SAMPLES = 3  # options tried per explorer besides the first (spread over its range)
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # no access log in the test output
+        pass
+
+
+@pytest.fixture(scope="module")
+def site(site_html: Path) -> Iterator[str]:
+    """The built site served on 127.0.0.1 (a free port); its base address."""
+    handler = functools.partial(_Quiet, directory=str(site_html))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+def test_every_built_page_is_checked(site_html: Path):
+    built = {p.relative_to(site_html).with_suffix("").as_posix() for p in site_html.glob("*.html")}
+    assert built == set(NOTEBOOK_PAGES + OTHER_PAGES)
+
+
+def open_page(context, url: str):
+    """Open `url` in a new tab, watched; wait for its widgets and its mathematics."""
+    page = context.new_page()
+    watch = PageWatch(page)
+    page.goto(url, wait_until="load")
+    page.wait_for_load_state("networkidle")
+    wait_for_widgets(page)
+    page.evaluate("() => window.MathJax && MathJax.startup ? MathJax.startup.promise : null")
+    return page, watch
+
+
+SLIDER = "SelectionSliderModel"
+SHOWS = """([area, text, images]) => {
+    const seen = area.innerText.replace(/\\s+/g, '');
+    const srcs = Array.from(area.querySelectorAll('img')).map(i => i.src);
+    return seen.includes(text.slice(0, 200)) && images.every(p => srcs.some(s => s.includes(p)));
+}"""
+
+
+def current_index(control, explorer: Explorer) -> int:
+    """The option a control shows now (-1: none)."""
+    if explorer.kind == SLIDER:
+        label = control.get_attribute("aria-valuetext")
+        return explorer.labels.index(label) if label in explorer.labels else -1
+    return control.evaluate("c => c.selectedIndex")
+
+
+def choose(page, control, explorer: Explorer, index: int) -> None:
+    """Move the control to option `index`, as a reader would (a click or the arrow keys)."""
+    if explorer.kind == SLIDER:
+        control.focus()
+        page.keyboard.press("Home")
+        for _ in range(index):
+            page.keyboard.press("ArrowRight")
+    else:
+        control.select_option(index=index)
+
+
+def shown(page, subarea, explorer: Explorer, index: int | None,
+          previous: tuple) -> str | None:
+    """Select option `index` of the explorer's control (None: leave it as it opens); why the
+    view shown is not the precomputed one, or None."""
+    control = subarea.locator(".noUi-handle" if explorer.kind == SLIDER else "select")
+    control = control.nth(explorer.nth)
+    if index is None:
+        index = current_index(control, explorer)
+        if index < 0:
+            return "the control opens with no option chosen"
+    else:
+        choose(page, control, explorer, index)
+    text, images = explorer.views[index]
+    try:
+        page.wait_for_function(SHOWS, arg=[subarea.element_handle(), text, list(images)],
+                               timeout=5_000)
+    except Exception:  # noqa: BLE001 (a Playwright timeout: the view never appeared)
+        return f"option {explorer.labels[index]!r} does not show its precomputed view"
+    if (text, images) != previous:
+        old_text, old_images = previous
+        now = text_key(subarea.inner_text())
+        srcs = subarea.locator("img").evaluate_all("imgs => imgs.map(i => i.src)")
+        if old_images and old_images != images and any(p in s for p in old_images for s in srcs):
+            return f"option {explorer.labels[index]!r} still shows the previous picture"
+        if old_text and old_text not in text and old_text[:200] in now:
+            return f"option {explorer.labels[index]!r} still shows the previous text"
+    return None
+
+
+def check_explorers(page) -> tuple[list[str], int]:
+    """Move every static explorer on the page; the problems found and how many were moved."""
+    state = widget_state(page)
+    scripts = page.locator(f'script[type="{VIEW_MIME}"]')
+    problems, moved = [], 0
+    views = [scripts.nth(i) for i in range(scripts.count())]
+    ids = [json.loads(v.text_content())["model_id"] for v in views]
+    for explorer in explorers(state, ids):
+        empty = [label for label, (text, images) in zip(explorer.labels, explorer.views)
+                 if not text and not images]
+        if empty or len(set(explorer.views)) < 2:
+            problems.append(f"explorer {explorer.labels[:3]}...: empty views {empty[:5]}, "
+                            f"{len(set(explorer.views))} distinct of {len(explorer.views)}")
+        subarea = views[ids.index(explorer.view)].locator("xpath=preceding-sibling::*[1]")
+        subarea.scroll_into_view_if_needed()
+        n = len(explorer.labels)
+        picks = sorted({round(k * (n - 1) / SAMPLES) for k in range(1, SAMPLES + 1)} - {0})
+        previous = explorer.views[0]
+        for index in [None, *picks, 0]:
+            why = shown(page, subarea, explorer, index, previous)
+            if why:
+                problems.append(f"explorer {explorer.labels[:3]}...: {why}")
+            previous = explorer.views[index or 0]
+        moved += 1
+    return problems, moved
+
+
+@pytest.mark.parametrize("name", NOTEBOOK_PAGES + OTHER_PAGES)
+def test_page_loads_offline_and_its_explorers_work(browser_context, site: str, name: str):
+    page, watch = open_page(browser_context, f"{site}{name}.html")
+    try:
+        problems = [f"broken image: {src}" for src in broken_images(page)]
+        if "Error displaying widget" in page.inner_text("body"):
+            problems.append("a widget shows 'Error displaying widget'")
+        if page.locator("mjx-merror").count():
+            problems.append("MathJax could not typeset a formula")
+        problems += [f"link to a missing page: {href}" for href in broken_links(page, site)]
+        found, moved = check_explorers(page)
+        problems += found
+        report = "\n".join(filter(None, [watch.report(), *problems]))
+        assert not report, f"{name}.html:\n{report}"
+        assert not watch.outside
+    finally:
+        page.close()
+
+
+def broken_links(page, site: str) -> list[str]:
+    """The links of the page into the site that point at no built file."""
+    hrefs = page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")
+    missing = []
+    for href in hrefs:
+        if not href.startswith(site):
+            continue
+        path = href[len(site):].split("#")[0].split("?")[0]
+        if path and not (SITE_HTML / path).exists():
+            missing.append(href)
+    return sorted(set(missing))
+
+
+def saved_widgets(html: str) -> tuple[dict, list[str]]:
+    """The widget state a built page carries and the model ids of the views it displays."""
+    scripts = re.findall(r'<script type="([^"]+)">(.*?)</script>', html, re.S)
+    state = {}
+    for mime, body in scripts:
+        if mime == "application/vnd.jupyter.widget-state+json":
+            state.update(json.loads(body)["state"])
+    views = [json.loads(body)["model_id"] for mime, body in scripts if mime == VIEW_MIME]
+    return state, views
+
+
+def test_every_notebook_page_has_a_static_explorer(site_html: Path):
+    """Each notebook's page offers at least one control that works without a kernel."""
+    missing = [name for name in NOTEBOOK_PAGES
+               if not explorers(*saved_widgets((site_html / f"{name}.html").read_text()))]
+    assert not missing, f"pages with no static explorer: {missing}"

@@ -1,0 +1,165 @@
+"""Build the static site (`make site`): executed notebooks with their widgets, served offline.
+
+1. Publishing copies of notebooks/*.ipynb are executed (in a scratch copy of the repository's
+   notebooks/, data/ and figures/) and saved into site/_build/executed with their widget state
+   stored, so that widgets (static explorers above all) work on a page with no kernel.
+   The committed notebooks are never touched. A copy is reused while its notebook, the
+   library and the cached tables are unchanged (a hash of them is kept beside it).
+2. The README's table of notebooks becomes the page `notebooks`; the home page (the overview
+   notebook `index`) gets a hidden table of contents that orders the sidebar.
+3. The widget manager, RequireJS and MathJax are copied from site/node_modules (npm ci) into
+   the site's own _static folder; Sphinx with MyST-NB writes site/_build/html (any warning,
+   such as a link to a missing page or an unreadable image, fails the build).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+SITE = ROOT / "site"
+BUILD = SITE / "_build"
+STAGE = BUILD / "root"  # a scratch copy of notebooks/, data/, figures/ to execute in
+EXECUTED = BUILD / "executed"
+SOURCE = BUILD / "src"
+STATIC = BUILD / "static"
+HTML = BUILD / "html"
+MODULES = SITE / "node_modules"
+ASSETS = {  # where in node_modules -> where under _static
+    "@jupyter-widgets/html-manager/dist": "widgets",
+    "requirejs/require.js": "requirejs/require.min.js",
+    "mathjax/es5": "mathjax",
+}
+UNUSED = ["*.map", "libembed-amd.js", "embed.js", "*.LICENSE.txt"]  # the pages load embed-amd.js
+INPUTS = [("puzzlelab", "*.py"), ("data", "*.csv")]  # figures/ are outputs, not inputs
+
+
+def fingerprint(notebook: Path) -> str:
+    """A hash of a notebook and of everything it reads (the library and the cached tables)."""
+    digest = hashlib.sha256(notebook.read_bytes())
+    for folder, pattern in INPUTS:
+        for path in sorted((ROOT / folder).rglob(pattern)):
+            if "partial" not in path.parts:
+                digest.update(str(path.relative_to(ROOT)).encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
+def stage() -> None:
+    """Copy notebooks/, data/ and figures/ to a scratch root, so executing changes no file here."""
+    for folder in ["notebooks", "data", "figures"]:
+        shutil.rmtree(STAGE / folder, ignore_errors=True)
+        shutil.copytree(ROOT / folder, STAGE / folder,
+                        ignore=shutil.ignore_patterns(".ipynb_checkpoints", "partial"))
+    os.environ["PUZZLELAB_ROOT"] = str(STAGE)  # the kernels read and write there
+
+
+def publish(notebook: Path, target: Path, timeout: int, tries: int = 3) -> None:
+    """Execute a staged copy of `notebook` in its folder and save it with its widget state.
+
+    A kernel that stops answering (ipykernel 7 now and then loses a reply) makes the cell
+    time out; the notebook is then run again in a new kernel, up to `tries` times.
+    """
+    for attempt in range(1, tries + 1):
+        nb = nbformat.read(notebook, as_version=4)
+        client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                                store_widget_state=True,
+                                resources={"metadata": {"path": str(notebook.parent)}})
+        try:
+            client.execute()
+        except TimeoutError:
+            if attempt == tries:
+                raise
+            print(f"  a cell took over {timeout} s: running {notebook.name} again", flush=True)
+            continue
+        nbformat.write(nb, target)
+        return
+
+
+def notebook_order(readme: str, names: list[str]) -> list[str]:
+    """The notebooks in the order of the README's table, then any others alphabetically."""
+    listed = re.findall(r"\(notebooks/([\w-]+)\.ipynb\)", readme)
+    ordered = [n for n in dict.fromkeys(listed) if n in names]
+    return ordered + sorted(set(names) - set(ordered))
+
+
+def notebooks_page(readme: str) -> str:
+    """The README's section "Notebooks" as a page, its links pointing at the site's pages."""
+    section = re.search(r"^## Notebooks\n(.*?)(?=^## |\Z)", readme, re.S | re.M)
+    if not section:
+        raise ValueError("README.md has no '## Notebooks' section")
+    body = re.sub(r"\]\(notebooks/([\w-]+)\.ipynb\)", r"](\1.ipynb)", section.group(1))
+    return "# The notebooks\n" + body
+
+
+def add_contents(index: Path, pages: list[str]) -> None:
+    """Append a hidden table of contents to the home page (it orders the sidebar)."""
+    nb = nbformat.read(index, as_version=4)
+    toc = "```{toctree}\n:hidden:\n\n" + "\n".join(pages) + "\n```"
+    nb.cells.append(nbformat.v4.new_markdown_cell(toc))
+    nbformat.write(nb, index)
+
+
+def copy_assets() -> None:
+    """Copy the JavaScript the pages need from site/node_modules into the site's _static."""
+    if STATIC.exists():
+        shutil.rmtree(STATIC)
+    for source, target in ASSETS.items():
+        origin, destination = MODULES / source, STATIC / target
+        if not origin.exists():
+            raise SystemExit(f"{origin} is missing: run `npm ci` in site/ (make site does)")
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        if origin.is_dir():
+            shutil.copytree(origin, destination, ignore=shutil.ignore_patterns(*UNUSED))
+        else:
+            shutil.copy2(origin, destination)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--timeout", type=int, default=300,
+                        help="seconds per cell (the cached tables make every cell quick)")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("TQDM_DISABLE", "1")
+    notebooks = sorted((ROOT / "notebooks").glob("*.ipynb"))
+    EXECUTED.mkdir(parents=True, exist_ok=True)
+    staged = False
+    for notebook in notebooks:
+        target, stamp = EXECUTED / notebook.name, EXECUTED / f"{notebook.stem}.inputs"
+        inputs = fingerprint(notebook)
+        if target.exists() and stamp.exists() and stamp.read_text() == inputs:
+            continue
+        print(f"executing a publishing copy of {notebook.relative_to(ROOT)} ...", flush=True)
+        if not staged:
+            stage()
+            staged = True
+        publish(STAGE / "notebooks" / notebook.name, target, args.timeout)
+        stamp.write_text(inputs)
+    if SOURCE.exists():
+        shutil.rmtree(SOURCE)
+    SOURCE.mkdir()
+    for notebook in notebooks:
+        shutil.copy2(EXECUTED / notebook.name, SOURCE / notebook.name)
+    shutil.rmtree(BUILD / "figures", ignore_errors=True)  # Markdown links to ../figures resolve
+    shutil.copytree(ROOT / "figures", BUILD / "figures")
+    readme = (ROOT / "README.md").read_text()
+    (SOURCE / "notebooks.md").write_text(notebooks_page(readme))
+    names = [nb.stem for nb in notebooks if nb.stem != "index"]
+    add_contents(SOURCE / "index.ipynb", ["notebooks", *notebook_order(readme, names)])
+    copy_assets()
+    command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-W", "--keep-going",
+               "-c", str(SITE), "-d", str(BUILD / "doctrees"), str(SOURCE), str(HTML)]
+    return subprocess.call(command)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
