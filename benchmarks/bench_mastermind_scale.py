@@ -1,8 +1,9 @@
 """Greedy analyses of Mastermind at scale: the compiled engine against the table engine (Klimoš
 2014, §3.3).
 
-Writes data/bench_mastermind_scale.csv. What is run: a whole-tree analysis (every code played
-to the end) of Mastermind pegs × colours by one strategy, with
+Writes data/mastermind_scale.csv, a scaling study with columns of its own (time and peak memory
+per size and engine; the other benchmarks share `puzzlelab.timing.COLUMNS`). What is run: a
+whole-tree analysis (every code played to the end) of Mastermind pegs × colours by one strategy, with
 
 - "compiled": `puzzlelab.codebreaking.engine.analyze` (outcomes from the strings, memory
   linear in the codes), and
@@ -133,7 +134,7 @@ def main() -> pd.DataFrame:
             raise SystemExit(f"the engines disagree on {pair[0]}: {pair[1].tolist()}")
     for column in [c for c in df.columns if c.endswith(" s") or c == "peak MB"]:
         df[column] = df[column].round(4 if column.endswith(" s") else 1)
-    write_table(df, "bench_mastermind_scale")
+    write_table(df, "mastermind_scale")
     return df
 
 

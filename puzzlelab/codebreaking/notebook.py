@@ -321,7 +321,7 @@ def strategies_5peg_table(games: Sequence[tuple[str, int, int]] = tuple(FIVE_PEG
 def plot_scaling(bench: pd.DataFrame, name: str | None = None,
                  outside: pd.DataFrame | None = None) -> Figure:
     """Seconds and peak memory of whole-tree analyses of Mastermind against the number of codes,
-    compiled engine (solid) and table engine (dashed), per strategy (data/bench_mastermind_scale
+    compiled engine (solid) and table engine (dashed), per strategy (data/mastermind_scale
     .csv).
 
     `outside` (columns strategy, codes, seconds, source) adds timings measured elsewhere as
@@ -330,7 +330,7 @@ def plot_scaling(bench: pd.DataFrame, name: str | None = None,
     need = {"engine", "strategy", "codes", "warm min s", "peak MB"}
     if not isinstance(bench, pd.DataFrame) or not need <= set(bench.columns):
         raise checks.ArgumentTypeError(
-            "plot_scaling needs the table data/bench_mastermind_scale.csv")
+            "plot_scaling needs the table data/mastermind_scale.csv")
     fig, (left, right) = plt.subplots(1, 2, figsize=(9.5, 3.6))
     colours = dict(zip(STRATEGIES, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
     for (engine_name, strategy), grp in bench.dropna(subset=["warm min s"]).groupby(
