@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
-NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg --nbval-cell-timeout=600
 # Progress bars off while notebooks are executed for the record or checked (not in `make lab`);
 # no MPLBACKEND here: notebook kernels must use the inline backend so figures appear in outputs.
 QUIET  := TQDM_DISABLE=1
