@@ -116,12 +116,30 @@ def _goddard(pegs: int, colours: int, average: str) -> dict:
             "note": "r(n, k) to 3 decimals, as quoted by Pokutta (2011)"}
 
 
+def _chen_lin(colours: int) -> list[dict]:
+    """Chen and Lin (2004, abstract): 2 pegs, n colours: worst ⌊n/2⌋ + 2 guesses; least average
+    (8n³ + 51n² − 74n + 48)/24n² for even n, (8n³ + 51n² − 80n + 69)/24n² for odd n."""
+    n = colours
+    last = (-74 * n + 48) if n % 2 == 0 else (-80 * n + 69)
+    average = Fraction(8 * n**3 + 51 * n**2 + last, 24 * n**2)
+    note = "formula of the abstract"
+    if n == 2:
+        note += ("; it gives 7/4 at n = 2, but after any first guess two codes get the same "
+                 "marks, so 8/4 is least (the tests' brute force agrees)")
+    base = {"kind": "Mastermind", "pegs": 2, "colours": n, "source": "chen_lin2004"}
+    return [{**base, "quantity": "optimal worst", "published": str(n // 2 + 2),
+             "note": "formula of the abstract"},
+            {**base, "quantity": "optimal average",
+             "published": f"{average.numerator}/{average.denominator}", "note": note}]
+
+
 def published_values() -> pd.DataFrame:
     """The outside values checked against their sources, as printed, each with its citation key.
 
     `published` is the printed text: an exact integer, or a decimal rounded to its printed
-    digits. Koyama and Lai (1993) for 4 pegs and 6 colours, Knuth (1977) and Ville (2013) for
-    its worst case, Ville (2013) for 7 colours, Goddard (2004) for the small sizes.
+    digits, or a fraction p/q (exact). Koyama and Lai (1993) for 4 pegs and 6 colours, Knuth
+    (1977) and Ville (2013) for its worst case, Ville (2013) for 7 colours, Chen and Lin (2004)
+    for 2 pegs (their formulas, evaluated), Goddard (2004) for the small sizes.
     """
     rows = [
         {"kind": "Mastermind", "pegs": 4, "colours": 6, "quantity": "optimal total",
@@ -136,6 +154,7 @@ def published_values() -> pd.DataFrame:
          "note": "Knuth's strategy; Ville (2013) states 5 is the minimal worst case"},
         {"kind": "Mastermind", "pegs": 4, "colours": 7, "quantity": "optimal average",
          "published": "4.676", "source": "ville2013", "note": "abstract, 3 decimals"},
+        *(row for n in range(2, 11) for row in _chen_lin(n)),
         *(_goddard(p, c, v) for (p, c), v in {
             (2, 2): "2", (3, 2): "2.250", (4, 2): "2.750", (2, 3): "2.333", (3, 3): "2.704",
             (4, 3): "3.037", (2, 4): "2.813", (3, 4): "3.219", (4, 4): "3.535", (2, 5): "3.240",
@@ -149,7 +168,7 @@ def _agrees(ours: float, published: str) -> bool:
     """Does our exact value print as the published text (same number of decimals)?"""
     digits = len(published.split(".")[1]) if "." in published else 0
     exact = Fraction(ours).limit_denominator(10**9)
-    if digits == 0:
+    if digits == 0:  # an integer or an exact fraction p/q
         return exact == Fraction(published)
     return abs(exact - Fraction(published)) <= Fraction(1, 2 * 10**digits)
 
@@ -175,16 +194,19 @@ def compare(ours: pd.DataFrame, published: pd.DataFrame | None = None) -> pd.Dat
                      "published": p.published,
                      "ours": None if value is None else _shown(value, p.published),
                      "agree": None if value is None else _agrees(value, p.published),
-                     "source": p.source})
-    return pd.DataFrame(rows, columns=["game", "quantity", "published", "ours", "agree", "source"])
+                     "source": p.source, "note": p.note})
+    return pd.DataFrame(rows, columns=["game", "quantity", "published", "ours", "agree", "source",
+                                       "note"])
 
 
 def _shown(value: float | Fraction, published: str) -> str:
     """Our value printed like the published one (exact integer, or p/q ≈ decimal)."""
+    f = Fraction(value).limit_denominator(10**9)
+    if "/" in published:
+        return f"{f.numerator}/{f.denominator}"
     if "." not in published:
         return str(int(value))
     digits = len(published.split(".")[1])
-    f = Fraction(value)
     return f"{f.numerator}/{f.denominator} ≈ {float(f):.{digits}f}"
 
 
