@@ -9,6 +9,8 @@ from itertools import permutations, product
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from robustness import any_value, public_callables, well_behaved
 
 from puzzlelab import sources
 from puzzlelab.codebreaking import frontier
@@ -124,3 +126,11 @@ def test_bad_runs_are_refused():
         optimal_size_row(("Bulls and Cows", 3, 2))
     with pytest.raises(ValueError, match="runs"):
         frontier.main(["--runs", "some"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(value=any_value())
+def test_public_functions_take_any_value_calmly(value):
+    for name, f in public_callables(frontier):
+        if name != "main":  # main(None) would read pytest's own command line
+            well_behaved(f, value, seconds=10)
