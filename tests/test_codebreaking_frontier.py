@@ -14,7 +14,8 @@ from robustness import any_value, public_callables, well_behaved
 
 from puzzlelab import sources
 from puzzlelab.codebreaking import frontier
-from puzzlelab.codebreaking.frontier import compare, optimal_size_row, optimal_sizes, published_values
+from puzzlelab.codebreaking.frontier import (check_sizes, compare, optimal_size_row, optimal_sizes,
+                                             published_values)
 
 
 # --- an independent brute force: every guess at every state, no symmetry, no bounds ----------
@@ -103,6 +104,10 @@ def test_published_values_agree_where_the_table_reaches():
     assert list(zip(differ.game, differ.quantity)) == [("Mastermind 2×2", "optimal average")]
     assert differ.note.str.contains("brute force").all()
     assert brute_force("Mastermind", 2, 2)[1] == 8
+    check_sizes(optimal_sizes(runs))  # the explained difference passes
+    wrong = optimal_sizes(runs[:1]).assign(**{"optimal total": 1})
+    with pytest.raises(ValueError, match="has"):
+        check_sizes(wrong)
 
 
 def test_compare_reads_exact_and_rounded_values():

@@ -33,7 +33,7 @@ from .optimal import optimal
 
 __all__ = [
     "ALL_RUNS", "BUDGET_SECONDS", "COLUMNS", "DEFAULT_RUNS", "GAMES", "NOT_REACHED", "TABLE",
-    "compare", "main", "optimal_size_row", "optimal_sizes", "published_values",
+    "check_sizes", "compare", "main", "optimal_size_row", "optimal_sizes", "published_values",
 ]
 
 TABLE = "codebreaking_optimal_sizes"
@@ -197,6 +197,18 @@ def compare(ours: pd.DataFrame, published: pd.DataFrame | None = None) -> pd.Dat
                      "source": p.source, "note": p.note})
     return pd.DataFrame(rows, columns=["game", "quantity", "published", "ours", "agree", "source",
                                        "note"])
+
+
+def check_sizes(table: pd.DataFrame) -> None:
+    """ValueError unless the table has its columns and every published value it reaches agrees
+    (or the disagreement is explained in the published row's note)."""
+    if not isinstance(table, pd.DataFrame) or list(table.columns) != COLUMNS:
+        raise ValueError(f"an optimal-sizes table has the columns {COLUMNS}")
+    checked = compare(table)
+    wrong = checked[(checked.agree == False) & ~checked.note.str.contains("brute force")]  # noqa: E712
+    if len(wrong):
+        r = wrong.iloc[0]
+        raise ValueError(f"{r.game}: {r.quantity} {r.ours}, but {r.source} has {r.published}")
 
 
 def _shown(value: float | Fraction, published: str) -> str:
