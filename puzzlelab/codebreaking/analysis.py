@@ -35,7 +35,23 @@ __all__ = ["STRATEGIES", "Analysis", "analyze", "ceil_log", "choose", "first_hit
 def choose(game: Game, live: np.ndarray, strategy: str | Scoring) -> int:
     """The experiment the strategy performs when `live` are the codes still possible."""
     game = check_game(game)
-    return _choose(game, _live_codes(game, live), scoring(strategy))
+    return _pick(game, _live_codes(game, live), scoring(strategy))
+
+
+def _named(score_of: Scoring) -> str | None:
+    """The registry name of a built-in strategy (played by the compiled engine), else None."""
+    name = strategy_name(score_of)
+    return name if STRATEGIES.get(name) is score_of else None
+
+
+def _pick(game: Game, live: np.ndarray, score_of: Scoring) -> int:
+    """`_choose`, by the compiled engine for the built-in strategies (the same choice)."""
+    name = _named(score_of)
+    if name is None:
+        return _choose(game, live, score_of)
+    from .engine import choose as compiled
+
+    return compiled(game, live, name)
 
 
 def _choose(game: Game, live: np.ndarray, score_of: Scoring) -> int:
@@ -115,8 +131,18 @@ def ceil_log(b: int, n: int) -> float:
 
 
 def analyze(game: Game, strategy: str | Scoring = "max-models") -> Analysis:
-    """Play `strategy` (a name or a scoring function) against every code at once, node by node."""
+    """Play `strategy` (a name or a scoring function) against every code, node by node.
+
+    The built-in strategies run in the compiled engine (`engine.analyze`: memory linear in the
+    codes); a scoring function of one's own is played by `_play` over the outcome table
+    (`reference.analyze_table`, the same choices and tree).
+    """
     game, score_of = check_game(game), scoring(strategy)
+    name = _named(score_of)
+    if name is not None:
+        from .engine import analyze as compiled
+
+        return compiled(game, name)
     return _play(game, lambda live, depth: _choose(game, live, score_of), strategy_name(strategy))
 
 
@@ -191,14 +217,24 @@ def simulate(game: Game, strategy: str | Scoring, code: str | int) -> pd.DataFra
         k = checks.integer(code, "code (a code name or an index)", low=0, high=game.n_codes - 1)
     live, steps = np.arange(game.n_codes), []
     while len(live) > 1 or game.ends_on_final:
-        j = _choose(game, live, score_of)
-        o = int(game.outcome_table[j, k])
-        live = live[game.outcome_table[j, live] == o]
+        j = _pick(game, live, score_of)
+        row = _outcomes(game, j, live)
+        o = int(row[np.flatnonzero(live == k)[0]])
+        live = live[row == o]
         steps.append({"step": len(steps) + 1, "experiment": game.experiment_name(j),
                       "outcome": game.outcome_labels[o], "codes left": len(live)})
         if game.is_final[o]:
             break
     return pd.DataFrame(steps)
+
+
+def _outcomes(game: Game, j: int, live: np.ndarray) -> np.ndarray:
+    """Experiment j's outcomes on the codes `live` (from the strings when the game has a rule)."""
+    if game.rule is None:
+        return game.outcome_table[j, live]
+    from .engine import outcome_row
+
+    return outcome_row(game, j, live)
 
 
 def _live_codes(game: Game, live: object) -> np.ndarray:

@@ -7,12 +7,15 @@ rows of a boolean matrix, and every experiment's outcome on every code is comput
 into an integer table. Knowledge is then just the set of codes still possible.
 
     Game(name, variables, codes, experiments, outcome_table, outcome_labels,
-         *, final_outcomes=(), code_names=None, symmetry=None, type_outcomes=None)
+         *, final_outcomes=(), code_names=None, symmetry=None, type_outcomes=None, rule=None)
 
 - `codes`: bool array (n_codes × n_vars); row k is the valuation of code k.
 - `experiments[j] = (type name, parametrization)`; the parametrization is a tuple of ints
   (the symbols of the alphabet). Their order is the strategies' tie-break order.
 - `outcome_table[j, k]`: index into `outcome_labels` of the outcome of experiment j on code k.
+  It may be None when a `rule` (`engine.StringRule`: codes and guesses are strings of
+  colours, as in Mastermind) computes the outcomes: the analyses then run from the strings
+  in memory linear in the codes, and the table is built only if something asks for it.
 - `final_outcomes`: labels (or indices) of the outcomes that mean "the code was hit", e.g.
   "4B0W" in Mastermind. Empty (the default) means the thesis's rule (Definition 12): a
   game ends as soon as the code is *determined* (one code left), as in the coin game.
@@ -33,10 +36,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import checks
+
+if TYPE_CHECKING:
+    from .engine import StringRule
 
 __all__ = ["Experiment", "Game", "Symmetry", "check_game", "well_formed_table"]
 
@@ -78,13 +85,14 @@ class Game:
         variables: list[str],
         codes: np.ndarray,
         experiments: list[Experiment],
-        outcome_table: np.ndarray,
+        outcome_table: np.ndarray | None,
         outcome_labels: list[str],
         *,
         final_outcomes: Iterable[str | int] = (),
         code_names: Sequence[str] | None = None,
         symmetry: Symmetry | Callable[[], Symmetry | None] | None = None,
         type_outcomes: dict[str, Sequence[str]] | None = None,
+        rule: StringRule | None = None,
     ) -> None:
         self.name = checks.text(name, "game name")
         if not name:
@@ -95,7 +103,8 @@ class Game:
         self.outcome_labels = _names(outcome_labels, "outcome labels", name)
         if not self.outcome_labels:
             raise ValueError(f"{name}: outcome labels must be non-empty")
-        self.outcome_table = _outcome_table(
+        self.rule = _rule(rule, outcome_table, len(self.codes), len(self.experiments), name)
+        self._table = None if outcome_table is None else _outcome_table(
             outcome_table, len(self.experiments), len(self.codes), len(self.outcome_labels), name
         )
         self.type_outcomes = self._type_outcomes(type_outcomes)
@@ -118,6 +127,18 @@ class Game:
         if isinstance(symmetry, Symmetry):
             _check_symmetry_shapes(symmetry, len(self.codes), len(self.experiments), name)
         self._index = {e: j for j, e in enumerate(self.experiments)}
+
+    @property
+    def outcome_table(self) -> np.ndarray:
+        """outcome_table[j, k]: the outcome of experiment j on code k (computed from the rule on
+        first use, when the game has one: experiments × codes bytes, refused past the budget)."""
+        if self._table is None:
+            from .engine import outcome_table
+
+            table = outcome_table(self)
+            self._table = _outcome_table(table, self.n_experiments, self.n_codes, self.n_outcomes,
+                                         self.name)
+        return self._table
 
     @property
     def symmetry(self) -> Symmetry | None:
@@ -186,6 +207,10 @@ class Game:
     ) -> np.ndarray:
         """Part sizes: counts[j, o] = #live codes on which experiment j has outcome o (one
         bincount)."""
+        if self.rule is not None:  # from the strings, no table
+            from .engine import partition_sizes
+
+            return partition_sizes(self, np.asarray(live, dtype=np.intp), experiments)
         live = np.asarray(live, dtype=np.intp)
         table = self.outcome_table if experiments is None else self.outcome_table[experiments]
         sub = table[:, live].astype(np.intp)
@@ -195,6 +220,11 @@ class Game:
 
     def parts(self, live: np.ndarray, j: int) -> dict[int, np.ndarray]:
         """The live codes split by the outcome of experiment j: {outcome index: codes}."""
+        if self.rule is not None:  # from the strings, no table
+            from .engine import parts
+
+            present, sizes, codes = parts(self, live, j)
+            return dict(zip(present.tolist(), np.split(codes, np.cumsum(sizes)[:-1])))
         live = np.asarray(live, dtype=np.intp)
         out = self.outcome_table[j, live]
         order = np.argsort(out, kind="stable")
@@ -252,6 +282,12 @@ class Game:
     def _check_finals(self) -> None:
         if not self.final_outcomes:
             return
+        if self._table is None:  # a string rule: only the all-black answer may end the game
+            allowed = {int(self.rule.lut[self.rule.strings.shape[1], 0])}
+            if not self.final_outcomes <= allowed:
+                raise ValueError(f"{self.name}: with a string rule only the all-black outcome "
+                                 f"{self.outcome_labels[min(allowed)]!r} can be final")
+            return
         hits = self.is_final[self.outcome_table].sum(axis=1)
         bad = np.flatnonzero(hits > 1)
         if len(bad):
@@ -292,6 +328,22 @@ def well_formed_table(satisfied: np.ndarray, experiment_names: Sequence[str] | N
         )
     sat = sat.astype(bool)
     return sat.argmax(axis=1).astype(np.int16 if sat.shape[1] <= 2**15 else np.int32)
+
+
+def _rule(rule: object, table: object, n_codes: int, n_exp: int, name: str) -> StringRule | None:
+    """The game's string rule (codes = experiments = its strings), or None; one of table or rule."""
+    from .engine import StringRule
+
+    if rule is None:
+        if table is None:
+            raise ValueError(f"{name}: an outcome table (or a string rule) is needed")
+        return None
+    if not isinstance(rule, StringRule):
+        raise checks.ArgumentTypeError(f"{name}: rule must be an engine.StringRule, got {rule!r}")
+    if not len(rule.strings) == n_codes == n_exp:
+        raise ValueError(f"{name}: the rule's {len(rule.strings)} strings must be the "
+                         f"{n_codes} codes and the {n_exp} experiments")
+    return rule
 
 
 def check_game(game: object, name: str = "game") -> Game:

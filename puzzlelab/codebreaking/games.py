@@ -7,6 +7,11 @@
   (black, white) count; `mastermind_by_formulas` evaluates Example 11's formulas instead.
 - `black_peg_mastermind`, `bulls_and_cows`, `bags_of_gold`: three more games of §2.3.
 
+Mastermind, black-peg Mastermind and Bulls and Cows (up to 8 pegs and 127 colours) carry a
+string rule instead of a table: their outcomes are computed from the strings by the compiled
+engine (`engine`), so a game is limited by memory (a few hundred bytes per code, checked
+before anything is allocated), not by a codes × codes table.
+
 Experiment order (the strategies' tie-break "lowest first"): types in the order listed,
 parametrizations in lexicographic order. A weighing's mirror image (pans swapped) splits
 the codes the same way, so we keep only the one whose left pan holds the lowest coin (with
@@ -17,18 +22,21 @@ lexicographic order, so the tie-break picks the same weighing either way.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from itertools import combinations, permutations, product
 
 import numpy as np
 
 from .. import checks
+from . import engine
 from .game import Game, Symmetry, well_formed_table
 
 __all__ = ["COIN_OUTCOMES", "MAX_CODES", "MAX_PEGS", "MAX_WEIGHINGS", "bags_of_gold",
            "black_peg_mastermind", "bulls_and_cows", "counterfeit_coin", "mastermind",
            "mastermind_by_formulas", "outcome_clauses"]
 
-MAX_CODES = 6000  # the outcome table is codes × experiments
+MAX_CODES = 6000  # codes of a game that needs an explicit codes × experiments table
+STRING_PEGS, STRING_COLORS = 8, 127  # the engine packs a code into a 64-bit word, a byte per peg
 MAX_PEGS = 100  # (pegs + 1)(pegs + 2)/2 outcome labels
 MAX_MARKER_WORK = 10**9  # guesses × codes × colours compared when counting markers
 MAX_WEIGHINGS = 1_000_000  # explicit weighings of the coin game (15 coins: 893,803)
@@ -198,9 +206,12 @@ def _check_size(pegs: int, colors: int, distinct: bool = False) -> tuple[int, in
     pegs, colors = _positive("pegs", pegs, high=MAX_PEGS), _positive("colors", colors)
     if distinct and colors < pegs:
         raise ValueError(f"{pegs} distinct symbols need at least {pegs} symbols, got {colors}")
+    n = math.perm(colors, pegs) if distinct else colors**pegs
+    if _by_strings(pegs, colors):
+        engine.check_fits(f"{n} codes of {pegs} pegs and {colors} colours", n, pegs, colors)
+        return pegs, colors
     if colors > MAX_CODES:
         raise ValueError(f"{colors} colours give more than {MAX_CODES} codes (at most {MAX_CODES})")
-    n = math.perm(colors, pegs) if distinct else colors**pegs
     if n > MAX_CODES:
         raise ValueError(f"{n} codes is too many for an explicit table (at most {MAX_CODES})")
     checks.within_budget(f"the marker table of {n} codes over {colors} colours", n * n * colors,
@@ -208,45 +219,44 @@ def _check_size(pegs: int, colors: int, distinct: bool = False) -> tuple[int, in
     return pegs, colors
 
 
+def _by_strings(pegs: int, colors: int) -> bool:
+    """Can the compiled engine compute this game's outcomes from its strings?"""
+    return pegs <= STRING_PEGS and colors <= STRING_COLORS
+
+
+def _marker_game(name: str, strings: np.ndarray, colors: int, labels: list[str],
+                 symmetry: Callable[[], Symmetry | None] | None) -> Game:
+    """A game whose codes and guesses are the strings and whose answer is read off the markers
+    (§2.2): by the string rule, or (past 8 pegs or 127 colours) by an explicit table."""
+    pegs = strings.shape[1]
+    variables, codes = _one_hot(strings, colors)
+    rule, table = None, None
+    if _by_strings(pegs, colors):
+        rule = engine.string_rule(strings, colors, labels)
+    else:
+        black, white = black_white(strings, strings, colors)
+        table = engine.marker_lut(labels, pegs)[black, white]
+    return Game(name, variables, codes, [("g", tuple(map(int, s))) for s in strings], table, labels,
+                final_outcomes=[labels[engine.marker_lut(labels, pegs)[pegs, 0]]],
+                code_names=["".join(map(str, s)) for s in strings], symmetry=symmetry, rule=rule)
+
+
 def mastermind(pegs: int, colors: int) -> Game:
     """Mastermind M_{n,m} (Example 10): outcome Outcome(b, w); the game ends on all-black."""
     pegs, colors = _check_size(pegs, colors)
     strings = colour_strings(pegs, colors)
-    black, white = black_white(strings, strings, colors)
     labels = [f"{b}B{w}W" for b in range(pegs + 1) for w in range(pegs + 1 - b)]
-    index = {
-        (b, w): i
-        for i, (b, w) in enumerate((b, w) for b in range(pegs + 1) for w in range(pegs + 1 - b))
-    }
-    lut = np.full((pegs + 1, pegs + 1), -1, dtype=np.int16)
-    for (b, w), i in index.items():
-        lut[b, w] = i
-    variables, codes = _one_hot(strings, colors)
-    return Game(
-        f"Mastermind {pegs}×{colors}",
-        variables,
-        codes,
-        [("g", tuple(map(int, s))) for s in strings],
-        lut[black, white],
-        labels,
-        final_outcomes=[f"{pegs}B0W"],
-        code_names=["".join(map(str, s)) for s in strings],
-        symmetry=lambda: mastermind_symmetry(strings, colors),
-    )
+    return _marker_game(f"Mastermind {pegs}×{colors}", strings, colors, labels,
+                        lambda: mastermind_symmetry(strings, colors))
 
 
 def black_peg_mastermind(pegs: int, colors: int) -> Game:
     """Mastermind with black markers only (§2.3, 'Generalized Mastermind'): ends on all-black."""
     pegs, colors = _check_size(pegs, colors)
     strings = colour_strings(pegs, colors)
-    black, _ = black_white(strings, strings, colors)
-    variables, codes = _one_hot(strings, colors)
-    return Game(
-        f"black-peg Mastermind {pegs}×{colors}", variables, codes,
-        [("g", tuple(map(int, s))) for s in strings], black, [f"{b}B" for b in range(pegs + 1)],
-        final_outcomes=[f"{pegs}B"], code_names=["".join(map(str, s)) for s in strings],
-        symmetry=lambda: mastermind_symmetry(strings, colors),
-    )
+    return _marker_game(f"black-peg Mastermind {pegs}×{colors}", strings, colors,
+                        [f"{b}B" for b in range(pegs + 1)],
+                        lambda: mastermind_symmetry(strings, colors))
 
 
 def bulls_and_cows(positions: int = 4, symbols: int = 10) -> Game:
@@ -254,24 +264,10 @@ def bulls_and_cows(positions: int = 4, symbols: int = 10) -> Game:
     place."""
     positions, symbols = _check_size(positions, symbols, distinct=True)
     strings = colour_strings(positions, symbols, distinct=True)
-    bulls, cows = black_white(strings, strings, symbols)
-    pairs = [(b, c) for b in range(positions + 1) for c in range(positions + 1 - b)]
-    lut = np.zeros((positions + 1, positions + 1), dtype=np.int16)
-    for i, (b, c) in enumerate(pairs):
-        lut[b, c] = i
-    variables, codes = _one_hot(strings, symbols)
+    labels = [f"{b}B{c}C" for b in range(positions + 1) for c in range(positions + 1 - b)]
     group = math.factorial(positions) * math.factorial(symbols)
-    return Game(
-        f"Bulls and Cows {positions}×{symbols}",
-        variables,
-        codes,
-        [("g", tuple(map(int, s))) for s in strings],
-        lut[bulls, cows],
-        [f"{b}B{c}C" for b, c in pairs],
-        final_outcomes=[f"{positions}B0C"],
-        code_names=["".join(map(str, s)) for s in strings],
-        symmetry=(lambda: mastermind_symmetry(strings, symbols)) if group <= 20000 else None,
-    )
+    return _marker_game(f"Bulls and Cows {positions}×{symbols}", strings, symbols, labels,
+                        (lambda: mastermind_symmetry(strings, symbols)) if group <= 20000 else None)
 
 
 def mastermind_symmetry(strings: np.ndarray, colors: int) -> Symmetry | None:

@@ -31,6 +31,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from .. import checks
+from . import engine
 from .analysis import Analysis, _play
 from .game import Game, check_game
 
@@ -93,7 +94,7 @@ class Search:
     def moves(self, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Representative useful experiments at `live` and their part sizes (one per class)."""
         g = self.game
-        counts = g.partition_sizes(live)
+        counts = engine.partition_sizes(g, live)
         nonfinal = np.where(g.is_final, 0, counts)
         useful = nonfinal.max(axis=1) < len(live)
         idx = np.flatnonzero(useful)
@@ -101,18 +102,14 @@ class Search:
         if self.use_symmetry and g.symmetry is not None and len(idx) > 1:
             idx = idx[self._orbit_leaders(live)[idx]]
         if len(idx) > 1:  # experiments splitting the live codes identically are one move
-            sub = g.outcome_table[idx][:, live]
-            canon = _canonical_partition(sub)
-            canon[g.is_final[sub]] = -1  # a part the game ends on is not like any other part
-            idx = idx[_first_of_equal_rows(canon)]
+            idx = engine.distinct_partitions(g, live, idx)  # final parts kept apart
         self.experiments_tried += len(idx)
         return idx, counts[idx]
 
     def _orbit_leaders(self, live: np.ndarray) -> np.ndarray:
         sym = self.game.symmetry
-        mask = np.zeros(self.game.n_codes, dtype=bool)
-        mask[live] = True
-        fixes = mask[sym.code_perms[:, live]].all(axis=1)
+        fixes = engine.fixing_permutations(sym.code_perms, np.ascontiguousarray(live),
+                                           self.game.n_codes)
         if sym.swaps is not None:
             fixes = _spanning_swaps(sym.swaps, fixes)
         key = np.packbits(fixes).tobytes()
@@ -136,8 +133,9 @@ class Search:
 
     def parts(self, live: np.ndarray, j: int) -> list[np.ndarray]:
         """The non-final parts of `live` under experiment j (final parts are finished)."""
-        g = self.game
-        return [p for o, p in g.parts(live, j).items() if not g.is_final[o]]
+        present, sizes, codes = engine.parts(self.game, live, j)
+        chunks = np.split(codes, np.cumsum(sizes)[:-1])
+        return [p for o, p in zip(present, chunks) if not self.game.is_final[o]]
 
     # --- worst case -----------------------------------------------------------------------
     def solvable(self, live: np.ndarray, d: int) -> bool:
@@ -242,15 +240,10 @@ class Search:
     def _perfect_guess(self, live: np.ndarray) -> int | None:
         """With final outcomes: the lowest experiment that may hit a live code and splits the rest
         into singletons."""
-        g = self.game
         if not self.final or len(live) > self.b:
             return None
-        hits = np.flatnonzero(g.is_final[g.outcome_table[:, live]].any(axis=1))
-        if len(hits) == 0:
-            return None
-        sub = np.sort(g.outcome_table[hits][:, live], axis=1)
-        distinct = (np.diff(sub, axis=1) != 0).all(axis=1)
-        return int(hits[np.argmax(distinct)]) if distinct.any() else None
+        j = engine.first_perfect_hit(self.game, live)
+        return None if j < 0 else j
 
 
 def distinguishable(game: Game) -> bool:
@@ -286,30 +279,6 @@ def _max_outcomes(game: Game) -> int:
     seen = np.zeros((t.shape[0], game.n_outcomes), dtype=bool)
     seen[np.arange(t.shape[0])[:, None], t] = True
     return int(seen.sum(axis=1).max())
-
-
-def _first_of_equal_rows(rows: np.ndarray) -> np.ndarray:
-    """Sorted indices of the first row of each group of equal rows (hashed, then verified:
-    exact)."""
-    weights = np.random.default_rng(rows.shape[1]).integers(
-        1, 2**63, size=rows.shape[1], dtype=np.uint64
-    )
-    keys = (rows.astype(np.int64).view(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
-    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    # a hash collision: fall back to sorting rows
-    if not (rows == rows[first[inverse.ravel()]]).all():
-        _, first = np.unique(rows, axis=0, return_index=True)
-    return np.sort(first)
-
-
-def _canonical_partition(sub: np.ndarray) -> np.ndarray:
-    """Relabel each row's outcomes by first appearance, so that equal partitions give equal rows."""
-    b = int(sub.max()) + 1
-    n = sub.shape[1]
-    onehot = sub[:, :, None] == np.arange(b)
-    first = np.where(onehot.any(axis=1), onehot.argmax(axis=1), n)  # first position of each outcome
-    rank = np.argsort(np.argsort(first, axis=1, kind="stable"), axis=1, kind="stable")
-    return np.take_along_axis(rank, sub.astype(np.intp), axis=1).astype(np.int16)
 
 
 def optimal(game: Game, measure: str = "worst", *, symmetry: bool = True,

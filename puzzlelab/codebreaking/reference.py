@@ -1,7 +1,9 @@
 """Slow, obvious reference implementations (Klimoš 2014, Definitions 12–13), to cross-check the fast
 paths.
 
-`analyze_plain` plays a strategy by recursion over Python lists; `optimal_plain` computes the
+`analyze_table` is the vectorised table engine (one bincount over the outcome table per node),
+the reference of the compiled engine; `analyze_plain` plays a strategy by recursion over Python
+lists; `optimal_plain` computes the
 optimal worst case and total by plain recursion over every experiment, with no bounds, no
 symmetry and no merging of equal partitions. Both are for small games only.
 """
@@ -14,11 +16,11 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from .analysis import Analysis
+from .analysis import Analysis, _choose, _play
 from .game import Game, check_game
 from .strategies import Scoring, scoring, strategy_name
 
-__all__ = ["PLAIN_MAX_CODES", "analyze_plain", "optimal_plain"]
+__all__ = ["PLAIN_MAX_CODES", "analyze_plain", "analyze_table", "optimal_plain"]
 
 PLAIN_MAX_CODES = 64  # the plain recursions are exponential: small games only
 
@@ -106,3 +108,14 @@ def optimal_plain(game: Game) -> tuple[int, int]:
 def _after(sub: tuple[float, float], size: int) -> tuple[float, float]:
     """Worst and total of a part solved after one more experiment."""
     return 1 + sub[0], size + sub[1]
+
+
+def analyze_table(game: Game, strategy: str | Scoring = "max-models") -> Analysis:
+    """The table engine (the compiled engine's reference): at every node every experiment is
+    scored by one bincount over the codes × experiments outcome table (Klimoš 2014, §3.3)."""
+    game, score_of = check_game(game), scoring(strategy)
+    table_game = game if game.rule is None else game.with_final_outcomes(game.final_outcomes)
+    result = _play(table_game, lambda live, depth: _choose(table_game, live, score_of),
+                   strategy_name(strategy))
+    result.game = game
+    return result

@@ -1,0 +1,212 @@
+"""The compiled engine against the table engine (its reference): the same analysis, bit for bit."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from puzzlelab.codebreaking import (STRATEGIES, analyze, bags_of_gold, black_peg_mastermind,
+                                    bulls_and_cows, counterfeit_coin, engine, mastermind)
+from puzzlelab.codebreaking.analysis import _choose, choose, simulate
+from puzzlelab.codebreaking.games import black_white, colour_strings
+from puzzlelab.codebreaking.language import GAMES_DIR, load
+from puzzlelab.codebreaking.reference import analyze_table
+from puzzlelab.codebreaking.strategies import entropy, scoring
+
+STRING_GAMES = {"Mastermind": (mastermind, False), "black-peg Mastermind": (black_peg_mastermind, False),
+                "Bulls and Cows": (bulls_and_cows, True)}
+
+
+@lru_cache(maxsize=None)
+def string_twins(kind: str, a: int, b: int):
+    """The same game with an explicit outcome table (the reference) and computed from its strings."""
+    make, _ = STRING_GAMES[kind]
+    string_game = make(a, b)
+    assert string_game.rule is not None
+    return string_game.with_final_outcomes(string_game.final_outcomes), string_game
+
+
+def assert_same(reference, result) -> None:
+    """Same lengths, same lengths until determined, same decision tree (node for node)."""
+    assert result.strategy == reference.strategy
+    np.testing.assert_array_equal(result.lengths, reference.lengths)
+    np.testing.assert_array_equal(result.determined, reference.determined)
+    pd.testing.assert_frame_equal(result.tree, reference.tree)
+    assert result.histogram() == reference.histogram()
+
+
+SMALL_STRING_GAMES = [("Mastermind", 2, 3), ("Mastermind", 2, 4), ("Mastermind", 3, 3), ("Mastermind", 3, 4),
+                      ("Mastermind", 3, 5), ("Mastermind", 4, 4), ("Mastermind", 4, 5), ("Mastermind", 4, 6),
+                      ("black-peg Mastermind", 3, 3), ("black-peg Mastermind", 4, 4),
+                      ("black-peg Mastermind", 4, 6), ("Bulls and Cows", 3, 5), ("Bulls and Cows", 4, 6),
+                      ("Bulls and Cows", 4, 7)]
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("kind,a,b", SMALL_STRING_GAMES)
+def test_string_engine_matches_the_reference(kind, a, b, strategy):
+    table_game, string_game = string_twins(kind, a, b)
+    reference = analyze_table(table_game, strategy)
+    for symmetry in (True, False):
+        assert_same(reference, engine.analyze(string_game, strategy, symmetry=symmetry))
+    assert_same(reference, engine.analyze(table_game, strategy))  # the same game read from its table
+    assert_same(reference, analyze(string_game, strategy))  # what the package's analyze runs
+
+
+TABLE_GAMES = ([counterfeit_coin(n, genuine) for genuine in (False, True) for n in range(3 - 2 * genuine, 14)]
+               + [counterfeit_coin(n, genuine, 9) for n in (4, 12) for genuine in (False, True)]
+               + [bags_of_gold(4, 1), bags_of_gold(5, 2), bags_of_gold(5, 4), bags_of_gold(6, 3)])
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("game", TABLE_GAMES, ids=lambda g: g.name)
+def test_table_engine_matches_the_reference(game, strategy):
+    assert_same(analyze_table(game, strategy), engine.analyze(game, strategy))
+
+
+@pytest.mark.parametrize("path", sorted(GAMES_DIR.glob("*.cobra")), ids=lambda p: p.stem)
+def test_parsed_games_match_the_reference(path):
+    game = load(path)
+    for strategy in STRATEGIES:
+        assert_same(analyze_table(game, strategy), engine.analyze(game, strategy))
+
+
+def test_a_game_that_cannot_tell_codes_apart_is_refused_alike():
+    game = counterfeit_coin(2)  # two coins, no genuine coin: 1L and 2H look the same
+    with pytest.raises(ValueError) as reference:
+        analyze_table(game, "max-models")
+    with pytest.raises(ValueError) as result:
+        engine.analyze(game, "max-models")
+    assert str(result.value) == str(reference.value)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 40), min_size=1, max_size=40))
+def test_entropy_scores_agree_bit_for_bit(counts):
+    counts = np.array(counts, dtype=np.int64)
+    clogc = engine._clogc(int(counts.max()) + 1)
+    expected = entropy(counts[None, :])[0]
+    assert engine._entropy_score(counts, len(counts), clogc, np.empty(len(counts))) == expected
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 600), st.integers(0, 2**32 - 1))
+def test_pairwise_sum_follows_numpy(n, seed):
+    values = np.random.default_rng(seed).random(n) * 1000
+    assert engine._pairwise(values, n) == values[None, :].sum(axis=1)[0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(SMALL_STRING_GAMES), st.integers(0, 2**32 - 1))
+def test_outcomes_and_part_sizes_agree_with_the_table(game_key, seed):
+    table_game, string_game = string_twins(*game_key)
+    rng = np.random.default_rng(seed)
+    live = np.sort(rng.choice(table_game.n_codes, size=rng.integers(1, table_game.n_codes + 1), replace=False))
+    j = int(rng.integers(table_game.n_experiments))
+    np.testing.assert_array_equal(engine.outcome_row(string_game, j, live), table_game.outcome_table[j, live])
+    np.testing.assert_array_equal(engine.partition_sizes(string_game, live), table_game.partition_sizes(live))
+
+
+def test_string_rule_reads_the_outcome_labels():
+    game = mastermind(3, 3)
+    rule = engine.string_rule(colour_strings(3, 3), 3, game.outcome_labels)
+    assert rule.lut[3, 0] == game.outcome_labels.index("3B0W")
+    assert rule.lut[3, 1] == -1  # three blacks leave no peg for a white
+    with pytest.raises(ValueError, match="not of the form"):
+        engine.string_rule(colour_strings(3, 3), 3, ["three black"])
+
+
+def test_memory_estimate_grows_with_the_codes_not_their_square():
+    small, large = engine.estimated_bytes(10**4, 5, 8), engine.estimated_bytes(10**6, 5, 8)
+    assert large - small == engine.BYTES_PER_CODE * (10**6 - 10**4)
+    assert engine.estimated_bytes(8**5, 5, 8) >= math.comb(12, 5) ** 2  # the multiset table is counted
+
+
+def test_a_game_past_the_memory_limit_is_refused_before_allocating():
+    with pytest.raises(ValueError, match="limit"):
+        engine.check_fits("Mastermind 8×12", 12**8, 8, 12)
+    engine.check_fits("Mastermind 5×8", 8**5, 5, 8)  # fits
+    with pytest.raises(ValueError, match=r"limit of 8 GiB; the largest that fits is [\d,]+ codes"):
+        mastermind(7, 20)  # 1.28 billion codes: refused at once, nothing allocated
+    assert mastermind(5, 6).n_codes == 6**5  # past the old table's 6,000 codes
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(SMALL_STRING_GAMES), st.sampled_from(list(STRATEGIES)), st.integers(0, 2**32 - 1))
+def test_choices_and_plays_agree_with_the_table(game_key, strategy, seed):
+    table_game, string_game = string_twins(*game_key)
+    rng = np.random.default_rng(seed)
+    live = np.sort(rng.choice(table_game.n_codes, size=rng.integers(1, table_game.n_codes + 1),
+                              replace=False))
+    assert choose(string_game, live, strategy) == _choose(table_game, live, scoring(strategy))
+    code = int(rng.integers(table_game.n_codes))
+    pd.testing.assert_frame_equal(simulate(string_game, strategy, code),
+                                  simulate(table_game, strategy, code))
+
+
+def test_the_table_of_a_string_game_is_built_on_demand():
+    game = mastermind(3, 4)
+    assert game._table is None
+    table = game.outcome_table  # the reference twin reads it
+    black, white = black_white(colour_strings(3, 4), colour_strings(3, 4), 4)
+    labels = [game.outcome_labels[o] for o in table.ravel()]
+    assert labels == [f"{b}B{w}W" for b, w in zip(black.ravel(), white.ravel())]
+
+
+def canonical(row: np.ndarray, is_final: np.ndarray) -> tuple:
+    """A row of outcomes as its partition: labels by first appearance, final outcomes apart."""
+    labels: dict[int, int] = {}
+    return tuple(-1 if is_final[o] else labels.setdefault(int(o), len(labels)) for o in row)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(SMALL_STRING_GAMES[:8] + SMALL_STRING_GAMES[8:10]), st.integers(0, 2**32 - 1))
+def test_search_pieces_agree_with_plain_computations(game_key, seed):
+    table_game, string_game = string_twins(*game_key)
+    rng = np.random.default_rng(seed)
+    live = np.sort(rng.choice(table_game.n_codes, size=rng.integers(1, min(60, table_game.n_codes) + 1),
+                              replace=False))
+    table = table_game.outcome_table[:, live]
+    # one experiment per class of equal partitions, the lowest of each
+    first: dict[tuple, int] = {}
+    for j in range(table_game.n_experiments):
+        first.setdefault(canonical(table[j], table_game.is_final), j)
+    experiments = np.arange(table_game.n_experiments)
+    assert engine.distinct_partitions(string_game, live, experiments).tolist() == sorted(first.values())
+    # the parts of one experiment, by outcome
+    j = int(rng.integers(table_game.n_experiments))
+    present, sizes, codes = engine.parts(string_game, live, j)
+    expected = table_game.parts(live, j)
+    assert present.tolist() == sorted(expected)
+    chunks = np.split(codes, np.cumsum(sizes)[:-1])
+    assert all((chunk == expected[o]).all() for o, chunk in zip(present, chunks))
+    # the lowest guess that may hit and splits the live codes into singletons
+    perfect = [j for j in range(table_game.n_experiments)
+               if table_game.is_final[table[j]].any() and len(set(table[j].tolist())) == len(live)]
+    assert engine.first_perfect_hit(string_game, live) == (perfect[0] if perfect else -1)
+
+
+def test_fixing_permutations_keep_the_set():
+    game = mastermind(3, 3)
+    perms = game.symmetry.code_perms
+    live = np.flatnonzero(game.outcome_table[game.experiment_index(("g", (1, 1, 2)))] == 0)
+    fixes = engine.fixing_permutations(perms, live, game.n_codes)
+    images = [set(perms[q, live].tolist()) for q in range(len(perms))]
+    assert fixes.tolist() == [image == set(live.tolist()) for image in images]
+    assert fixes.any() and not fixes.all()
+
+
+@pytest.mark.parametrize("kind,a,b", [("Mastermind", 3, 4), ("Mastermind", 4, 5), ("Bulls and Cows", 4, 6)])
+def test_colours_in_common_counted_without_the_multiset_table(kind, a, b, monkeypatch):
+    monkeypatch.setattr(engine, "MAX_MULTISETS", 0)  # as for many colours: count colour by colour
+    table_game, _ = string_twins(kind, a, b)
+    game = STRING_GAMES[kind][0](a, b)
+    assert engine.kernel(game).mode == engine.STRINGS_BY_COLOUR
+    for strategy in STRATEGIES:
+        assert_same(analyze_table(table_game, strategy), engine.analyze(game, strategy))
