@@ -14,8 +14,8 @@ from robustness import any_value, public_callables, well_behaved
 
 from puzzlelab import sources
 from puzzlelab.codebreaking import frontier
-from puzzlelab.codebreaking.frontier import (check_sizes, compare, optimal_size_row, optimal_sizes,
-                                             published_values)
+from puzzlelab.codebreaking.frontier import (bounds_row, check_sizes, compare, frontier_bounds,
+                                             optimal_size_row, optimal_sizes, published_values)
 
 
 # --- an independent brute force: every guess at every state, no symmetry, no bounds ----------
@@ -82,6 +82,17 @@ def test_optimal_row_matches_brute_force(run):
     assert row["total within optimal worst"] == within
     assert row["worst of average-optimal"] >= worst
     assert row["optimal average"] == pytest.approx(total / row["codes"])
+
+
+def test_bounds_hold_the_optimum_between_them():
+    runs = [("Mastermind", 3, 4), ("black-peg Mastermind", 2, 4), ("Bulls and Cows", 3, 5)]
+    table = frontier_bounds(runs)
+    for run, b in zip(runs, table.itertuples(index=False)):
+        total = optimal_size_row(run)["optimal total"]
+        assert b[2] <= total <= b[3]  # total at least, total at most
+    assert (table["average at least"] <= table["average at most"]).all()
+    with pytest.raises(TypeError, match="run"):
+        bounds_row(["Mastermind", 2, 2])
 
 
 def test_the_table_is_the_same_on_a_process_pool():

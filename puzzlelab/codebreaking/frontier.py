@@ -27,13 +27,15 @@ import pandas as pd
 from .. import checks
 from ..cache import write_table
 from ..sweeps import add_executor_arguments, executor_from_arguments, sweep
+from .analysis import analyze
 from .game import Game
 from .games import black_peg_mastermind, bulls_and_cows, mastermind
-from .optimal import optimal
+from .optimal import Search, optimal
+from .strategies import STRATEGIES
 
 __all__ = [
     "ALL_RUNS", "BUDGET_SECONDS", "COLUMNS", "DEFAULT_RUNS", "GAMES", "NOT_REACHED", "TABLE",
-    "check_sizes", "compare", "main", "optimal_size_row", "optimal_sizes", "published_values",
+    "bounds_row", "check_sizes", "compare", "frontier_bounds", "main", "optimal_size_row", "optimal_sizes", "published_values",
 ]
 
 TABLE = "codebreaking_optimal_sizes"
@@ -55,20 +57,26 @@ def _runs(kind: str, pegs: int, colours: Sequence[int]) -> list[tuple[str, int, 
 #: the sizes whose three searches finish within BUDGET_SECONDS
 DEFAULT_RUNS: list[tuple[str, int, int]] = [
     *_runs("Mastermind", 2, range(2, 9)), *_runs("Mastermind", 3, range(2, 7)),
-    *_runs("Mastermind", 4, range(2, 6)),
+    *_runs("Mastermind", 4, range(2, 7)),
     *_runs("black-peg Mastermind", 2, range(2, 9)), *_runs("black-peg Mastermind", 3, range(2, 5)),
     *_runs("black-peg Mastermind", 4, range(2, 4)),
     *_runs("Bulls and Cows", 2, range(2, 11)), *_runs("Bulls and Cows", 3, range(3, 8)),
     *_runs("Bulls and Cows", 4, range(4, 7)),
 ]
 
-#: the sizes tried beyond the budget (`--runs all`): each finishes, but takes longer
+#: sizes beyond the budget (`--runs all`): tried, each search finishing, but taking longer
 ALL_RUNS: list[tuple[str, int, int]] = [
-    *DEFAULT_RUNS, ("Mastermind", 3, 7), ("Mastermind", 4, 6),
+    *DEFAULT_RUNS, ("Mastermind", 2, 9), ("Mastermind", 2, 10), ("black-peg Mastermind", 2, 9),
+    ("black-peg Mastermind", 4, 4), ("Bulls and Cows", 3, 8), ("Bulls and Cows", 4, 7),
 ]
 
-#: sizes whose search did not finish: (kind, pegs, colours) -> what was tried
-NOT_REACHED: dict[tuple[str, int, int], str] = {}
+#: sizes whose search did not finish: (kind, pegs, colours) -> what was found and tried;
+#: `frontier_bounds` gives their bounds
+NOT_REACHED: dict[tuple[str, int, int], str] = {
+    ("Mastermind", 3, 8): "optimal worst 6 found; the average search did not end within 600 s",
+    ("black-peg Mastermind", 3, 6): "optimal worst 8 found; the average search did not end "
+                                    "within 300 s",
+}
 
 COLUMNS = ["game", "kind", "pegs", "colours", "codes", "optimal worst", "optimal total",
            "optimal average", "worst of average-optimal", "total within optimal worst", "states"]
@@ -106,6 +114,26 @@ def optimal_sizes(runs: Sequence[tuple[str, int, int]] = tuple(DEFAULT_RUNS), *,
     runs = [tuple(r) if isinstance(r, list) else r for r in runs]
     rows = sweep(optimal_size_row, runs, executor=executor, workers=workers, desc="game sizes")
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def bounds_row(run: tuple[str, int, int]) -> dict:
+    """Bounds on the optimal total where the search does not finish: the counting bound (Klimoš
+    2014, Lemma 14, level by level) below, the best greedy strategy's total above."""
+    if not isinstance(run, tuple) or len(run) != 3:
+        raise checks.ArgumentTypeError(f"a run is a tuple (kind, pegs, colours), got {run!r}")
+    game = _make(*run)
+    lower = int(Search(game).bounds[game.n_codes])
+    upper, strategy = min((analyze(game, name).total, name) for name in STRATEGIES)
+    return {"game": game.name, "codes": game.n_codes, "total at least": lower,
+            "total at most": upper, "by strategy": strategy,
+            "average at least": lower / game.n_codes, "average at most": upper / game.n_codes}
+
+
+def frontier_bounds(runs: Sequence[tuple[str, int, int]] = tuple(NOT_REACHED), *,
+                    executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """`bounds_row` for each size of `runs` (by default the sizes the search did not finish)."""
+    return pd.DataFrame(sweep(bounds_row, list(runs), executor=executor, workers=workers,
+                              desc="game sizes"))
 
 
 # --- published values --------------------------------------------------------------------------
