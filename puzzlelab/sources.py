@@ -60,8 +60,9 @@ _OUTSIDE = (
               "J. Recreational Mathematics 25 (1993) 251-256"),
     Reference("kooi2005", "Kooi", "Yet another Mastermind strategy", "2005",
               "ICGA Journal 28 (2005) 13-20"),
-    Reference("chen_lin2004", "Chen and Lin", "Optimal algorithms for 2 × n Mastermind games — a "
-              "graph-partition approach", "2004", "The Computer Journal 47(5) (2004) 602-611"),
+    Reference("chen_lin2004", "Chen and Lin",
+              "Optimal algorithms for 2 × n Mastermind games — a graph-partition approach", "2004",
+              "The Computer Journal 47(5) (2004) 602-611"),
     Reference("goddard2004", "Goddard", "Mastermind revisited", "2004",
               "J. Combinatorial Mathematics and Combinatorial Computing (2004)"),
     Reference("pokutta2011", "Pokutta", "Mastermind – five questions do suffice", "2011",
