@@ -18,6 +18,7 @@ writes data/codebreaking_optimal_sizes.csv (with its checksum).
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from fractions import Fraction
@@ -245,12 +246,11 @@ def check_sizes(table: pd.DataFrame) -> None:
 def _shown(value: float | Fraction, published: str) -> str:
     """Our value printed like the published one (exact integer, or p/q ≈ decimal)."""
     f = Fraction(value).limit_denominator(10**9)
-    if "/" in published:
-        return f"{f.numerator}/{f.denominator}"
     if "." not in published:
-        return str(int(value))
+        return str(f)
     digits = len(published.split(".")[1])
-    return f"{f.numerator}/{f.denominator} ≈ {float(f):.{digits}f}"
+    rounded = Fraction(math.floor(f * 10**digits + Fraction(1, 2)), 10**digits)  # half up
+    return f"{f} ≈ {float(rounded):.{digits}f}"
 
 
 # --- command line --------------------------------------------------------------------------
