@@ -6,8 +6,11 @@ the optimal worst case, the optimal total (and average) number of guesses over a
 worst case of that average-optimal strategy, and the least total among strategies that keep
 the optimal worst case (Koyama and Lai 1993 give both totals for the 4-peg, 6-colour game).
 
-`published_values` lists the outside values we could check against their sources, with the
-citation key of each (`puzzlelab.sources`); `compare` sets our rows beside them.
+`DEFAULT_RUNS` are the sizes whose searches fit `BUDGET_SECONDS` each, `ALL_RUNS` adds the
+larger sizes that finish; `NOT_REACHED` names the sizes whose average search did not finish, and
+`frontier_bounds` brackets their optimal total between the counting bound and the best greedy
+strategy. `published_values` lists the outside values we could check against their sources,
+with the citation key of each (`puzzlelab.sources`); `compare` sets our rows beside them.
 
     python -m puzzlelab.codebreaking.frontier --runs default --workers 2
     python -m puzzlelab.codebreaking.frontier --runs all --scheduler tcp://host:8786
