@@ -60,6 +60,16 @@ _OUTSIDE = (
               "J. Recreational Mathematics 25 (1993) 251-256"),
     Reference("kooi2005", "Kooi", "Yet another Mastermind strategy", "2005",
               "ICGA Journal 28 (2005) 13-20"),
+    Reference("chen_lin2004", "Chen and Lin",
+              "Optimal algorithms for 2 × n Mastermind games — a graph-partition approach",
+              "2004", "The Computer Journal 47(5) (2004) 602-611"),
+    Reference("goddard2004", "Goddard", "Mastermind revisited", "2004",
+              "J. Combinatorial Mathematics and Combinatorial Computing (2004)"),
+    Reference("pokutta2011", "Pokutta", "Mastermind – five questions do suffice", "2011",
+              "blog post, 29 December 2011 (quotes Goddard's table of r(n, k))"),
+    Reference("ville2013", "Ville", "An optimal Mastermind (4,7) strategy and more results in "
+              "the expected case", "2013", "arXiv:1305.1010 [cs.GT], March 2013",
+              url="https://arxiv.org/abs/1305.1010"),
     Reference("dyson1946", "Dyson", "The problem of the pennies", "1946",
               "The Mathematical Gazette 30 (1946) 231-234"),
     # Hanabi
