@@ -25,6 +25,7 @@ from ..figures import finish
 from ..sweeps import sweep
 from . import coins
 from .analysis import Analysis, analyze, ceil_log, lemma14_bound
+from .frontier import check_sizes, optimal_sizes
 from .game import Game, check_game
 from .games import bags_of_gold, black_peg_mastermind, bulls_and_cows, counterfeit_coin, mastermind
 from .language import GAMES_DIR, game_tables, load, parse
@@ -680,7 +681,10 @@ TABLES: dict[str, Callable[..., pd.DataFrame]] = {
     "codebreaking_optimal": optimal_table,
     "codebreaking_symmetry": symmetry_table,
     "codebreaking_language": language_table,
+    "codebreaking_optimal_sizes": optimal_sizes,
 }
+# Tables whose rows are re-checked when read (a cached table is never trusted blindly).
+VERIFY: dict[str, Callable[[pd.DataFrame], None]] = {"codebreaking_optimal_sizes": check_sizes}
 
 
 def printed_clause_checks() -> pd.DataFrame:
@@ -693,4 +697,4 @@ def printed_clause_checks() -> pd.DataFrame:
 
 def cached(name: str) -> pd.DataFrame:
     """The table `name` of `TABLES` from data/<name>.csv (computed and written when missing)."""
-    return cached_table(checks.choice(name, "table", TABLES), TABLES[name])
+    return cached_table(checks.choice(name, "table", TABLES), TABLES[name], verify=VERIFY.get(name))
