@@ -119,9 +119,13 @@ class Game:
         change again. For the built-in strategies whether an agent picks depends on each
         table value separately (more cards of a value never stop a pick of it), so (3) needs
         one table per value v: as many v cards as are outside (at most 6), filled up with other
-        outside cards. tests/test_kemps.py checks this against every possible table.
+        outside cards. (By the same monotonicity, a pick from the real table implies a pick from
+        its value's table, so the real table is tried first.) tests/test_kemps.py checks this
+        against every possible table.
         """
         if self.agents is None or any(_full_of_one_value(h) for h in self.hands):
+            return False
+        if self._anyone_picks():  # the table just laid out tempts someone: the quick answer
             return False
         outside = sorted((*self.table, *self.pile, *self.discard))
         for p, agent in enumerate(self.agents):
@@ -132,11 +136,15 @@ class Game:
         try:
             for table in _tables_by_value(outside):
                 self.table = table
-                if any(agent.choose(self, p)[0] for p, agent in enumerate(self.agents)):
+                if self._anyone_picks():
                     return False
         finally:
             self.table = real
         return True
+
+    def _anyone_picks(self) -> bool:
+        """Some built-in agent would pick from the current table."""
+        return any(agent.choose(self, p)[0] for p, agent in enumerate(self.agents))
 
     def _kemps(self, p: int, v: int) -> None:
         """KEMPS: player p scores value v, the four cards leave the game, p is dealt a new hand."""
