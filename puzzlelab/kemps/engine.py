@@ -202,31 +202,40 @@ class Game:
         if trace is not None:
             trace.append(Turn(self.turn, self.round, p, tuple(table), tuple(hand),
                               tuple(table[i] for i in picks), tuple(discards), why))
-        if picks and self.listeners:  # the turn's announcements reach everyone together (3.3)
-            cards = tuple(table[i] for i in picks)
-            for listener in self.listeners:
-                listener.observe(self, p, cards)
-        mine = K.HOLDER[p]
-        for i, d in zip(picks, discards):
-            c = table[i]
-            hand.remove(d)
-            hand.append(c)
-            table[i] = d
-            for kb in self.kbs:
-                kb[c] = mine  # PICKED(p, c)
-                kb[d] = K.NOBODY  # DISCARDED(p, d)
+        if picks:
+            self._exchange(p, picks, discards)
+            self.no_pick = 0
+        else:
+            self.no_pick += 1
         if _full_of_one_value(hand):  # a Kemps at the end of the player's own turn
             if trace is not None:
                 trace[-1].kemps = hand[0] >> 2
             self._kemps(p, hand[0] >> 2)
-        self.no_pick = 0 if picks else self.no_pick + 1
-        if not self.over and self.no_pick == NO_PICK_TURNS:
+        if self.no_pick == NO_PICK_TURNS and not self.over:
             self.no_pick = 0
             self._replace_table()
             if trace is not None:
                 trace[-1].new_table = True
         self.turn += 1
         self.current = (p + 1) % PLAYERS
+
+    def _exchange(self, p: int, picks: Sequence[int], discards: Sequence[int]) -> None:
+        """PICKED and DISCARDED: table[picks] go to player p's hand, `discards` (sorted like
+        `picks`) take their places."""
+        hand, table = self.hands[p], self.table
+        if self.listeners:  # the turn's announcements reach everyone together (3.3)
+            cards = tuple(table[i] for i in picks)
+            for listener in self.listeners:
+                listener.observe(self, p, cards)
+        mine, kbs = K.HOLDER[p], self.kbs
+        for i, d in zip(picks, discards):
+            c = table[i]
+            hand.remove(d)
+            hand.append(c)
+            table[i] = d
+            for kb in kbs:
+                kb[c] = mine  # PICKED(p, c)
+                kb[d] = K.NOBODY  # DISCARDED(p, d)
 
     def locations(self) -> list[int]:
         """The true holder mask of every card: HOLDER[p] in player p's hand, NOBODY elsewhere."""
