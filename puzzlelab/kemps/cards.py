@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import numbers
 from collections.abc import Iterable, Mapping
@@ -98,4 +99,14 @@ def _deck_values(deck: object) -> tuple[int, ...]:
 def make_deck(deck: Iterable[int] | Deck = FULL) -> Deck:
     """The Deck of a value range such as range(2, 7) (20 cards); ValueError/TypeError if
     unusable."""
-    return deck if isinstance(deck, Deck) else Deck(_deck_values(deck))
+    if isinstance(deck, Deck):
+        return deck
+    if isinstance(deck, range):
+        return _range_deck(deck)
+    return Deck(_deck_values(deck))
+
+
+@functools.lru_cache(maxsize=None)
+def _range_deck(deck: range) -> Deck:
+    """The Deck of a range of values, checked once per range."""
+    return Deck(_deck_values(deck))

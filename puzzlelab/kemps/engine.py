@@ -119,9 +119,13 @@ class Game:
         change again. For the built-in strategies whether an agent picks depends on each
         table value separately (more cards of a value never stop a pick of it), so (3) needs
         one table per value v: as many v cards as are outside (at most 6), filled up with other
-        outside cards. tests/test_kemps.py checks this against every possible table.
+        outside cards. (By the same monotonicity, a pick from the real table implies a pick from
+        its value's table, so the real table is tried first.) tests/test_kemps.py checks this
+        against every possible table.
         """
         if self.agents is None or any(_full_of_one_value(h) for h in self.hands):
+            return False
+        if self._anyone_picks():  # the table just laid out tempts someone: the quick answer
             return False
         outside = sorted((*self.table, *self.pile, *self.discard))
         for p, agent in enumerate(self.agents):
@@ -132,11 +136,15 @@ class Game:
         try:
             for table in _tables_by_value(outside):
                 self.table = table
-                if any(agent.choose(self, p)[0] for p, agent in enumerate(self.agents)):
+                if self._anyone_picks():
                     return False
         finally:
             self.table = real
         return True
+
+    def _anyone_picks(self) -> bool:
+        """Some built-in agent would pick from the current table."""
+        return any(agent.choose(self, p)[0] for p, agent in enumerate(self.agents))
 
     def _kemps(self, p: int, v: int) -> None:
         """KEMPS: player p scores value v, the four cards leave the game, p is dealt a new hand."""
@@ -194,31 +202,40 @@ class Game:
         if trace is not None:
             trace.append(Turn(self.turn, self.round, p, tuple(table), tuple(hand),
                               tuple(table[i] for i in picks), tuple(discards), why))
-        if picks and self.listeners:  # the turn's announcements reach everyone together (3.3)
-            cards = tuple(table[i] for i in picks)
-            for listener in self.listeners:
-                listener.observe(self, p, cards)
-        mine = K.HOLDER[p]
-        for i, d in zip(picks, discards):
-            c = table[i]
-            hand.remove(d)
-            hand.append(c)
-            table[i] = d
-            for kb in self.kbs:
-                kb[c] = mine  # PICKED(p, c)
-                kb[d] = K.NOBODY  # DISCARDED(p, d)
+        if picks:
+            self._exchange(p, picks, discards)
+            self.no_pick = 0
+        else:
+            self.no_pick += 1
         if _full_of_one_value(hand):  # a Kemps at the end of the player's own turn
             if trace is not None:
                 trace[-1].kemps = hand[0] >> 2
             self._kemps(p, hand[0] >> 2)
-        self.no_pick = 0 if picks else self.no_pick + 1
-        if not self.over and self.no_pick == NO_PICK_TURNS:
+        if self.no_pick == NO_PICK_TURNS and not self.over:
             self.no_pick = 0
             self._replace_table()
             if trace is not None:
                 trace[-1].new_table = True
         self.turn += 1
         self.current = (p + 1) % PLAYERS
+
+    def _exchange(self, p: int, picks: Sequence[int], discards: Sequence[int]) -> None:
+        """PICKED and DISCARDED: table[picks] go to player p's hand, `discards` (sorted like
+        `picks`) take their places."""
+        hand, table = self.hands[p], self.table
+        if self.listeners:  # the turn's announcements reach everyone together (3.3)
+            cards = tuple(table[i] for i in picks)
+            for listener in self.listeners:
+                listener.observe(self, p, cards)
+        mine, kbs = K.HOLDER[p], self.kbs
+        for i, d in zip(picks, discards):
+            c = table[i]
+            hand.remove(d)
+            hand.append(c)
+            table[i] = d
+            for kb in kbs:
+                kb[c] = mine  # PICKED(p, c)
+                kb[d] = K.NOBODY  # DISCARDED(p, d)
 
     def locations(self) -> list[int]:
         """The true holder mask of every card: HOLDER[p] in player p's hand, NOBODY elsewhere."""

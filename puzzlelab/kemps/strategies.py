@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import checks
 from . import knowledge as K
-from .cards import HAND_SIZE, PLAYERS
+from .cards import HAND_SIZE, PLAYERS, TABLE_SIZE
 
 if TYPE_CHECKING:
     from .engine import Game
@@ -28,6 +28,10 @@ NO_MOVE: Move = ((), (), ("nothing",))
 # A group's sort key packed in one int: its size, then cards already in hand, then the value.
 SIZE_SHIFT, HELD_SHIFT, VALUE_MASK = 8, 4, 15
 CARD_BITS = 6  # card ids are below 2**6 = 64 (at most 52 cards): a discard key packs (count, card)
+CARD_MASK = (1 << CARD_BITS) - 1
+# GROUP_KEY[h][t]: a group's key without its value, for h cards in hand and t on the table
+GROUP_KEY = tuple(tuple(((h + min(t, HAND_SIZE - h)) << SIZE_SHIFT) | (h << HELD_SHIFT)
+                        for t in range(TABLE_SIZE + 1)) for h in range(HAND_SIZE + 1))
 DiscardKey = Callable[[int], Any]
 
 
@@ -49,9 +53,7 @@ def _best_group(hc: Sequence[int], tc: Sequence[int], table: Sequence[int],
     for c in table:
         v = c >> 2
         if allowed is None or allowed[v]:
-            h, t = hc[v], tc[v]
-            size = h + (t if t < HAND_SIZE - h else HAND_SIZE - h)
-            key = (size << SIZE_SHIFT) | (h << HELD_SHIFT) | v
+            key = GROUP_KEY[hc[v]][tc[v]] | v
             if key > best:
                 best = key
     return (best & VALUE_MASK, best >> SIZE_SHIFT) if best else (-1, 0)
@@ -61,9 +63,14 @@ def _collect_move(hand: Sequence[int], table: Sequence[int], v: int, hc: Sequenc
                  keyfn: DiscardKey) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Pick every card of value v on the table (up to a full hand); discard as many other hand
     cards, lowest keyfn first."""
-    picks = tuple(i for i, c in enumerate(table) if c >> 2 == v)[: HAND_SIZE - hc[v]]
+    picks = _picks(table, v, hc)
     spare = sorted((c for c in hand if c >> 2 != v), key=keyfn)
     return picks, tuple(spare[: len(picks)])
+
+
+def _picks(table: Sequence[int], v: int, hc: Sequence[int]) -> tuple[int, ...]:
+    """The table positions of value v, up to a full hand."""
+    return tuple([i for i, c in enumerate(table) if c >> 2 == v][: HAND_SIZE - hc[v]])
 
 
 class Agent:
@@ -93,9 +100,10 @@ class Greedy(Agent):
         v, size = _best_group(hc, tc, table)
         if size < 2 or size <= max(hc):
             return NO_MOVE
-        picks, discards = _collect_move(
-            hand, table, v, hc, lambda c: ((hc[c >> 2] + tc[c >> 2]) << CARD_BITS) | c)
-        return picks, discards, ("collect", v, size)
+        picks = _picks(table, v, hc)
+        # discards: the least frequent in hand + table first, then by card id (packed keys)
+        spare = sorted([((hc[c >> 2] + tc[c >> 2]) << CARD_BITS) | c for c in hand if c >> 2 != v])
+        return picks, tuple([key & CARD_MASK for key in spare[: len(picks)]]), ("collect", v, size)
 
 
 PASS: Move = ((), (), ("pass",))  # a knowledge-base agent that passes (it may want a value)
