@@ -18,10 +18,11 @@ from puzzlelab.codebreaking import (Game, analyze, bags_of_gold, bulls_and_cows,
                                     mastermind, optimal, parse)
 from puzzlelab.codebreaking.language import GAMES_DIR
 
-MODULES = ["analysis", "coins", "game", "game_files", "games", "language", "notebook", "optimal",
+MODULES = ["analysis", "coins", "engine", "frontier", "game", "game_files", "games", "language",
+           "notebook", "optimal",
            "reference", "source", "strategies", "syntax", "sweep"]
 # The command line recomputes data/ when its arguments are valid: it is tested on bad ones below.
-WRITES_FILES = {("sweep", "main")}
+WRITES_FILES = {("sweep", "main"), ("frontier", "main")}
 PUBLIC = [(m, name, f) for m in MODULES
           for name, f in public_callables(importlib.import_module(f"puzzlelab.codebreaking.{m}"))
           if (m, name) not in WRITES_FILES]

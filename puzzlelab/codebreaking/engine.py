@@ -40,13 +40,13 @@ from numba import njit
 from .. import checks
 from ..checks import MEMORY_BUDGET, within_budget
 from .analysis import Analysis
+from .game import check_game
 
+# The public face; the other functions are the compiled pieces that game.py, analysis.py and
+# optimal.py call with arguments they have already checked.
 __all__ = [
-    "BYTES_PER_CODE", "Kernel", "StringRule", "analyze", "check_fits", "estimated_bytes", "kernel",
-    "choose", "marker_lut", "outcome_table",
-    "distinct_partitions", "first_perfect_hit", "fixing_permutations", "outcome_row",
-    "partition_sizes",
-    "parts", "string_rule",
+    "BYTES_PER_CODE", "StringRule", "analyze", "check_fits", "choose", "estimated_bytes",
+    "string_rule",
 ]
 
 STRATEGY_CODE = {"max-models": 0, "exp-models": 1, "ent-models": 2, "parts": 3}
@@ -71,7 +71,11 @@ _LABEL = re.compile(r"^(\d+)B(?:(\d+)[WC])?$")
 def string_rule(strings: np.ndarray, colors: int, labels: list[str]) -> StringRule:
     """The rule of a game whose outcome labels read 'bBwW' (Mastermind), 'bBcC' (Bulls and Cows)
     or 'bB' (§2.2–2.3)."""
-    strings = np.asarray(strings)
+    colors = checks.integer(colors, "colors", low=1)
+    if not isinstance(labels, (list, tuple)) or not all(isinstance(x, str) for x in labels):
+        raise checks.ArgumentTypeError(f"labels must be a list of outcome labels, got {labels!r}")
+    if not isinstance(strings, np.ndarray) or strings.dtype.kind not in "iu":
+        raise checks.ArgumentTypeError(f"strings must be an integer array, got {strings!r}")
     if strings.ndim != 2 or strings.shape[1] > 8 or not 1 <= colors <= 127:
         raise ValueError(f"a string rule needs at most 8 pegs and 127 colours, got strings of "
                          f"shape {strings.shape} and {colors} colours")
@@ -126,6 +130,9 @@ _KERNELS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 def estimated_bytes(n_codes: int, pegs: int = 0, colors: int = 0) -> float:
     """Memory the engine needs for a game of `n_codes` string codes (arrays, tree, colour
     counts)."""
+    n_codes = checks.integer(n_codes, "n_codes", low=0)
+    pegs = checks.integer(pegs, "pegs", low=0, high=8)
+    colors = checks.integer(colors, "colors", low=0, high=127)
     multisets = math.comb(pegs + colors - 1, pegs) if pegs and colors else 0
     counts = multisets**2 if multisets <= MAX_MULTISETS else n_codes * colors
     return BYTES_PER_CODE * n_codes + counts + 4 * math.factorial(min(pegs, 8)) * pegs
@@ -134,6 +141,10 @@ def estimated_bytes(n_codes: int, pegs: int = 0, colors: int = 0) -> float:
 def check_fits(name: str, n_codes: int, pegs: int, colors: int) -> None:
     """Refuse a string game whose engine arrays would not fit in `checks.MEMORY_BUDGET` (before
     any allocation)."""
+    checks.text(name, "name")
+    n_codes = checks.integer(n_codes, "n_codes", low=0)
+    pegs = checks.integer(pegs, "pegs", low=0, high=8)
+    colors = checks.integer(colors, "colors", low=0, high=127)
     per_code = BYTES_PER_CODE + pegs * (colors + 2) + colors + 100  # + codes, strings and names
     largest = (MEMORY_BUDGET - estimated_bytes(0, pegs, colors)) // per_code
     needed = estimated_bytes(n_codes, pegs, colors) + n_codes * (per_code - BYTES_PER_CODE)
@@ -614,9 +625,10 @@ def _children(node, d, live, counts, offsets, is_final, nodes, rows, stack, sp, 
 # --- the Python face ---------------------------------------------------------------------------
 def analyze(game, strategy: str = "max-models", *, symmetry: bool = True) -> Analysis:
     """Play `strategy` against every code (compiled; the same `Analysis` as `analysis.analyze`)."""
+    game = check_game(game)
     checks.choice(strategy, "strategy", STRATEGY_CODE)
     k = kernel(game)
-    use = bool(symmetry) and k.mode != TABLE
+    use = checks.boolean(symmetry, "symmetry") and k.mode != TABLE
     nodes, rows, lengths, determined, stuck = _tree(
         _args(k), k.strings, k.colors, k.peg_perms, use, k.n_experiments, k.is_final, k.hit_code,
         k.first_hit, k.hitters[0], k.hitters[1], k.ends_on_final, STRATEGY_CODE[strategy], k.clogc)
@@ -629,7 +641,14 @@ def analyze(game, strategy: str = "max-models", *, symmetry: bool = True) -> Ana
 def choose(game, live: np.ndarray, strategy: str) -> int:
     """The experiment a built-in strategy performs when `live` are the codes still possible
     (compiled; the same choice and the same refusal as `analysis._choose`)."""
+    game = check_game(game)
+    checks.choice(strategy, "strategy", STRATEGY_CODE)
     k = kernel(game)
+    live = np.asarray(live)
+    if live.ndim != 1 or live.dtype.kind not in "iu":
+        raise checks.ArgumentTypeError(f"live must be a 1-d array of code indices, got {live!r}")
+    if len(live) == 0 or live.min() < 0 or live.max() >= k.n_codes:
+        raise ValueError(f"live must list codes still possible, indices 0..{k.n_codes - 1}")
     codes = np.ascontiguousarray(live, dtype=np.int32)
     mask = np.zeros(k.n_codes, np.bool_)
     mask[codes] = True
