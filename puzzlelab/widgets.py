@@ -84,6 +84,13 @@ def view_html(view: Any) -> str:
         return f'<img alt="figure" style="max-width: 100%" src="data:image/png;base64,{data}"/>'
     if hasattr(view, "_repr_html_") and view._repr_html_() is not None:
         return view._repr_html_()
+    png = view._repr_png_() if hasattr(view, "_repr_png_") else None  # e.g. IPython's Image
+    if isinstance(png, tuple):  # (data, metadata)
+        png = png[0]
+    if png is not None:
+        data = base64.b64encode(png).decode("ascii") if isinstance(png, bytes) else png
+        return f'<img alt="figure" style="max-width: 100%" src="data:image/png;base64,{data}"/>'
+
     return f'<pre style="white-space: pre-wrap">{html.escape(str(view))}</pre>'
 
 

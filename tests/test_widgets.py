@@ -89,3 +89,12 @@ def test_static_views_are_html_of_tables_figures_and_text():
     assert [p.value for p in box.children[1].children] == [widgets.view_html(table),
                                                             widgets.view_html(fig)]
     plt.close(fig)
+
+
+def test_a_png_image_view_is_embedded():
+    from IPython.display import Image
+
+    png = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00"
+           b"\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N"
+           b"\x00\x00\x00\x00IEND\xaeB`\x82")
+    assert widgets.view_html(Image(data=png)).startswith('<img alt="figure"')
