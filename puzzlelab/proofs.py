@@ -41,25 +41,12 @@ class Proof:
         """True for every kind but 'open'."""
         return self.kind != "open"
 
-    @classmethod
-    def lemma(cls, detail: str) -> Proof:
-        return cls("lemma", detail)
-
-    @classmethod
-    def construction(cls, detail: str) -> Proof:
-        return cls("construction", detail)
-
-    @classmethod
-    def exhaustive(cls, detail: str) -> Proof:
-        return cls("exhaustive", detail)
-
-    @classmethod
-    def solver(cls, detail: str) -> Proof:
-        return cls("solver", detail)
-
-    @classmethod
-    def open(cls, detail: str) -> Proof:
-        return cls("open", detail)
+    # Constructors by kind: Proof.lemma("Lemma A: ..."), Proof.open("cut short after ..."), ...
+    lemma = classmethod(lambda cls, detail: cls("lemma", detail))
+    construction = classmethod(lambda cls, detail: cls("construction", detail))
+    exhaustive = classmethod(lambda cls, detail: cls("exhaustive", detail))
+    solver = classmethod(lambda cls, detail: cls("solver", detail))
+    open = classmethod(lambda cls, detail: cls("open", detail))
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.detail}" if self.detail else self.kind

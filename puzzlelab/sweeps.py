@@ -33,7 +33,10 @@ from . import checks
 from .cache import partial_dir, read_csv_checked, write_csv
 from .progress import tqdm
 
-__all__ = ["add_executor_arguments", "executor_from_arguments", "spawn_seeds", "sweep", "sweep_table"]
+__all__ = [
+    "add_executor_arguments", "command_line", "executor_from_arguments", "spawn_seeds", "sweep",
+    "sweep_table",
+]
 
 P = TypeVar("P")
 R = TypeVar("R")
@@ -223,3 +226,11 @@ def executor_from_arguments(args: argparse.Namespace) -> Iterator[tuple[Executor
     else:
         with Client(args.scheduler) as client:
             yield client.get_executor(), 1
+
+
+def command_line(main: Callable[[], Any]) -> None:
+    """Run a sweep's `main()` as a command: a bad argument ends it with one line, no traceback."""
+    try:
+        main()
+    except ValueError as err:
+        raise SystemExit(f"error: {err}") from None

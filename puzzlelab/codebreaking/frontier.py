@@ -30,7 +30,7 @@ import pandas as pd
 
 from .. import checks
 from ..cache import write_table
-from ..sweeps import add_executor_arguments, executor_from_arguments, sweep
+from ..sweeps import add_executor_arguments, command_line, executor_from_arguments, sweep
 from .analysis import analyze
 from .game import Game
 from .games import black_peg_mastermind, bulls_and_cows, mastermind
@@ -288,7 +288,4 @@ def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except ValueError as err:
-        raise SystemExit(f"error: {err}") from None
+    command_line(main)

@@ -12,7 +12,7 @@ import argparse
 from collections.abc import Sequence
 
 from ..cache import write_table
-from ..sweeps import add_executor_arguments, executor_from_arguments
+from ..sweeps import add_executor_arguments, command_line, executor_from_arguments
 from .notebook import TABLES
 
 __all__ = ["main"]
@@ -44,7 +44,4 @@ def main(argv: Sequence[str] | None = None) -> list[str]:
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except ValueError as err:
-        raise SystemExit(f"error: {err}") from None
+    command_line(main)

@@ -632,4 +632,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sweeps.command_line(main)

@@ -198,4 +198,4 @@ def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
 
 
 if __name__ == "__main__":
-    main()
+    sweeps.command_line(main)
