@@ -208,4 +208,5 @@ def view_signature(state: dict, model: str) -> tuple[str, tuple[str, ...]]:
         parser = _Text()
         parser.feed(entry["value"])
         texts.append("".join(parser.parts))
+        images += [m[:64] for m in re.findall(r'src="data:image/png;base64,([^"]+)"', entry["value"])]
     return text_key("".join(texts)), tuple(images)
