@@ -37,6 +37,8 @@ html_last_updated_fmt = None
 
 # MathJax and the ipywidgets HTML manager (with its RequireJS loader) from _static, no CDN.
 mathjax_path = "mathjax/tex-chtml.js"
+# with the MathJax 2 `Hub.Queue` that the widget manager calls to typeset widget labels
+mathjax_config_path = "mathjax-config.js"
 nb_ipywidgets_js = {
     "requirejs/require.min.js": {},
     "widgets/embed-amd.js": {"data-jupyter-widgets-cdn": "_static/widgets/"},

@@ -271,7 +271,9 @@ def explore_play(
         )
         if game.is_final[o]:
             break
-    return pd.DataFrame(rows, columns=["guess", "answer", "codes still possible", "solved"])
+    table = pd.DataFrame(rows, columns=["guess", "answer", "codes still possible", "solved"])
+    table.columns.name = f"seed {seed}"  # which hidden code: a new seed is a new game
+    return table
 
 
 # --- the notebook's cached tables: sweeps over game sizes -------------------------------------

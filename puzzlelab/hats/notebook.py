@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import textwrap
 from collections import Counter
 from concurrent.futures import Executor
 
@@ -480,6 +481,19 @@ def _chosen_deal(preset: str, custom: str, n: int, m: int, view_order: str) -> n
     return parse_deal(parts, m)
 
 
+def _deal_strings(deal: np.ndarray, m: int, view_order: str) -> tuple[str, ...]:
+    """The deal's strategy strings, listing the views in `view_order`."""
+    strings = deal_to_strings(deal, m)
+    if view_order == VIEW_ORDERS[0]:
+        return strings
+    return tuple(_reversed_views(x, deal.shape[0], m, to_ours=False) for x in strings)
+
+
+def _order_name(view_order: str) -> str:
+    """'lower players first' or 'higher players first': how strategy strings list the views."""
+    return view_order.split(" (")[0]
+
+
 def explore_deal(n_players: int = 3, n_colors: int = 2, preset: str = PRESETS[0],
                  custom: str = "", view_order: str = VIEW_ORDERS[0]) -> pd.DataFrame:
     """Every round of a deal: each player's answer, won or lost, and the deal's score last.
@@ -498,12 +512,10 @@ def explore_deal(n_players: int = 3, n_colors: int = 2, preset: str = PRESETS[0]
         row["won"] = "won" if (ans[:, x] == 1).any() and not (ans[:, x] == -1).any() else "lost"
         rows.append(row)
     df = pd.DataFrame(rows)
-    strings = deal_to_strings(deal, m)
-    if view_order != VIEW_ORDERS[0]:
-        strings = tuple(_reversed_views(x, n, m, to_ours=False) for x in strings)
+    strings = _deal_strings(deal, m, view_order)
     df.attrs["deal"] = strings
     score = rounds_correct(deal, m)
-    footer = {"round": "deal", **{f"agent {i + 1}": strings[i] for i in range(n)},
+    footer = {"round": f"deal, {_order_name(view_order)}", **{f"agent {i + 1}": strings[i] for i in range(n)},
               "won": f"{score} = {float(score):.1%}"}
     return pd.concat([df, pd.DataFrame([footer])], ignore_index=True)
 
@@ -514,4 +526,8 @@ def explore_hypercube(n_players: int = 4, preset: str = PRESETS[3], custom: str 
     n, _ = check_world(n_players, 2)
     if n > 6:
         raise ValueError("the hypercube picture is drawn for at most 6 players")
-    return plot_hypercube(_chosen_deal(preset, custom, n, 2, view_order), 2, name=None)
+    deal = _chosen_deal(preset, custom, n, 2, view_order)
+    strings = " ".join(_deal_strings(deal, 2, view_order))
+    title = (f"N = {n}: {rounds_correct(deal, 2)} of the rounds won\n"
+             + textwrap.fill(f"strategies (views listed {_order_name(view_order)}): {strings}", 64))
+    return plot_hypercube(deal, 2, title=title, name=None)

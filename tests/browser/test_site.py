@@ -140,9 +140,7 @@ def check_explorers(page) -> tuple[list[str], int]:
 
 # Known, open: the ipywidgets HTML manager typesets some widget labels with MathJax 2's
 # MathJax.Hub.Queue, which the site's MathJax 3 does not have (a page error on this page).
-KNOWN = {"codebreaking": "widget labels typeset with MathJax 2's Hub.Queue under MathJax 3"}
-PAGES = [pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN[n], strict=False)) if n in KNOWN
-         else n for n in NOTEBOOK_PAGES + OTHER_PAGES]
+PAGES = NOTEBOOK_PAGES + OTHER_PAGES
 
 
 @pytest.mark.parametrize("name", PAGES)
