@@ -264,8 +264,9 @@ def choose_custom(page, interact, area, before: str, path: str):
 def check_interact(page, interact, path: str) -> list[str]:
     """Change each control of one interactive cell once from its opening view (and put it
     back); the problems found."""
-    problems = []
     area = interact.locator(".widget-output").last
+    opening = output_of(area)
+    problems = [f"opens on a message instead of a result: {opening[:200]}"] if "⚠" in opening else []
     controls = interact.locator(":scope > :not(.widget-output)")
     for i in range(controls.count()):
         control = controls.nth(i)
