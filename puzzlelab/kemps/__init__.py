@@ -11,6 +11,8 @@ Glossary of the short names used throughout the subpackage:
 Modules: the model (`cards`, `engine`, `knowledge`, `strategies`), play and simulation
 (`play`, `tournament`, `env`), the report's tables and claims (`source`), and the notebook
 layer (`notebook`: tables, figures, `explore_*`; the only module that caches tables).
+`tournament` is imported from its module (`from puzzlelab.kemps.tournament import tournament`),
+which is also the command line `python -m puzzlelab.kemps.tournament`.
 """
 
 from .cards import FULL, Deck, make_deck
@@ -18,8 +20,7 @@ from .engine import Game, GameRecord, Turn
 from .env import KempsEnv
 from .play import play, play_scores
 from .strategies import STRATEGIES, Agent, Blocking, Bold, Greedy, KBGreedy, TheoryOfMind
-from .tournament import tournament
 
 __all__ = ["FULL", "Deck", "make_deck", "Game", "GameRecord", "Turn", "KempsEnv", "play",
-           "play_scores", "tournament", "STRATEGIES", "Agent", "Greedy", "KBGreedy", "Blocking",
+           "play_scores", "STRATEGIES", "Agent", "Greedy", "KBGreedy", "Blocking",
            "Bold", "TheoryOfMind"]
