@@ -677,3 +677,39 @@ def test_notebook_summaries():
     assert view.loc["smallest"].item() == "26" and view.loc["status"].item() == "solvable"
     fig = rn.plot_grids(grid, [1], name=None)
     assert "E = " not in fig._suptitle.get_text() and "L = lemma" in fig._suptitle.get_text()
+
+
+@pytest.mark.parametrize("abc", [(3, 3, 1), (3, 4, 1)])
+def test_descent_reaches_the_enumerated_minimum(abc):
+    """`descend` from a non-minimal witness and no lower bound proves the enumerated minimum."""
+    from puzzlelab.russian_cards import grid as rg
+
+    found = rc.safe_announcements(*abc, limit=2000)
+    smallest, largest = min(map(len, found)), max(found, key=len)
+    row = dict(a=abc[0], b=abc[1], c=abc[2], n=sum(abc), smallest=len(largest), lower_bound=0,
+               proven=False, witness=rg.format_announcement(largest))
+    out = rg.descend(row, work=20)
+    assert out["proven"] and out["smallest"] == out["lower_bound"] == smallest
+    assert rc.is_solution(rg.parse_announcement(out["witness"]), *abc)
+    assert rg.fewer_hands(*abc, smallest - 1, 20)[0] == "none"
+    assert rg.fewer_hands(*abc, smallest, 20)[0] == "found"
+
+
+def test_long_run_table_improves_the_default_one():
+    """data/russian_cards_min_size_long.csv (the descent): verified witnesses, bounds that only
+    tighten, and its cheapest proof re-run."""
+    from puzzlelab.cache import data_path, read_table
+    from puzzlelab.russian_cards import grid as rg
+
+    if not data_path(rg.LONG_TABLE).exists():
+        pytest.skip("no long run in data/ (python -m puzzlelab.russian_cards.grid --descend)")
+    long = read_table(rg.LONG_TABLE).set_index(["a", "b", "c"])
+    short = read_table("russian_cards_min_size").set_index(["a", "b", "c"]).loc[long.index]
+    rg.check_min_sizes(long.reset_index())
+    assert (long.smallest <= short.smallest).all() and (long.lower_bound >= short.lower_bound).all()
+    assert (long.proven == (long.lower_bound == long.smallest)).all()
+    newly = long[long.proven & ~short.proven.astype(bool)]
+    cheapest = newly.sort_values("last_step_work").iloc[0]
+    a, b, c = cheapest.name
+    assert rg.fewer_hands(a, b, c, int(cheapest.smallest) - 1, 2 * cheapest.last_step_work + 1
+                          )[0] == "none"

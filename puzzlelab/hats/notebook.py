@@ -33,14 +33,16 @@ from .optima import (
     hamming_lost_set, minimum_covers, optimum_bounds, upper_bound,
 )
 from .sets import canonical_deal, minimal_dominating_sets, valid_lost_mask
+from .slices import refute
 
 __all__ = [
     "AGENT_COLOURS", "HAMMING_BUILT", "MAXIMAL_SET_PLAYERS", "OPTIMAL_SET_PLAYERS", "PRESETS",
-    "PRESET_ROUNDS", "VIEW_ORDERS", "best_known_won_set",
+    "PRESET_ROUNDS", "SLICE_CASE", "VIEW_ORDERS", "best_deal_letters", "best_known_won_set",
     "explore_deal", "explore_hypercube", "hamming_row", "hypercube_layout",
     "maximal_distribution", "open_case_deals", "optimal_set_counts", "optimum_cases",
     "optimum_rows", "optimum_table", "plot_chain_crossing", "plot_hypercube",
     "plot_maximal_distribution", "plot_optimal_hypercubes", "plot_win_rate", "preset_deal",
+    "slice_certificate_table",
 ]
 
 
@@ -233,6 +235,7 @@ def plot_maximal_distribution(table: pd.DataFrame,
 HAMMING_BUILT = 15  # the largest Hamming code built round by round (2**15 rounds)
 MAXIMAL_SET_PLAYERS = (2, 3, 4, 5)  # the maximal-set counts of data/hats_maximal_sets.csv
 OPTIMAL_SET_PLAYERS = (2, 3, 4, 5, 6)  # the optimal-set counts of data/hats_optimal_sets.csv
+SLICE_CASE = (4, 3, 32)  # N, M and the lost rounds the slice certificate rules out
 
 
 def hamming_row(n_players: int) -> dict:
@@ -368,22 +371,40 @@ def optimal_set_counts(table: pd.DataFrame) -> pd.DataFrame:
     return cached_table("hats_optimal_sets", compute)
 
 
-def open_case_deals(table: pd.DataFrame) -> pd.DataFrame:
-    """The best deal found for every unproven case, one row per player, in letter notation.
+def best_deal_letters(table: pd.DataFrame, n_players: int, n_colors: int) -> pd.DataFrame:
+    """The best deal of one row of the optima table, one row per player, in letter notation.
 
     Letters follow `model.views` order (the last other player's hat changes fastest) and are
     grouped in blocks of M: one block per colour combination of the other players but the last.
     """
     _frame(table, "table", ("n_players", "n_colors", "lower", "upper", "proven", "witness_hex"))
+    n, m = check_world(n_players, n_colors)
+    match = table[(table.n_players == n) & (table.n_colors == m)]
+    if match.empty:
+        raise ValueError(f"the table has no row for N = {n}, M = {m}")
+    r = match.iloc[0]
+    deal = canonical_deal(int(str(r.witness_hex), 16), n, m)
     rows = []
-    for r in table[~table.proven.astype(bool)].itertuples():
-        n, m = int(r.n_players), int(r.n_colors)
-        deal = canonical_deal(int(str(r.witness_hex), 16), n, m)
-        for player, strategy in enumerate(deal_to_strings(deal, m), start=1):
-            blocks = " ".join(strategy[k : k + m] for k in range(0, len(strategy), m))
-            rows.append({"M": m, "N": n, "best deal (won rounds)": int(r.lower),
-                         "upper bound": int(r.upper), "player": player, "strategy": blocks})
+    for player, strategy in enumerate(deal_to_strings(deal, m), start=1):
+        blocks = " ".join(strategy[k : k + m] for k in range(0, len(strategy), m))
+        rows.append({"M": m, "N": n, "best deal (won rounds)": int(r.lower),
+                     "upper bound": int(r.upper), "player": player, "strategy": blocks})
     return pd.DataFrame(rows)
+
+
+def open_case_deals(table: pd.DataFrame) -> pd.DataFrame:
+    """The best deal found for every unproven case (`best_deal_letters` of each)."""
+    _frame(table, "table", ("n_players", "n_colors", "lower", "upper", "proven", "witness_hex"))
+    parts = [best_deal_letters(table, int(r.n_players), int(r.n_colors))
+             for r in table[~table.proven.astype(bool)].itertuples()]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def slice_certificate_table() -> pd.DataFrame:
+    """The certificate that no deal of N = 4, M = 3 loses fewer than 33 rounds
+    (data/hats_slice_certificate.csv): every canonical smallest slice and how it is ruled out."""
+    return cached_table("hats_slice_certificate",
+                        lambda: refute(SLICE_CASE[0], SLICE_CASE[1], SLICE_CASE[2]))
 
 
 # --- explorations ------------------------------------------------------------------------------

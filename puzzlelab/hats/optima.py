@@ -15,7 +15,10 @@ are ours and the literature's):
   W1 x L2 + L1 x W2 of smaller worlds' won sets (`product_won_set`), then seeded local search;
 - solver: CP-SAT (puzzlelab.solvers, one worker, fixed seed) with a proven objective bound; its
   incumbent from a hint improves the lower bound only under a deterministic limit (work units),
-  so that a cached witness does not depend on the machine's speed.
+  so that a cached witness does not depend on the machine's speed;
+- slices: where a slice (one player's one colour) has at most 27 rounds, every canonical
+  smallest slice of a lost set one round smaller than the best deal's is ruled out by counting
+  or CP-SAT (`slices`): this proves M = 3, N = 4 (48 of 81 rounds).
 
 Each result is a `Bounds` whose `proof` (puzzlelab.proofs.Proof) records how it was obtained.
 The command line `python -m puzzlelab.hats.optima --max-n 8 [--workers 2] [--scheduler ...]`
@@ -40,6 +43,7 @@ from ..proofs import Proof
 from ..solvers import Deadline, WallClockStop, solve, solve_limited
 from . import brute
 from .fullline import full_line_upper_bound
+from .slices import MAX_SLICE_ROUNDS, slice_certificate
 from .model import check_world, largest_players
 from .sets import (
     LARGE_WORLD, _two_colour_world, achievable_mask, check_mask, closed_neighbourhoods, stubs,
@@ -547,15 +551,17 @@ def _solver_step(n: int, m: int, found: _Candidate, work: float | None, deadline
 
 
 def _bounds(n: int, m: int, steps: int, known: dict[int, int] | None, work: float | None,
-            deadline: float) -> Bounds:
-    """`optimum_bounds` against an absolute deadline (time.monotonic())."""
+            deadline: float, prove: bool = True) -> Bounds:
+    """`optimum_bounds` against an absolute deadline (time.monotonic()).
+
+    `prove=False` skips the slice step (smaller worlds wanted only for their best deal)."""
     exact = _exact_step(n, m)
     if exact is not None:
         return exact
     if known is None and m >= 3:  # the product construction uses the smaller worlds' best deals
         known = {}
         for k in range(2, n):
-            known[k] = _bounds(k, m, steps, dict(known), work, deadline).witness
+            known[k] = _bounds(k, m, steps, dict(known), work, deadline, prove=False).witness
     found = _constructive_step(n, m, steps, known or {}, deadline)
     if found.meets:
         return found.bounds(n, m, Proof.construction(f"{found.name} meets the {found.upper_name}"))
@@ -563,7 +569,27 @@ def _bounds(n: int, m: int, steps: int, known: dict[int, int] | None, work: floa
         why = "local search cut short by" if not found.searched_all else "no CP-SAT: reached"
         detail = f"{found.name} vs {found.upper_name} ({why} the time limit)"
         return found.bounds(n, m, Proof.open(detail))
-    return _solver_step(n, m, found, work, deadline)
+    solved = _solver_step(n, m, found, work, deadline)
+    return _slice_step(n, m, solved, deadline) if prove else solved
+
+
+def _slice_step(n: int, m: int, found: Bounds, deadline: float) -> Bounds:
+    """Where slices are small enough (`slices`): rule out every deal losing fewer rounds than
+    the best deal found loses, which proves that deal optimal; otherwise (or when the deadline
+    passes first) `found` unchanged."""
+    if found.proven or m ** (n - 1) > MAX_SLICE_ROUNDS or deadline <= time.monotonic():
+        return found
+    try:
+        ok, table = slice_certificate(n, m, m**n - found.lower - 1, deadline=deadline)
+    except WallClockStop:
+        return found
+    if not ok:
+        return found
+    how = table.ruled_out.value_counts()
+    detail = (f"over the smallest slice up to symmetry ({len(table):,} canonical slices: "
+              f"{how.get('counting', 0):,} by counting, {how.get('CP-SAT INFEASIBLE', 0):,} "
+              "CP-SAT INFEASIBLE)")
+    return Bounds(n, m, found.lower, found.lower, Proof.exhaustive(detail), found.witness)
 
 
 def optimum_bounds(

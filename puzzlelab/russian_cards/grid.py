@@ -5,7 +5,8 @@ extended to every (a, b, c) with n = a + b + c <= N_MAX and c = 1, 2, 3.
 
 * :func:`decide_grid` — `solver.decide` on every cell (witness or proof);
 * :func:`min_sizes` — the smallest announcement of every solvable cell (CP-SAT minimisation
-  with a deterministic work limit, the grid's witness as a hint);
+  with a deterministic work limit, the grid's witness as a hint); :func:`longer_min_sizes`
+  improves it by `descend` (one hand fewer at a time, until CP-SAT proves there is none);
 * both run serially, on local processes (`workers=`) or on any `concurrent.futures.Executor`
   (`executor=`, e.g. a Dask client's) through `puzzlelab.sweeps`, with the same table whatever
   runs them (every step is deterministic and results come back in the order of the cells).
@@ -13,13 +14,19 @@ extended to every (a, b, c) with n = a + b + c <= N_MAX and c = 1, 2, 3.
 Command line (writes data/russian_cards_grid.csv, the table the notebook reads)::
 
     python -m puzzlelab.russian_cards.grid --max-n 16 [--workers N] [--scheduler ADDR|local]
+
+The long run (`longer_min_sizes`: a descent of `LONG_WORK` CP-SAT work units per step on every
+unproven smallest announcement; not part of `make reproduce`) writes
+data/russian_cards_min_size_long.csv::
+
+    python -m puzzlelab.russian_cards.grid --descend --max-n 16 [--work 200] [--workers 2]
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Executor
 
 import numpy as np
@@ -27,21 +34,24 @@ import pandas as pd
 
 from .. import checks, sweeps
 from ..bitsets import from_bits
-from ..cache import write_table
+from ..cache import read_table, write_table
 from ..solvers import solve_limited, work_used
 from .model import Announcement, cards, counting_lower_bound, hand_lists, is_solution
 from .search import cpsat_model
 from .solver import Verdict, decide, steiner_size
 
 __all__ = [
-    "GRID_COLUMNS", "MIN_WORK", "N_MAX", "cells", "check_grid", "check_min_sizes", "decide_grid",
-    "format_announcement", "grid_row", "min_sizes", "parse_announcement", "smallest_row",
-    "verify_grid",
+    "GRID_COLUMNS", "LONG_TABLE", "LONG_WORK", "MIN_WORK", "N_MAX", "cells", "check_grid",
+    "check_min_sizes", "decide_grid", "descend", "fewer_hands", "format_announcement", "grid_row",
+    "longer_min_sizes", "min_sizes", "parse_announcement", "smallest_row", "verify_grid",
 ]
 
 N_MAX = 16
 N_LIMIT = 20    # the largest deck a grid sweep accepts (C(20, 10) hands: `model.MAX_HANDS`)
 MIN_WORK = 3.0  # CP-SAT work units per cell for the smallest announcement
+LONG_WORK = 150.0  # CP-SAT work units per descent step of the long run (`longer_min_sizes`)
+LONG_TABLE = "russian_cards_min_size_long"  # the long run's table in data/
+ROW_KEYS = ("a", "b", "c", "smallest", "lower_bound", "proven", "witness")  # what `descend` reads
 GRID_COLUMNS = ["a", "b", "c", "n", "status", "method", "proof", "size", "work_units", "detail",
                 "witness"]
 
@@ -167,6 +177,67 @@ def min_sizes(
                                      desc="smallest announcements"))
 
 
+def fewer_hands(a: int, b: int, c: int, most: int, work: float
+                ) -> tuple[str, Announcement, float]:
+    """CP-SAT: ("found", a safe announcement of at most `most` hands, work units), ("none", (),
+    work) when there is none, or ("unknown", (), work) when the work limit ends the search."""
+    model, x = cpsat_model(a, b, c)
+    model.add(sum(x.values()) <= checks.integer(most, "most", low=0))
+    res = solve_limited(model, work, what=f"announcement of <= {most} hands for {(a, b, c)}")
+    used = round(work_used(res), 2)
+    if res.infeasible:
+        return "none", (), used
+    if not res.feasible:
+        return "unknown", (), used
+    return "found", tuple(sorted(cards(h) for h, v in x.items() if res.value(v))), used
+
+
+def descend(row: dict, work: float = LONG_WORK) -> dict:
+    """Improve one row of the smallest-announcement table by descent (group11_rc §4, extended).
+
+    While unproven: ask CP-SAT for a safe announcement with one hand fewer than the best known
+    (a feasibility question, `work` units each). One found replaces the witness; none proves the
+    best known smallest (any smaller announcement has at most that many hands); the first step
+    that runs out of work ends the descent. Adds `descent_steps`, `descent_work` (the limit per
+    step) and `last_step_work` (the work units of the last step: a proof's cost).
+    """
+    work = checks.number(work, "work", low=0.01, high=10_000)
+    if not isinstance(row, Mapping):
+        raise checks.ArgumentTypeError(f"a row is a mapping (dict), got {type(row).__name__}")
+    missing = [k for k in ROW_KEYS if k not in row]
+    if missing:
+        raise ValueError(f"the row lacks the keys {missing}")
+    out = dict(row)
+    ann = parse_announcement(str(out["witness"]))
+    a, b, c = int(out["a"]), int(out["b"]), int(out["c"])
+    steps, last = 0, 0.0
+    while not out["proven"]:
+        steps += 1
+        answer, smaller, last = fewer_hands(a, b, c, len(ann) - 1, work)
+        if answer == "unknown":
+            break
+        if answer == "none":
+            out.update(lower_bound=len(ann), proven=True)
+            break
+        if not is_solution(smaller, a, b, c):
+            raise AssertionError(f"the announcement found for {(a, b, c)} fails the verifier")
+        ann = smaller
+        out.update(smallest=len(ann), witness=format_announcement(ann),
+                   proven=int(out["lower_bound"]) == len(ann))
+    return out | {"descent_steps": steps, "descent_work": work, "last_step_work": last}
+
+
+def longer_min_sizes(table: pd.DataFrame, n_max: int = N_MAX, work: float = LONG_WORK, *,
+                     executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """`descend` on every row of a smallest-announcement table with n <= n_max (resumable)."""
+    table = check_table(table, ["n", *ROW_KEYS])
+    n_max = checks.integer(n_max, "n_max", low=1, high=N_LIMIT)
+    rows = [r for r in table.to_dict("records") if r["n"] <= n_max]
+    task = functools.partial(descend, work=checks.number(work, "work", low=0.01, high=10_000))
+    return sweeps.sweep_table(LONG_TABLE, task, rows, executor=executor, workers=workers,
+                              desc="smallest announcements, descent")
+
+
 def check_min_sizes(table: pd.DataFrame) -> None:
     """Raise ValueError naming the first row whose witness or bounds do not hold."""
     table = check_table(table, ["a", "b", "c", "smallest", "lower_bound", "witness"])
@@ -179,16 +250,28 @@ def check_min_sizes(table: pd.DataFrame) -> None:
 
 # -- command line -----------------------------------------------------------------------------
 def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
-    """Decide the grid for n <= --max-n and write data/russian_cards_grid.csv."""
+    """Decide the grid for n <= --max-n and write data/russian_cards_grid.csv (or, with
+    --descend, improve data/russian_cards_min_size.csv into data/russian_cards_min_size_long.csv)."""
     parser = argparse.ArgumentParser(prog="python -m puzzlelab.russian_cards.grid",
                                      description=main.__doc__)
     parser.add_argument("--max-n", type=int, default=N_MAX, help="largest deck (default 16)")
     parser.add_argument("--c", type=int, nargs="+", default=[1, 2, 3], help="Cath's hand sizes")
     parser.add_argument("--smallest", action="store_true",
                         help="also write data/russian_cards_min_size.csv")
+    parser.add_argument("--descend", action="store_true",
+                        help="only run the long descent on the cached smallest-announcement table "
+                             f"and write data/{LONG_TABLE}.csv (resumable)")
+    parser.add_argument("--work", type=float, default=LONG_WORK,
+                        help=f"CP-SAT work units per descent step (default {LONG_WORK:g})")
     sweeps.add_executor_arguments(parser)
     args = parser.parse_args(argv)
     with sweeps.executor_from_arguments(args) as (executor, workers):
+        if args.descend:
+            table = longer_min_sizes(read_table("russian_cards_min_size"), args.max_n, args.work,
+                                     executor=executor, workers=workers)
+            print(f"wrote {write_table(table, LONG_TABLE)} ({int(table.proven.sum())} of "
+                  f"{len(table)} cells proven)")
+            return table
         grid = decide_grid(args.c, args.max_n, executor=executor, workers=workers)
         write_table(grid, "russian_cards_grid")
         if args.smallest:

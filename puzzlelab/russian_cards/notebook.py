@@ -19,7 +19,7 @@ from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 
 from .. import checks
-from ..cache import cached_source_table, cached_table
+from ..cache import cached_source_table, cached_table, data_path, read_table
 from ..figures import finish
 from . import grid as rg
 from . import source
@@ -33,7 +33,8 @@ __all__ = [
     "EXPLORE_N_MAX", "STATUS_COLOURS", "agreement_table", "appendix_table", "asymmetry",
     "c1_table", "candidate_families", "cell_view", "cell_views", "explore_views", "grid_table",
     "plot_grids", "proof_family", "report_and_ours", "report_dfs_table", "report_solver_table",
-    "short", "smallest_label", "smallest_summary", "smallest_table", "sum_mod_table", "yn_table",
+    "descent_changes", "short", "smallest_label", "smallest_summary", "smallest_table",
+    "sum_mod_table", "yn_table",
 ]
 
 EXPLORE_N_MAX = 12  # the explorer decides a size on the spot: decks of at most 12 cards
@@ -63,9 +64,27 @@ def grid_table() -> pd.DataFrame:
 
 
 def smallest_table(grid: pd.DataFrame) -> pd.DataFrame:
-    """Smallest announcements of the grid's solvable cells: data/russian_cards_min_size.csv."""
-    return cached_table("russian_cards_min_size", lambda: rg.min_sizes(grid),
-                        verify=rg.check_min_sizes)
+    """Smallest announcements of the grid's solvable cells: data/russian_cards_min_size.csv,
+    with each cell the long descent improved (data/russian_cards_min_size_long.csv, when that
+    run is in data/) replaced by its row; `by_descent` marks those cells."""
+    short = cached_table("russian_cards_min_size", lambda: rg.min_sizes(grid),
+                         verify=rg.check_min_sizes)
+    out = short.assign(by_descent=False)
+    if not data_path(rg.LONG_TABLE).exists():
+        return out
+    long = read_table(rg.LONG_TABLE)
+    rg.check_min_sizes(long)
+    key = ["a", "b", "c"]
+    better = long.merge(short[key + ["smallest", "lower_bound"]], on=key, suffixes=("", "_short"))
+    better = better[(better.smallest < better.smallest_short)
+                    | (better.lower_bound > better.lower_bound_short)]
+    index = out.set_index(key).index
+    for r in better.itertuples():
+        i = index.get_loc((r.a, r.b, r.c))
+        for column in ("smallest", "lower_bound", "proven", "witness"):
+            out.loc[i, column] = getattr(r, column)
+        out.loc[i, "by_descent"] = True
+    return out
 
 
 def appendix_table() -> pd.DataFrame:
@@ -309,6 +328,25 @@ def smallest_summary(smallest: pd.DataFrame) -> pd.DataFrame:
                              weak_range=("weak", "sum"))
     out.insert(2, "range", out.solvable - out.exact - out.weak_range)
     return out.T
+
+
+def descent_changes() -> pd.DataFrame:
+    """The cells the long descent improved: the default run's label beside the descent's, the
+    steps taken and the work units of the last (a proof's cost when it proves)."""
+    if not data_path(rg.LONG_TABLE).exists():
+        return pd.DataFrame()
+    key = ["a", "b", "c"]
+    long = read_table(rg.LONG_TABLE)
+    both = long.merge(read_table("russian_cards_min_size"), on=key, suffixes=("", "_short"))
+    both = both[(both.smallest < both.smallest_short) | (both.lower_bound > both.lower_bound_short)]
+    label = lambda r, x="": smallest_label(r["lower_bound" + x], r["smallest" + x], r["proven" + x])
+    return pd.DataFrame({
+        "size": [f"({r.a},{r.b},{r.c})" for r in both.itertuples()],
+        "default run": [label(r, "_short") for _, r in both.iterrows()],
+        "descent": [label(r) for _, r in both.iterrows()],
+        "steps": both.descent_steps.to_numpy(),
+        "last step (work units)": both.last_step_work.to_numpy(),
+    }).set_index("size")
 
 
 def report_and_ours(report_cells: pd.DataFrame, grid: pd.DataFrame) -> pd.DataFrame:
