@@ -107,3 +107,9 @@ def test_cached_certificate_for_three_colours_four_players():
     for r in solved.sample(40, random_state=0).itertuples():
         again = slices.refute_slice(4, 3, int(r.slice_hex, 16), lost)
         assert again == "CP-SAT INFEASIBLE"
+
+
+def test_slice_step_stops_at_the_time_limit():
+    """Under a short wall-clock limit the slice proof is not run to the end: open, and says why."""
+    b = optima.optimum_bounds(4, 3, time_limit=0.5, search_steps=100)
+    assert not b.proven and b.proof.kind == "open" and "time limit" in b.method

@@ -575,14 +575,19 @@ def _bounds(n: int, m: int, steps: int, known: dict[int, int] | None, work: floa
 
 def _slice_step(n: int, m: int, found: Bounds, deadline: float) -> Bounds:
     """Where slices are small enough (`slices`): rule out every deal losing fewer rounds than
-    the best deal found loses, which proves that deal optimal; otherwise (or when the deadline
-    passes first) `found` unchanged."""
-    if found.proven or m ** (n - 1) > MAX_SLICE_ROUNDS or deadline <= time.monotonic():
+    the best deal found loses, which proves that deal optimal; otherwise `found` unchanged (its
+    proof says so when the deadline passed first)."""
+    if found.proven or m ** (n - 1) > MAX_SLICE_ROUNDS:
         return found
     try:
+        if deadline <= time.monotonic():
+            raise WallClockStop("no time left for the slice proof")
         ok, table = slice_certificate(n, m, m**n - found.lower - 1, deadline=deadline)
     except WallClockStop:
-        return found
+        cut = found.proof.detail
+        if "time limit" not in cut:
+            cut += " (slice proof cut short by the time limit)"
+        return Bounds(n, m, found.lower, found.upper, Proof.open(cut), found.witness)
     if not ok:
         return found
     how = table.ruled_out.value_counts()
