@@ -47,6 +47,7 @@ from .slices import MAX_SLICE_ROUNDS, slice_certificate
 from .model import check_world, largest_players
 from .sets import (
     LARGE_WORLD, _two_colour_world, achievable_mask, check_mask, closed_neighbourhoods, stubs,
+    won_round_vars,
 )
 
 __all__ = [
@@ -418,19 +419,7 @@ def cpsat_model(n_players: int, n_colors: int = 2) -> tuple[cp_model.CpModel, li
     """Maximise won rounds: won[x] needs a line through x whose other rounds are all lost."""
     n, m = _optimum_world(n_players, n_colors)
     model = cp_model.CpModel()
-    won = [model.NewBoolVar(f"won{x}") for x in range(m**n)]
-    for x, row in enumerate(stubs(n, m)):
-        lines = []
-        for i, stub in enumerate(row):
-            others = list(bits(stub))
-            if len(others) == 1:
-                lines.append(won[others[0]].Not())
-            else:
-                y = model.NewBoolVar(f"line{x}_{i}")
-                for z in others:
-                    model.AddImplication(y, won[z].Not())
-                lines.append(y)
-        model.AddBoolOr(lines).OnlyEnforceIf(won[x])
+    won = won_round_vars(model, n, m)
     # symmetry: permuting the colours of each player separately maps won sets to won sets and
     # moves any round to round 0; some round is lost, so round 0 may be taken lost
     model.Add(won[0] == 0)

@@ -18,12 +18,14 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 import numpy as np
+from ortools.sat.python import cp_model
 
 from .. import checks
 from ..bitsets import bits, from_bits, full
 from .model import Round, check_world, largest_players, round_index, rounds
 
 __all__ = [
+    "won_round_vars",
     "LARGE_WORLD", "MAX_MAXIMAL_PLAYERS", "MAX_NEIGHBOURHOOD_PLAYERS", "achievable",
     "achievable_array", "achievable_mask", "canonical_deal", "check_mask",
     "closed_neighbourhoods", "full_mask", "mask_to_array", "maximal_won_masks",
@@ -84,6 +86,25 @@ def stubs(n_players: int, n_colors: int = 2) -> tuple[tuple[int, ...], ...]:
             row.append(sum(1 << (base + c * w) for c in range(m) if c != digit))
         out.append(tuple(row))
     return tuple(out)
+
+
+def won_round_vars(model: cp_model.CpModel, n_players: int, n_colors: int = 2) -> list:
+    """A won flag per round in `model`: won[x] needs a line through x whose other rounds are lost."""
+    n, m = _small_world(n_players, n_colors, "won_round_vars")
+    won = [model.NewBoolVar(f"won{x}") for x in range(m**n)]
+    for x, row in enumerate(stubs(n, m)):
+        lines = []
+        for i, stub in enumerate(row):
+            others = list(bits(stub))
+            if len(others) == 1:
+                lines.append(won[others[0]].Not())
+            else:
+                y = model.NewBoolVar(f"line{x}_{i}")
+                for z in others:
+                    model.AddImplication(y, won[z].Not())
+                lines.append(y)
+        model.AddBoolOr(lines).OnlyEnforceIf(won[x])
+    return won
 
 
 @lru_cache(maxsize=32)

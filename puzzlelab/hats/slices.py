@@ -37,6 +37,7 @@ from tqdm.auto import tqdm
 from .. import checks
 from ..solvers import WallClockStop, solve_limited
 from .model import check_world
+from .sets import won_round_vars
 
 __all__ = ["MAX_SLICE_ROUNDS", "SLICE_WORK_UNITS", "canonical", "point_permutations", "refute",
            "refute_slice", "slice_certificate", "slice_orbits", "uncovered"]
@@ -146,28 +147,18 @@ def uncovered(lost: int, k: int, m: int) -> int:
 
 
 def _rest_model(n: int, m: int, first: int, lost: int) -> cp_model.CpModel:
-    """CP-SAT: lost flags of every round with slice 0 fixed to `first`, |L| <= lost, slices >= |S|."""
+    """CP-SAT: the won rounds with slice 0 lost exactly on `first`, |L| <= lost, slices >= |S|."""
     model = cp_model.CpModel()
     total, size = m**n, m ** (n - 1)
-    is_lost = [model.new_bool_var(f"l{x}") for x in range(total)]
+    won = won_round_vars(model, n, m)
     for p in range(size):
-        model.add(is_lost[p] == (first >> p & 1))
-    for x in range(total):  # a won round needs a line whose other rounds are all lost
-        lines = []
-        for j in range(n):
-            w = m ** (n - 1 - j)
-            digit = (x // w) % m
-            others = [is_lost[x + (c - digit) * w] for c in range(m) if c != digit]
-            y = model.new_bool_var("")
-            model.add_bool_and(others).only_enforce_if(y)
-            lines.append(y)
-        model.add_bool_or([is_lost[x], *lines])
-    model.add(sum(is_lost) <= lost)
-    smallest = first.bit_count()
+        model.add(won[p] == 1 - (first >> p & 1))
+    model.add(sum(won) >= total - lost)
+    most_won = size - first.bit_count()
     for j in range(n):  # slice 0 of player 1 is the smallest slice of all players
         w = m ** (n - 1 - j)
         for c in range(m):
-            model.add(sum(is_lost[x] for x in range(total) if (x // w) % m == c) >= smallest)
+            model.add(sum(won[x] for x in range(total) if (x // w) % m == c) <= most_won)
     return model
 
 

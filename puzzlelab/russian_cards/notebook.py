@@ -63,23 +63,27 @@ def grid_table() -> pd.DataFrame:
     return cached_table("russian_cards_grid", rg.decide_grid, verify=rg.check_grid)
 
 
+def _improved_by_descent() -> pd.DataFrame:
+    """Rows of the long descent (data/russian_cards_min_size_long.csv, verified) that improve the
+    default table, beside the default's values (suffix `_short`); empty when the run is absent."""
+    if not data_path(rg.LONG_TABLE).exists():
+        return pd.DataFrame(columns=["a", "b", "c"])
+    long = read_table(rg.LONG_TABLE)
+    rg.check_min_sizes(long)
+    both = long.merge(read_table("russian_cards_min_size"), on=["a", "b", "c"],
+                      suffixes=("", "_short"))
+    return both[(both.smallest < both.smallest_short)
+                | (both.lower_bound > both.lower_bound_short)].reset_index(drop=True)
+
+
 def smallest_table(grid: pd.DataFrame) -> pd.DataFrame:
     """Smallest announcements of the grid's solvable cells: data/russian_cards_min_size.csv,
     with each cell the long descent improved (data/russian_cards_min_size_long.csv, when that
     run is in data/) replaced by its row; `by_descent` marks those cells."""
-    short = cached_table("russian_cards_min_size", lambda: rg.min_sizes(grid),
-                         verify=rg.check_min_sizes)
-    out = short.assign(by_descent=False)
-    if not data_path(rg.LONG_TABLE).exists():
-        return out
-    long = read_table(rg.LONG_TABLE)
-    rg.check_min_sizes(long)
-    key = ["a", "b", "c"]
-    better = long.merge(short[key + ["smallest", "lower_bound"]], on=key, suffixes=("", "_short"))
-    better = better[(better.smallest < better.smallest_short)
-                    | (better.lower_bound > better.lower_bound_short)]
-    index = out.set_index(key).index
-    for r in better.itertuples():
+    out = cached_table("russian_cards_min_size", lambda: rg.min_sizes(grid),
+                       verify=rg.check_min_sizes).assign(by_descent=False)
+    index = out.set_index(["a", "b", "c"]).index
+    for r in _improved_by_descent().itertuples():
         i = index.get_loc((r.a, r.b, r.c))
         for column in ("smallest", "lower_bound", "proven", "witness"):
             out.loc[i, column] = getattr(r, column)
@@ -333,12 +337,9 @@ def smallest_summary(smallest: pd.DataFrame) -> pd.DataFrame:
 def descent_changes() -> pd.DataFrame:
     """The cells the long descent improved: the default run's label beside the descent's, the
     steps taken and the work units of the last (a proof's cost when it proves)."""
-    if not data_path(rg.LONG_TABLE).exists():
+    both = _improved_by_descent()
+    if both.empty:
         return pd.DataFrame()
-    key = ["a", "b", "c"]
-    long = read_table(rg.LONG_TABLE)
-    both = long.merge(read_table("russian_cards_min_size"), on=key, suffixes=("", "_short"))
-    both = both[(both.smallest < both.smallest_short) | (both.lower_bound > both.lower_bound_short)]
     label = lambda r, x="": smallest_label(r["lower_bound" + x], r["smallest" + x], r["proven" + x])
     return pd.DataFrame({
         "size": [f"({r.a},{r.b},{r.c})" for r in both.itertuples()],
