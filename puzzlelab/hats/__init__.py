@@ -2,7 +2,8 @@
 
 Module roles, as in every puzzle of puzzlelab:
 - model: rounds, views, deals, the thesis's notation, evaluation, validation (`model`);
-- solvers: fast exact methods (`brute`, `chains`, `sets`, `optima`, `fullline`, `slices`);
+- solvers: fast exact methods (`brute`, `chains`, `sets`, `census`, `optima`, `fullline`,
+  `slices`);
 - source: reading and checking the thesis's tables and claims (`thesis`);
 - notebook layer: cached tables, figures and `explore_*` functions (`notebook`).
 Slow reference implementations for cross-checks live in `reference` (not exported here).
@@ -14,7 +15,9 @@ import warnings
 warnings.filterwarnings("ignore", r"'puzzlelab\.hats\.optima' found in sys\.modules",
                         RuntimeWarning)
 
-from . import brute, chains, fullline, model, notebook, optima, sets, slices, thesis  # noqa: E402
+from . import (  # noqa: E402
+    brute, census, chains, fullline, model, notebook, optima, sets, slices, thesis,
+)
 from .model import (  # noqa: E402
     LETTERS, PASS, answers, check_world, deal_to_strings, evaluate, parse_deal, parse_strategy,
     round_index, round_to_string, rounds, rounds_correct, set_correct_order, strategy_to_string,
@@ -29,7 +32,7 @@ from .sets import (  # noqa: E402
 
 __all__ = [
     "LETTERS", "PASS", "Bounds", "NotProvenError", "achievable", "answers", "brute",
-    "canonical_deal", "chains", "check_world", "deal_to_strings", "evaluate", "explore_deal",
+    "canonical_deal", "census", "chains", "check_world", "deal_to_strings", "evaluate", "explore_deal",
     "explore_hypercube", "fullline", "maximal_won_masks", "maximal_won_sets",
     "minimal_dominating_sets", "minimal_lost_sets", "model", "notebook", "optima", "optimum",
     "optimum_bounds", "parse_deal", "parse_strategy", "round_index", "round_to_string", "rounds",

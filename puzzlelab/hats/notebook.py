@@ -23,6 +23,7 @@ from .. import checks
 from ..cache import cached_table
 from ..figures import finish
 from ..sweeps import sweep
+from .census import census_cases, maximal_counts, pattern_counts
 from .chains import chain_crossings, chains
 from .model import (
     LETTERS, answers, check_world, deal_to_strings, evaluate, parse_deal, round_to_string, rounds,
@@ -36,13 +37,13 @@ from .sets import canonical_deal, minimal_dominating_sets, valid_lost_mask
 from .slices import refute
 
 __all__ = [
-    "AGENT_COLOURS", "HAMMING_BUILT", "MAXIMAL_SET_PLAYERS", "OPTIMAL_SET_PLAYERS", "PRESETS",
-    "PRESET_ROUNDS", "SLICE_CASE", "VIEW_ORDERS", "best_deal_letters", "best_known_won_set",
-    "explore_deal", "explore_hypercube", "hamming_row", "hypercube_layout",
-    "maximal_distribution", "open_case_deals", "optimal_set_counts", "optimum_cases",
-    "optimum_rows", "optimum_table", "plot_chain_crossing", "plot_hypercube",
-    "plot_maximal_distribution", "plot_optimal_hypercubes", "plot_win_rate", "preset_deal",
-    "slice_certificate_table",
+    "AGENT_COLOURS", "CENSUS_PLAYERS", "HAMMING_BUILT", "MAXIMAL_SET_PLAYERS",
+    "OPTIMAL_SET_PLAYERS", "PRESETS", "PRESET_ROUNDS", "SLICE_CASE", "VIEW_ORDERS",
+    "best_deal_letters", "best_known_won_set", "explore_deal", "explore_hypercube",
+    "hamming_row", "hypercube_layout", "maximal_census", "maximal_distribution",
+    "open_case_deals", "optimal_set_counts", "optimum_cases", "optimum_rows", "optimum_table",
+    "plot_chain_crossing", "plot_hypercube", "plot_maximal_distribution",
+    "plot_optimal_hypercubes", "plot_win_rate", "preset_deal", "slice_certificate_table",
 ]
 
 
@@ -209,7 +210,8 @@ def plot_win_rate(table: pd.DataFrame, name: str | None = "hats_win_rate") -> Fi
 
 def plot_maximal_distribution(table: pd.DataFrame,
                               name: str | None = "hats_maximal_distribution") -> Figure:
-    """Number of maximal won sets by rounds won, one panel per N."""
+    """Number of maximal won sets by rounds won, one panel per N (log scale when counts span
+    more than four orders of magnitude)."""
     _frame(table, "table", ("n_players", "won_rounds", "maximal_sets"))
     if not 1 <= table.n_players.nunique() <= 3:
         raise ValueError("the distribution is drawn for one to three player counts")
@@ -219,9 +221,14 @@ def plot_maximal_distribution(table: pd.DataFrame,
     for ax, n in zip(np.atleast_1d(axes), ns):
         t = table[table.n_players == n]
         bars = ax.bar(t.won_rounds, t.maximal_sets, color="tab:blue")
-        ax.bar_label(bars, fontsize=FONT - 2, rotation=90 if len(t) >= 5 else 0, padding=2)
+        ax.bar_label(bars, labels=[f"{int(v):,}" for v in t.maximal_sets], fontsize=FONT - 2,
+                     rotation=90 if len(t) >= 5 else 0, padding=2)
         ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))
-        ax.margins(y=0.35)
+        if t.maximal_sets.max() > 1e4 * t.maximal_sets.min():  # billions beside tens: log scale
+            ax.set_yscale("log")
+            ax.set_ylim(0.5, t.maximal_sets.max() * 10_000)
+        else:
+            ax.margins(y=0.35)
         ax.tick_params(labelsize=FONT - 2)
         ax.set_title(f"N = {n}: {int(t.maximal_sets.sum()):,} sets", fontsize=FONT)
         ax.set_xlabel("won rounds", fontsize=FONT)
@@ -234,6 +241,7 @@ def plot_maximal_distribution(table: pd.DataFrame,
 
 HAMMING_BUILT = 15  # the largest Hamming code built round by round (2**15 rounds)
 MAXIMAL_SET_PLAYERS = (2, 3, 4, 5)  # the maximal-set counts of data/hats_maximal_sets.csv
+CENSUS_PLAYERS = 6  # the census (data/hats_maximal_census.csv) counts up to this many players
 OPTIMAL_SET_PLAYERS = (2, 3, 4, 5, 6)  # the optimal-set counts of data/hats_optimal_sets.csv
 SLICE_CASE = (4, 3, 32)  # N, M and the lost rounds the slice certificate rules out
 
@@ -347,6 +355,21 @@ def maximal_distribution(*, executor: Executor | None = None, workers: int = 1) 
         return pd.DataFrame([row for part in parts for row in part])
 
     return cached_table("hats_maximal_sets", compute)
+
+
+def maximal_census(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """Maximal won sets (M = 2) per N <= 6 and won rounds, counted by symmetry (census.py).
+
+    The pieces B_{k,j} are cached in data/hats_maximal_census.csv (a sweep of N + 1 searches per
+    N, about two minutes on one core for N = 6); the counts follow from them exactly.
+    """
+
+    def compute() -> pd.DataFrame:
+        parts = sweep(pattern_counts, census_cases(CENSUS_PLAYERS), executor=executor,
+                      workers=workers, desc="maximal-set census")
+        return pd.DataFrame([row for part in parts for row in part])
+
+    return maximal_counts(cached_table("hats_maximal_census", compute))
 
 
 def _optimal_set_row(n: int, lost: int) -> dict:
