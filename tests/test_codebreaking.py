@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from puzzlelab.codebreaking import (STRATEGIES, Game, analyze, bags_of_gold, black_peg_mastermind,
                                     bulls_and_cows, counterfeit_coin, lemma14_bound, mastermind,
                                     optimal, parse, simulate, well_formed_table)
-from puzzlelab.codebreaking import coins
+from puzzlelab.codebreaking import coins, reference
 from puzzlelab.codebreaking import notebook as explore
 from puzzlelab.codebreaking.games import mastermind_by_formulas, outcome_clauses
 from puzzlelab.codebreaking.reference import analyze_plain
@@ -408,6 +408,24 @@ def test_average_within_a_worst_case_budget_equals_brute_force(make):
         assert res.total == brute_force_total_within(game, budget) and res.worst <= budget
     with pytest.raises(ValueError, match="within"):
         optimal(game, "average", max_worst=worst - 1)
+
+
+@pytest.mark.parametrize("make", [lambda: mastermind(3, 3), lambda: black_peg_mastermind(2, 4),
+                                  lambda: counterfeit_coin(5)])
+def test_a_capped_average_search_gives_the_optimum_below_the_cap_and_a_lower_bound_above(make):
+    from puzzlelab.codebreaking.optimal import Search
+
+    game = make()
+    root = np.arange(game.n_codes)
+    best = reference.optimal_plain(game)[1]  # the plain recursion, no bounds, no symmetry
+    for cap in (best - 7, best - 1, best, best + 1, best + 20):
+        search = Search(game)
+        value = search.best_total(root, None, cap)
+        if cap > best:
+            assert value == best  # found: the cap did not hide it
+        else:
+            assert cap <= value <= best  # cut: a true lower bound, at least the cap
+        assert search.best_total(root) == best  # what the capped search remembered stays sound
 
 
 @pytest.mark.parametrize("genuine", [False, True])

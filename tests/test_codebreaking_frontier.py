@@ -150,3 +150,19 @@ def test_public_functions_take_any_value_calmly(value):
     for name, f in public_callables(frontier):
         if name != "main":  # main(None) would read pytest's own command line
             well_behaved(f, value, seconds=10)
+
+
+def test_long_runs_go_to_their_own_table_which_the_notebook_reads_checked(monkeypatch):
+    from puzzlelab.codebreaking import notebook
+
+    written = {}
+    monkeypatch.setattr(frontier, "LONG_RUNS", [("Mastermind", 2, 3)])
+    monkeypatch.setattr(frontier, "write_table", lambda df, name: written.setdefault(name, df))
+    frontier.main(["--runs", "long"])
+    assert list(written) == [frontier.TABLE_LONG]
+    pd.testing.assert_frame_equal(written[frontier.TABLE_LONG],
+                                  optimal_sizes([("Mastermind", 2, 3)]))
+    long = notebook.optimal_sizes_long()  # the committed long rows pass the published checks
+    assert list(long.columns) == frontier.COLUMNS
+    assert set(zip(long.kind, long.pegs, long.colours)) <= set(frontier.ALL_RUNS)
+    assert not set(zip(long.kind, long.pegs, long.colours)) & set(frontier.DEFAULT_RUNS)

@@ -31,15 +31,17 @@ from .. import checks
 from . import engine
 from .game import Game, Symmetry, well_formed_table
 
-__all__ = ["COIN_OUTCOMES", "MAX_CODES", "MAX_PEGS", "MAX_WEIGHINGS", "bags_of_gold",
-           "black_peg_mastermind", "bulls_and_cows", "counterfeit_coin", "mastermind",
-           "mastermind_by_formulas", "outcome_clauses"]
+__all__ = ["COIN_OUTCOMES", "MAX_CODES", "MAX_PEGS", "MAX_SYMMETRY_ENTRIES", "MAX_WEIGHINGS",
+           "bags_of_gold", "black_peg_mastermind", "bulls_and_cows", "counterfeit_coin",
+           "mastermind", "mastermind_by_formulas", "outcome_clauses"]
 
 MAX_CODES = 6000  # codes of a game that needs an explicit codes × experiments table
 STRING_PEGS, STRING_COLORS = 8, 127  # the engine packs a code into a 64-bit word, a byte per peg
 MAX_PEGS = 100  # (pegs + 1)(pegs + 2)/2 outcome labels
 MAX_MARKER_WORK = 10**9  # guesses × codes × colours compared when counting markers
 MAX_WEIGHINGS = 1_000_000  # explicit weighings of the coin game (15 coins: 893,803)
+# group size × codes of a peg × colour symmetry table (int16: 600 MB at most; Mastermind 4×7 fits)
+MAX_SYMMETRY_ENTRIES = 300_000_000
 
 
 def _positive(name: str, value: int, high: int | None = None) -> int:
@@ -262,16 +264,15 @@ def bulls_and_cows(positions: int = 4, symbols: int = 10) -> Game:
     positions, symbols = _check_size(positions, symbols, distinct=True)
     strings = colour_strings(positions, symbols, distinct=True)
     labels = [f"{b}B{c}C" for b in range(positions + 1) for c in range(positions + 1 - b)]
-    group = math.factorial(positions) * math.factorial(symbols)
     return _marker_game(f"Bulls and Cows {positions}×{symbols}", strings, symbols, labels,
-                        (lambda: mastermind_symmetry(strings, symbols)) if group <= 20000 else None)
+                        lambda: mastermind_symmetry(strings, symbols))
 
 
 def mastermind_symmetry(strings: np.ndarray, colors: int) -> Symmetry | None:
     """The group of peg × colour permutations acting on codes (= guesses), §3.4."""
     pegs = strings.shape[1]
     group = math.factorial(pegs) * math.factorial(colors)
-    if group * len(strings) > 30_000_000:
+    if group * len(strings) > MAX_SYMMETRY_ENTRIES:
         return None
     lookup = np.full((colors + 1) ** pegs, -1, dtype=np.int32)
     lookup[_string_keys(strings, colors)] = np.arange(len(strings), dtype=np.int32)

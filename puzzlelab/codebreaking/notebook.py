@@ -20,12 +20,12 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
 from .. import checks
-from ..cache import cached_source_table, cached_table
+from ..cache import cached_source_table, cached_table, data_path, read_table
 from ..figures import finish
 from ..sweeps import sweep
 from . import coins
 from .analysis import Analysis, analyze, ceil_log, lemma14_bound
-from .frontier import check_sizes, optimal_sizes
+from .frontier import COLUMNS, TABLE_LONG, check_sizes, optimal_sizes
 from .game import Game, check_game
 from .games import bags_of_gold, black_peg_mastermind, bulls_and_cows, counterfeit_coin, mastermind
 from .language import GAMES_DIR, game_tables, load, parse
@@ -39,7 +39,8 @@ __all__ = [
     "built_in_twin", "cached", "coin_average_check", "coin_greedy_table", "coin_table",
     "describe_greedy_gaps", "explore_game_text", "explore_play", "explore_strategy",
     "final_outcome_effect", "greedy_average_gaps", "hidden_code", "lambda_table",
-    "language_table", "make_game", "optimal_row", "optimal_table", "play_widgets",
+    "language_table", "make_game", "optimal_row", "optimal_sizes_long", "optimal_table",
+    "play_widgets",
     "printed_clause_checks",
     "SIZE_CONTROLS", "histogram_views", "plot_histograms", "strategies_table",
     "strategy_rows", "strategy_widgets",
@@ -700,3 +701,13 @@ def printed_clause_checks() -> pd.DataFrame:
 def cached(name: str) -> pd.DataFrame:
     """The table `name` of `TABLES` from data/<name>.csv (computed and written when missing)."""
     return cached_table(checks.choice(name, "table", TABLES), TABLES[name], verify=VERIFY.get(name))
+
+
+def optimal_sizes_long() -> pd.DataFrame:
+    """The sizes beyond the budget whose searches ended (data/codebreaking_optimal_sizes_long.csv,
+    from `python -m puzzlelab.codebreaking.frontier --runs long`), checked; empty when absent."""
+    if not data_path(TABLE_LONG).exists():
+        return pd.DataFrame(columns=COLUMNS)
+    table = read_table(TABLE_LONG)
+    check_sizes(table)
+    return table

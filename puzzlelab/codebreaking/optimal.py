@@ -16,7 +16,9 @@ tries only one experiment per class of equivalent experiments (Definition 28):
 `optimal(game, "worst")` deepens d = lower bound, … until every code can be solved in d
 experiments (pruned by the counting bound: k experiments with b outcomes solve at most b^k
 codes, or b^(k−1) when the last guess must hit). `optimal(game, "average")` is a
-branch-and-bound over the same moves with memoised exact totals; with `max_worst=d` only
+branch-and-bound over the same moves with memoised exact totals; each sub-search is told the
+total it must stay below to matter and, when it cannot, stops with a lower bound (remembered
+for the next visit) instead of its exact optimum; with `max_worst=d` only
 strategies solving every code within d experiments count (a state the worst-case search
 cannot solve within its budget is cut at once). `reference.optimal_plain` is the slow reference.
 """
@@ -50,6 +52,7 @@ class Search:
     experiments_seen: int = 0
     experiments_tried: int = 0
     memo: dict = field(default_factory=dict)
+    lower_memo: dict = field(default_factory=dict)  # lower bounds left by capped searches
     worst_memo: dict = field(default_factory=dict)
     # orbit leaders per set of symmetries fixing the live codes
     leaders: dict = field(default_factory=dict)
@@ -165,11 +168,13 @@ class Search:
         return ok
 
     # --- average case -----------------------------------------------------------------------
-    def best_total(self, live: np.ndarray, budget: int | None = None) -> float:
+    def best_total(self, live: np.ndarray, budget: int | None = None,
+                   cap: float = math.inf) -> float:
         """The least total number of experiments over the codes of `live` (branch and bound).
 
         With a `budget`, only strategies that solve every code within that many more
-        experiments count (math.inf if there is none).
+        experiments count (math.inf if there is none). With a `cap`, a total that is not below
+        it need not be found: the answer is then only a lower bound, at least `cap`.
         """
         if budget is not None and len(live) > self.capacity(budget):
             return math.inf
@@ -178,6 +183,9 @@ class Search:
         key = (live.tobytes(), budget)
         if key in self.memo:
             return self.memo[key]
+        known = self.lower_memo.get(key, 0)
+        if known >= cap:  # an earlier search already showed the total is at least this
+            return known
         if budget is not None and not self.solvable(live, budget):  # the worst-case search says no
             self.memo[key] = math.inf
             return math.inf
@@ -195,17 +203,22 @@ class Search:
             if budget is None:
                 self.worst_of[live.tobytes()] = 2
             return 2 * len(live) - 1
-        best, best_j = self._branch(live, budget, free)
+        best, best_j = self._branch(live, budget, free, cap)
+        if best_j < 0:  # no move beats the cap: `best` is a lower bound, not the total
+            self.lower_memo[key] = max(known, best)
+            return best
         self.memo[key] = best
         self.avg_choice[key] = best_j
-        if budget is None and best_j >= 0:
+        if budget is None:
             self.worst_of[live.tobytes()] = 1 + max(
                 [self._worst_of(p) for p in self.parts(live, best_j)], default=0)
         return best
 
-    def _branch(self, live: np.ndarray, budget: int | None, free: float) -> tuple[float, int]:
-        """Best total and move at `live`: moves in order of their lower bound, cut by the best so
-        far."""
+    def _branch(self, live: np.ndarray, budget: int | None, free: float,
+                cap: float) -> tuple[float, int]:
+        """Best total and move at `live`, moves in order of their lower bound; each child search
+        is capped by what would still beat the best so far. Without a move below `cap`, the
+        least lower bound over the moves and -1."""
         idx, counts = self.moves(live)
         nonfinal = np.where(self.game.is_final, 0, counts)
         lower = len(live) + self.bounds[nonfinal].sum(axis=1)
@@ -213,22 +226,25 @@ class Search:
             fits = nonfinal.max(axis=1) <= self.capacity(budget - 1)
             lower = np.where(fits, lower, np.iinfo(np.int64).max)
         child = None if budget is None else budget - 1
-        best, best_j = math.inf, -1
+        best, best_j, floor = cap, -1, math.inf  # floor: least lower bound of a move cut short
         for t in np.argsort(lower, kind="stable"):
             if lower[t] >= best:
+                floor = min(floor, float(lower[t]))
                 break
             j = int(idx[t])
             total, rest = len(live), int(lower[t]) - len(live)
             for p in sorted(self.parts(live, j), key=len):
                 rest -= int(self.bounds[len(p)])
-                total += self.best_total(p, child)
+                total += self.best_total(p, child, best - total - rest)
                 if total + rest >= best:
+                    floor = min(floor, total + rest)
                     break
             else:
-                if total < best:
-                    best, best_j = total, j
-                    if budget is not None and best <= free:
-                        break  # cannot beat the unconstrained optimum
+                best, best_j = total, j
+                if budget is not None and best <= free:
+                    break  # cannot beat the unconstrained optimum
+        if best_j < 0:
+            return min(floor, best), -1
         return best, best_j
 
     def _worst_of(self, live: np.ndarray) -> int:
