@@ -204,7 +204,7 @@ class Search:
                 self.worst_of[live.tobytes()] = 2
             return 2 * len(live) - 1
         best, best_j = self._branch(live, budget, free, cap)
-        if best_j < 0:  # no move beats the cap: `best` is a lower bound, not the total
+        if best_j < 0:  # no move beats the cap: `best` is the cap, a lower bound, not the total
             self.lower_memo[key] = max(known, best)
             return best
         self.memo[key] = best
@@ -218,7 +218,7 @@ class Search:
                 cap: float) -> tuple[float, int]:
         """Best total and move at `live`, moves in order of their lower bound; each child search
         is capped by what would still beat the best so far. Without a move below `cap`, the
-        least lower bound over the moves and -1."""
+        cap itself (every move is then known to need at least that much) and -1."""
         idx, counts = self.moves(live)
         nonfinal = np.where(self.game.is_final, 0, counts)
         lower = len(live) + self.bounds[nonfinal].sum(axis=1)
@@ -226,10 +226,9 @@ class Search:
             fits = nonfinal.max(axis=1) <= self.capacity(budget - 1)
             lower = np.where(fits, lower, np.iinfo(np.int64).max)
         child = None if budget is None else budget - 1
-        best, best_j, floor = cap, -1, math.inf  # floor: least lower bound of a move cut short
+        best, best_j = cap, -1
         for t in np.argsort(lower, kind="stable"):
             if lower[t] >= best:
-                floor = min(floor, float(lower[t]))
                 break
             j = int(idx[t])
             total, rest = len(live), int(lower[t]) - len(live)
@@ -237,14 +236,11 @@ class Search:
                 rest -= int(self.bounds[len(p)])
                 total += self.best_total(p, child, best - total - rest)
                 if total + rest >= best:
-                    floor = min(floor, total + rest)
                     break
             else:
                 best, best_j = total, j
                 if budget is not None and best <= free:
                     break  # cannot beat the unconstrained optimum
-        if best_j < 0:
-            return min(floor, best), -1
         return best, best_j
 
     def _worst_of(self, live: np.ndarray) -> int:

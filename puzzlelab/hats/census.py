@@ -29,6 +29,8 @@ import pandas as pd
 from numba import njit
 
 from .. import checks
+from ..bitsets import bits
+from .sets import closed_neighbourhoods
 
 __all__ = ["MAX_CENSUS_PLAYERS", "census_cases", "count_minimal_lost_sets", "maximal_counts",
            "pattern_counts"]
@@ -40,10 +42,12 @@ MAX_CENSUS_PLAYERS = 6  # 2**6 = 64 rounds: one uint64 mask per set of rounds
 def _tables(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.uint64]:
     """Closed neighbourhoods, balls of radius 2, the masks of rounds with hat j = a, all rounds."""
     size = 2**n
-    closed = np.array([sum(1 << (v ^ b) for b in [0] + [1 << j for j in range(n)])
-                       for v in range(size)], dtype=np.uint64)
-    ball2 = np.array([sum(1 << x for x in range(size) if (x ^ v).bit_count() <= 2)
-                      for v in range(size)], dtype=np.uint64)
+    near = closed_neighbourhoods(n)
+    ball2 = [0] * size  # the union of the closed neighbourhoods of v's closed neighbourhood
+    for v in range(size):
+        for u in bits(near[v]):
+            ball2[v] |= near[u]
+    closed, ball2 = np.array(near, dtype=np.uint64), np.array(ball2, dtype=np.uint64)
     low = np.array([sum(1 << x for x in range(size) if not x >> j & 1) for j in range(n)],
                    dtype=np.uint64)
     return closed, ball2, low, np.uint64((1 << size) - 1)
