@@ -18,7 +18,7 @@ from robustness import any_value, public_callables, well_behaved
 import puzzlelab.russian_cards as rc
 
 MODULES = ["constructions", "grid", "kripke", "model", "notebook", "orbits", "reference",
-           "search", "solver", "source", "symmetry"]
+           "search", "smallest", "solver", "source", "symmetry"]
 SLOW = {"decide_grid", "min_sizes", "agreement_table", "grid_table", "smallest_table",
         "sum_mod_table", "report_dfs_table", "appendix_table", "c1_table"}
 

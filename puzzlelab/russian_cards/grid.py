@@ -19,7 +19,7 @@ The long run (`longer_min_sizes`: a descent of `LONG_WORK` CP-SAT work units per
 unproven smallest announcement; not part of `make reproduce`) writes
 data/russian_cards_min_size_long.csv::
 
-    python -m puzzlelab.russian_cards.grid --descend --max-n 16 [--work 200] [--workers 2]
+    python -m puzzlelab.russian_cards.grid --descend --max-n 16 [--work 40] [--workers 2]
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from ..cache import read_table, write_table
 from ..solvers import solve_limited, work_used
 from .model import Announcement, cards, counting_lower_bound, hand_lists, is_solution
 from .search import cpsat_model
+from .smallest import fewer_hands, shrink
 from .solver import Verdict, decide, steiner_size
 
 __all__ = [
@@ -49,7 +50,7 @@ __all__ = [
 N_MAX = 16
 N_LIMIT = 20    # the largest deck a grid sweep accepts (C(20, 10) hands: `model.MAX_HANDS`)
 MIN_WORK = 3.0  # CP-SAT work units per cell for the smallest announcement
-LONG_WORK = 150.0  # CP-SAT work units per descent step of the long run (`longer_min_sizes`)
+LONG_WORK = 40.0  # CP-SAT work units per symmetry case and descent step of the long run
 LONG_TABLE = "russian_cards_min_size_long"  # the long run's table in data/
 ROW_KEYS = ("a", "b", "c", "smallest", "lower_bound", "proven", "witness")  # what `descend` reads
 GRID_COLUMNS = ["a", "b", "c", "n", "status", "method", "proof", "size", "work_units", "detail",
@@ -138,13 +139,15 @@ def check_table(df: object, columns: Sequence[str]) -> pd.DataFrame:
 def smallest_row(cell: tuple[int, int, int, str], work_limit: float = MIN_WORK) -> dict:
     """The smallest announcement found for one cell (a, b, c, grid witness), and its bounds.
 
-    CP-SAT minimises over the whole model with the grid's witness as a hint, and the witness
-    is kept when nothing smaller is found within the work limit. The lower bound is the larger
-    of CP-SAT's bound, the double-counting bound and Lemma C's exact size (b = c + 1);
-    `proven` when the lower bound meets the size found.
+    The grid's witness and random maximal packings are pruned (`smallest.shrink`); CP-SAT then
+    minimises over the whole model with the smallest of them as a hint, which is kept when
+    nothing smaller is found within the work limit. The lower bound is the larger of CP-SAT's
+    bound, the covering bound and Lemma C's exact size (b = c + 1); `proven` when the lower
+    bound meets the size found.
     """
     a, b, c, witness = cell
-    start = parse_announcement(witness)
+    grid_size = len(parse_announcement(witness))
+    start = shrink(a, b, c, parse_announcement(witness))
     model, x = cpsat_model(a, b, c, minimize=True)
     hint = {from_bits(h) for h in start}
     for h, v in x.items():
@@ -157,7 +160,7 @@ def smallest_row(cell: tuple[int, int, int, str], work_limit: float = MIN_WORK) 
         raise AssertionError(f"the smallest announcement found for {(a, b, c)} fails the verifier")
     bound = int(np.ceil(res.bound - 1e-9)) if res.feasible else 0
     low = max(bound, counting_lower_bound(a, b, c), steiner_size(a, b, c) or 0)
-    return dict(a=a, b=b, c=c, n=a + b + c, grid_size=len(hint), smallest=len(ann),
+    return dict(a=a, b=b, c=c, n=a + b + c, grid_size=grid_size, smallest=len(ann),
                 lower_bound=low, proven=res.optimal or low == len(ann),
                 work_units=round(work_used(res), 2), witness=format_announcement(ann))
 
@@ -177,29 +180,14 @@ def min_sizes(
                                      desc="smallest announcements"))
 
 
-def fewer_hands(a: int, b: int, c: int, most: int, work: float
-                ) -> tuple[str, Announcement, float]:
-    """CP-SAT: ("found", a safe announcement of at most `most` hands, work units), ("none", (),
-    work) when there is none, or ("unknown", (), work) when the work limit ends the search."""
-    model, x = cpsat_model(a, b, c)
-    model.add(sum(x.values()) <= checks.integer(most, "most", low=0))
-    res = solve_limited(model, work, what=f"announcement of <= {most} hands for {(a, b, c)}")
-    used = round(work_used(res), 2)
-    if res.infeasible:
-        return "none", (), used
-    if not res.feasible:
-        return "unknown", (), used
-    return "found", tuple(sorted(cards(h) for h, v in x.items() if res.value(v))), used
-
-
 def descend(row: dict, work: float = LONG_WORK) -> dict:
     """Improve one row of the smallest-announcement table by descent (group11_rc §4, extended).
 
     While unproven: ask CP-SAT for a safe announcement with one hand fewer than the best known
-    (a feasibility question, `work` units each). One found replaces the witness; none proves the
-    best known smallest (any smaller announcement has at most that many hands); the first step
-    that runs out of work ends the descent. Adds `descent_steps`, `descent_work` (the limit per
-    step) and `last_step_work` (the work units of the last step: a proof's cost).
+    (`smallest.fewer_hands`: every symmetry case, `work` units each). One found replaces the
+    witness; none proves the best known smallest (any smaller announcement has at most that
+    many hands); the first step that runs out of work ends the descent. Adds `descent_steps`, `descent_work` (the limit per
+    case) and `last_step_work` (the work units of the last step: a proof's cost).
     """
     work = checks.number(work, "work", low=0.01, high=10_000)
     if not isinstance(row, Mapping):

@@ -33,8 +33,8 @@ from ..bitsets import bits, from_bits, full
 
 __all__ = [
     "Announcement", "Hand", "MAX_HANDS", "all_hands", "check_announcement", "check_hand",
-    "check_sizes", "counting_lower_bound", "hand_sizes", "is_informative", "is_safe",
-    "is_solution", "parse_hand", "views",
+    "check_sizes", "counting_lower_bound", "covering_counts", "hand_sizes", "holding_counts",
+    "is_informative", "is_safe", "is_solution", "parse_hand", "views",
 ]
 
 Hand = tuple[int, ...]
@@ -237,13 +237,44 @@ def views(
     return {x: [h for h in L if not set(h) & set(x)] for x in held}
 
 
-def counting_lower_bound(a: int, b: int, c: int) -> int:
-    """A lower bound on the size of any safe announcement, by double counting.
+def covering_counts(a: int, b: int, c: int) -> list[int]:
+    """r_j for j = 0..c: how many hands any safe announcement has avoiding each j-set of cards
+    (r_0 is its size), by the covering lemma (group11_rc §3, Rule 2; proved in the notebook).
 
-    Every c-set X Cath may hold must be avoided by m >= 2 hands whose union is the other
-    n - c cards, so m >= max(2, ceil((n - c) / a)); each hand avoids C(n - a, c) c-sets.
-    Hence |L| * C(n - a, c) >= C(n, c) * m.
+    Every c-set X is avoided by some hand (Rule 2 read over every c-set), and the hands
+    avoiding X contain and miss each other card: at least r_c = max(2, ceil((n - c) / a),
+    ceil((n - c) / b)) of them. Their complements (b + c cards each) cover every (c+1)-set, so
+    counting pairs (card y outside a j-set J, complement containing J and y) gives
+    r_j >= ceil((n - j) r_{j+1} / (b + c - j)), the Schönheim recursion for coverings.
     """
     n = check_sizes(a, b, c)
-    m = max(2, -(-(n - c) // a))
-    return -(-comb(n, c) * m // comb(n - a, c))
+    r = [0] * c + [max(2, -(-(n - c) // a), -(-(n - c) // b))]
+    for j in range(c - 1, -1, -1):
+        r[j] = -(-(n - j) * r[j + 1] // (b + c - j))
+    return r
+
+
+def holding_counts(a: int, b: int, c: int) -> list[int]:
+    """q_j for j = 0..c: how many hands of any safe announcement hold a card y and avoid a
+    j-set J without y (q_0: hands holding y), by the holding lemma (proved in the notebook).
+
+    Rule 2 gives q_c = 1: for every c-set X and card y outside it some hand avoiding X holds y.
+    Counting pairs (card z outside J and y, hand holding y avoiding J and z) gives
+    q_j >= ceil((n - 1 - j) q_{j+1} / (n - a - j)): such a hand misses n - a - j other cards.
+    """
+    n = check_sizes(a, b, c)
+    q = [0] * c + [1]
+    for j in range(c - 1, -1, -1):
+        q[j] = -(-(n - 1 - j) * q[j + 1] // (n - a - j))
+    return q
+
+
+def counting_lower_bound(a: int, b: int, c: int) -> int:
+    """A lower bound on the size of any safe announcement: the larger of r_0 (`covering_counts`)
+    and ceil(n q_0 / a) (`holding_counts`: every card is held by q_0 hands of a cards each).
+
+    r_0 is at least the one-step double count |L| C(n - a, c) >= C(n, c) m (each hand avoids
+    C(n - a, c) c-sets, each c-set is avoided by m >= max(2, ceil((n - c) / a)) hands).
+    """
+    n = check_sizes(a, b, c)
+    return max(covering_counts(a, b, c)[0], -(-n * holding_counts(a, b, c)[0] // a))

@@ -24,14 +24,18 @@ from ..figures import finish
 from . import grid as rg
 from . import source
 from .kripke import agreement, random_announcements
-from .model import all_hands, check_hand, hand_lists, hand_sizes, is_solution, views
+from .model import (
+    all_hands, check_hand, covering_counts, hand_lists, hand_sizes, holding_counts, is_solution,
+    views,
+)
 from .search import packings, report_dfs
 from ..proofs import Proof
 from .solver import Verdict, decide, for_hand, lemma_proof
 
 __all__ = [
     "EXPLORE_N_MAX", "STATUS_COLOURS", "agreement_table", "appendix_table", "asymmetry",
-    "c1_table", "candidate_families", "cell_view", "cell_views", "explore_views", "grid_table",
+    "c1_table", "candidate_families", "cell_view", "cell_views", "counting_bounds",
+    "explore_views", "grid_table",
     "plot_grids", "proof_family", "report_and_ours", "report_dfs_table", "report_solver_table",
     "descent_changes", "short", "smallest_label", "smallest_summary", "smallest_table",
     "sum_mod_table", "yn_table",
@@ -322,6 +326,22 @@ def smallest_label(lower: int, found: int, proven: bool) -> str:
     if found > WEAK * lower:
         return f"≤ {found} (weak)"
     return f"{lower}–{found}"
+
+
+def counting_bounds(smallest: pd.DataFrame, sizes: Iterable[tuple[int, int, int]]
+                    ) -> pd.DataFrame:
+    """For the given sizes: the covering lemma's r_0 and the holding lemma's ceil(n q_0 / a)
+    beside the smallest announcement found (and whether it is exact)."""
+    t = rg.check_table(smallest, ["a", "b", "c", "smallest", "proven"]).set_index(["a", "b", "c"])
+    rows = []
+    for a, b, c in sizes:
+        if (a, b, c) not in t.index:
+            raise ValueError(f"({a},{b},{c}) is not a solvable size of the table")
+        n, r = a + b + c, t.loc[(a, b, c)]
+        rows.append({"size": f"({a},{b},{c})", "covering r₀": covering_counts(a, b, c)[0],
+                     "holding ⌈n·q₀/a⌉": -(-n * holding_counts(a, b, c)[0] // a),
+                     "smallest found": int(r.smallest), "exact": bool(r.proven)})
+    return pd.DataFrame(rows).set_index("size")
 
 
 def smallest_summary(smallest: pd.DataFrame) -> pd.DataFrame:

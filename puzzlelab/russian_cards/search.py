@@ -192,22 +192,27 @@ def random_greedy(a: int, b: int, c: int, *, tries: int = 50, seed: int = 0) -> 
     the best chance of a given order. Hands are bit masks; conflicts are found with numpy.
     """
     n = hands_within_budget(a, b, c, "the greedy search")
-    k = max_shared(a, c)
     hands = np.array(subset_masks(n, a), dtype=np.uint64)
-    h0 = from_bits(range(a))
     rng = np.random.default_rng(seed)
     for _ in range(tries):
-        allowed = np.bitwise_count(hands & np.uint64(h0)) <= k
-        allowed[hands == h0] = False
-        chosen = [h0]
-        for i in rng.permutation(len(hands)):
-            if allowed[i]:
-                h = int(hands[i])
-                chosen.append(h)
-                allowed &= np.bitwise_count(hands & np.uint64(h)) <= k
+        chosen = random_packing(hands, from_bits(range(a)), max_shared(a, c), rng)
         if safe_masks(chosen, n, c, every_c_set=True):
             return chosen
     return None
+
+
+def random_packing(hands: np.ndarray, h0: int, k: int, rng: np.random.Generator) -> list[int]:
+    """One maximal packing through h0 (hands pairwise sharing <= k cards): the hands (uint64
+    masks) tried in a random order, each kept when it fits."""
+    allowed = np.bitwise_count(hands & np.uint64(h0)) <= k
+    allowed[hands == h0] = False
+    chosen = [h0]
+    for i in rng.permutation(len(hands)):
+        if allowed[i]:
+            h = int(hands[i])
+            chosen.append(h)
+            allowed &= np.bitwise_count(hands & np.uint64(h)) <= k
+    return chosen
 
 
 # -- families of candidate announcements ----------------------------------------------------
