@@ -123,3 +123,18 @@ def test_holding_counts_hold_for_every_enumerated_announcement(abc):
             for j in range(c + 1):
                 assert min(_avoiding(holding, s) for s in combinations(set(range(n)) - {y}, j)
                            ) >= q[j]
+
+
+def test_johnson_bound_holds_and_agrees_with_the_grid():
+    """Every witness in data/ fits Johnson's packing bound (met by the Fano planes of (3,3,1));
+    where the counting bound exceeds it the grid, by CP-SAT, also says unsolvable."""
+    from puzzlelab.russian_cards import notebook as rn
+    from puzzlelab.russian_cards.model import packing_upper_bound
+
+    grid = read_table("russian_cards_grid")
+    for r in grid[grid.status == "solvable"].itertuples():
+        assert len(rg.parse_announcement(r.witness)) <= packing_upper_bound(r.a, r.b, r.c)
+    assert packing_upper_bound(3, 3, 1) == 7 == max(map(len, rc.safe_announcements(3, 3, 1)))
+    cross = rn.bounds_cross(grid, 16)
+    assert len(cross) >= 1 and (cross.grid == "unsolvable").all()
+    assert (cross["at least"] > cross["at most"]).all()

@@ -34,7 +34,7 @@ from ..bitsets import bits, from_bits, full
 __all__ = [
     "Announcement", "Hand", "MAX_HANDS", "all_hands", "check_announcement", "check_hand",
     "check_sizes", "counting_lower_bound", "covering_counts", "hand_sizes", "holding_counts",
-    "is_informative", "is_safe", "is_solution", "parse_hand", "views",
+    "is_informative", "is_safe", "is_solution", "packing_upper_bound", "parse_hand", "views",
 ]
 
 Hand = tuple[int, ...]
@@ -267,6 +267,16 @@ def holding_counts(a: int, b: int, c: int) -> list[int]:
     for j in range(c - 1, -1, -1):
         q[j] = -(-(n - 1 - j) * q[j + 1] // (n - a - j))
     return q
+
+
+def packing_upper_bound(a: int, b: int, c: int) -> int:
+    """Johnson's bound (1962, IRE Trans. Information Theory 8) on an informative announcement:
+    every (a - c)-set lies in at most one hand, so |L| <= floor(n/a floor((n-1)/(a-1) ...))."""
+    n = check_sizes(a, b, c)
+    bound = 1
+    for j in range(a - c - 1, -1, -1):  # hands through j fixed cards, innermost first
+        bound = (n - j) * bound // (a - j)
+    return bound
 
 
 def counting_lower_bound(a: int, b: int, c: int) -> int:

@@ -25,8 +25,8 @@ from . import grid as rg
 from . import source
 from .kripke import agreement, random_announcements
 from .model import (
-    all_hands, check_hand, covering_counts, hand_lists, hand_sizes, holding_counts, is_solution,
-    views,
+    all_hands, check_hand, counting_lower_bound, covering_counts, hand_lists, hand_sizes,
+    holding_counts, is_solution, packing_upper_bound, views,
 )
 from .search import packings, report_dfs
 from ..proofs import Proof
@@ -34,6 +34,7 @@ from .solver import Verdict, decide, for_hand, lemma_proof
 
 __all__ = [
     "EXPLORE_N_MAX", "STATUS_COLOURS", "agreement_table", "appendix_table", "asymmetry",
+    "bounds_cross",
     "c1_table", "candidate_families", "cell_view", "cell_views", "counting_bounds",
     "explore_views", "grid_table",
     "plot_grids", "proof_family", "report_and_ours", "report_dfs_table", "report_solver_table",
@@ -342,6 +343,24 @@ def counting_bounds(smallest: pd.DataFrame, sizes: Iterable[tuple[int, int, int]
                      "holding ⌈n·q₀/a⌉": -(-n * holding_counts(a, b, c)[0] // a),
                      "smallest found": int(r.smallest), "exact": bool(r.proven)})
     return pd.DataFrame(rows).set_index("size")
+
+
+def bounds_cross(grid: pd.DataFrame, n_max: int = rg.N_LIMIT) -> pd.DataFrame:
+    """Sizes (n <= n_max, no lemma of the grid) whose counting bound exceeds Johnson's packing
+    bound, so no announcement exists; beside the grid's verdict where the grid has the size."""
+    n_max = checks.integer(n_max, "n_max", low=1, high=rg.N_LIMIT)
+    known = rg.check_table(grid, ["a", "b", "c", "status", "method"]).set_index(["a", "b", "c"])
+    rows = []
+    for c in (1, 2, 3):
+        for a, b, _ in rg.cells(c, n_max):
+            if lemma_proof(a, b, c) or (low := counting_lower_bound(a, b, c)) <= (
+                    high := packing_upper_bound(a, b, c)):
+                continue
+            r = known.loc[(a, b, c)] if (a, b, c) in known.index else None
+            rows.append({"size": f"({a},{b},{c})", "n": a + b + c, "at least": low,
+                         "at most": high, "grid": "—" if r is None else r.status,
+                         "grid method": "beyond the grid" if r is None else r.method})
+    return pd.DataFrame(rows).sort_values("n", kind="stable").set_index("size")
 
 
 def smallest_summary(smallest: pd.DataFrame) -> pd.DataFrame:
