@@ -142,8 +142,8 @@ def smallest_row(cell: tuple[int, int, int, str], work_limit: float = MIN_WORK) 
     The grid's witness and random maximal packings are pruned (`smallest.shrink`); CP-SAT then
     minimises over the whole model with the smallest of them as a hint, which is kept when
     nothing smaller is found within the work limit. The lower bound is the larger of CP-SAT's
-    bound, the covering bound and Lemma C's exact size (b = c + 1); `proven` when the lower
-    bound meets the size found.
+    bound, the counting lemmas' bound (`model.counting_lower_bound`) and Lemma C's exact size
+    (b = c + 1); `proven` when the lower bound meets the size found.
     """
     a, b, c, witness = cell
     grid_size = len(parse_announcement(witness))
@@ -186,8 +186,9 @@ def descend(row: dict, work: float = LONG_WORK) -> dict:
     While unproven: ask CP-SAT for a safe announcement with one hand fewer than the best known
     (`smallest.fewer_hands`: every symmetry case, `work` units each). One found replaces the
     witness; none proves the best known smallest (any smaller announcement has at most that
-    many hands); the first step that runs out of work ends the descent. Adds `descent_steps`, `descent_work` (the limit per
-    case) and `last_step_work` (the work units of the last step: a proof's cost).
+    many hands); the first step that runs out of work ends the descent. Adds `descent_steps`,
+    `descent_work` (the limit per case) and `last_step_work` (the work units of the last step:
+    a proof's cost).
     """
     work = checks.number(work, "work", low=0.01, high=10_000)
     if not isinstance(row, Mapping):

@@ -34,9 +34,8 @@ from .solver import Verdict, decide, for_hand, lemma_proof
 
 __all__ = [
     "EXPLORE_N_MAX", "STATUS_COLOURS", "agreement_table", "appendix_table", "asymmetry",
-    "bounds_cross",
-    "c1_table", "candidate_families", "cell_view", "cell_views", "counting_bounds",
-    "explore_views", "grid_table",
+    "bounds_cross", "c1_table", "candidate_families", "cell_view", "cell_views",
+    "counting_bounds", "explore_views", "grid_table",
     "plot_grids", "proof_family", "report_and_ours", "report_dfs_table", "report_solver_table",
     "descent_changes", "short", "smallest_label", "smallest_summary", "smallest_table",
     "sum_mod_table", "yn_table",

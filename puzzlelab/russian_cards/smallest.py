@@ -84,8 +84,7 @@ def _relabel(hands: list[int], a: int, n: int) -> Announcement:
 
 
 def shrink(a: int, b: int, c: int, start: Iterable[Iterable[int]] | None = None, *,
-           tries: int = TRIES,
-           prunes: int = PRUNES, seed: int = 0) -> Announcement | None:
+           tries: int = TRIES, prunes: int = PRUNES, seed: int = 0) -> Announcement | None:
     """The smallest announcement found by pruning `start` and `tries` random maximal packings,
     `prunes` random orders each (seeded: the same answer on every machine); None if none is
     safe."""
