@@ -33,8 +33,9 @@ from ..bitsets import bits, from_bits, full
 
 __all__ = [
     "Announcement", "Hand", "MAX_HANDS", "all_hands", "check_announcement", "check_hand",
-    "check_sizes", "counting_lower_bound", "covering_counts", "hand_sizes", "holding_counts",
-    "is_informative", "is_safe", "is_solution", "packing_upper_bound", "parse_hand", "views",
+    "check_sizes", "counting_lower_bound", "covering_counts", "hand_sizes", "holding_bound",
+    "holding_counts", "is_informative", "is_safe", "is_solution", "packing_upper_bound",
+    "parse_hand", "views",
 ]
 
 Hand = tuple[int, ...]
@@ -269,6 +270,12 @@ def holding_counts(a: int, b: int, c: int) -> list[int]:
     return q
 
 
+def holding_bound(a: int, b: int, c: int) -> int:
+    """ceil(n q_0 / a): every card is held by q_0 hands (`holding_counts`), a cards per hand."""
+    n = check_sizes(a, b, c)
+    return -(-n * holding_counts(a, b, c)[0] // a)
+
+
 def packing_upper_bound(a: int, b: int, c: int) -> int:
     """Johnson's bound (1962, IRE Trans. Information Theory 8) on an informative announcement:
     every (a - c)-set lies in at most one hand, so |L| <= floor(n/a floor((n-1)/(a-1) ...))."""
@@ -286,5 +293,4 @@ def counting_lower_bound(a: int, b: int, c: int) -> int:
     r_0 is at least the one-step double count |L| C(n - a, c) >= C(n, c) m (each hand avoids
     C(n - a, c) c-sets, each c-set is avoided by m >= max(2, ceil((n - c) / a)) hands).
     """
-    n = check_sizes(a, b, c)
-    return max(covering_counts(a, b, c)[0], -(-n * holding_counts(a, b, c)[0] // a))
+    return max(covering_counts(a, b, c)[0], holding_bound(a, b, c))

@@ -26,7 +26,7 @@ from . import source
 from .kripke import agreement, random_announcements
 from .model import (
     all_hands, check_hand, counting_lower_bound, covering_counts, hand_lists, hand_sizes,
-    holding_counts, is_solution, packing_upper_bound, views,
+    holding_bound, is_solution, packing_upper_bound, views,
 )
 from .search import packings, report_dfs
 from ..proofs import Proof
@@ -337,9 +337,9 @@ def counting_bounds(smallest: pd.DataFrame, sizes: Iterable[tuple[int, int, int]
     for a, b, c in sizes:
         if (a, b, c) not in t.index:
             raise ValueError(f"({a},{b},{c}) is not a solvable size of the table")
-        n, r = a + b + c, t.loc[(a, b, c)]
+        r = t.loc[(a, b, c)]
         rows.append({"size": f"({a},{b},{c})", "covering r₀": covering_counts(a, b, c)[0],
-                     "holding ⌈n·q₀/a⌉": -(-n * holding_counts(a, b, c)[0] // a),
+                     "holding ⌈n·q₀/a⌉": holding_bound(a, b, c),
                      "smallest found": int(r.smallest), "exact": bool(r.proven)})
     return pd.DataFrame(rows).set_index("size")
 
