@@ -19,7 +19,8 @@ import puzzlelab.russian_cards as rc
 
 MODULES = ["constructions", "grid", "kripke", "model", "notebook", "orbits", "reference",
            "search", "smallest", "solver", "source", "symmetry"]
-SLOW = {"decide_grid", "min_sizes", "agreement_table", "grid_table", "smallest_table",
+SLOW = {"decide_grid", "min_sizes", "agreement_table", "grid_table", "wide_grid_table",
+        "smallest_table",
         "sum_mod_table", "report_dfs_table", "appendix_table", "c1_table"}
 
 

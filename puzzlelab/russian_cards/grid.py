@@ -15,6 +15,11 @@ Command line (writes data/russian_cards_grid.csv, the table the notebook reads):
 
     python -m puzzlelab.russian_cards.grid --max-n 16 [--workers N] [--scheduler ADDR|local]
 
+The wider grid (decks of 17 to 20 cards; not part of `make reproduce`, resumable) writes
+data/russian_cards_grid_n17_20.csv::
+
+    python -m puzzlelab.russian_cards.grid --min-n 17 --max-n 20 [--workers 2]
+
 The long run (`longer_min_sizes`: a descent of `LONG_WORK` CP-SAT work units per step on every
 unproven smallest announcement; not part of `make reproduce`) writes
 data/russian_cards_min_size_long.csv::
@@ -42,9 +47,10 @@ from .smallest import fewer_hands, shrink
 from .solver import Verdict, decide, steiner_size
 
 __all__ = [
-    "GRID_COLUMNS", "LONG_TABLE", "LONG_WORK", "MIN_WORK", "N_MAX", "cells", "check_grid",
-    "check_min_sizes", "decide_grid", "descend", "fewer_hands", "format_announcement", "grid_row",
-    "longer_min_sizes", "min_sizes", "parse_announcement", "smallest_row", "verify_grid",
+    "GRID_COLUMNS", "LONG_TABLE", "LONG_WORK", "MIN_WORK", "N_MAX", "WIDE_TABLE", "cells",
+    "check_grid", "check_min_sizes", "decide_grid", "descend", "fewer_hands",
+    "format_announcement", "grid_name", "grid_row", "longer_min_sizes", "min_sizes",
+    "parse_announcement", "smallest_row", "verify_grid",
 ]
 
 N_MAX = 16
@@ -53,6 +59,7 @@ MIN_WORK = 3.0  # CP-SAT work units per cell for the smallest announcement
 LONG_WORK = 40.0  # CP-SAT work units per symmetry case and descent step of the long run
 LONG_TABLE = "russian_cards_min_size_long"  # the long run's table in data/
 ROW_KEYS = ("a", "b", "c", "smallest", "lower_bound", "proven", "witness")  # what `descend` reads
+WIDE_TABLE = f"russian_cards_grid_n{N_MAX + 1}_{N_LIMIT}"  # the wider grid's table in data/
 GRID_COLUMNS = ["a", "b", "c", "n", "status", "method", "proof", "size", "work_units", "detail",
                 "witness"]
 
@@ -76,11 +83,20 @@ def parse_announcement(text: str) -> Announcement:
 
 
 # -- the grid ---------------------------------------------------------------------------------
-def cells(c: int, n_max: int = N_MAX) -> list[tuple[int, int, int]]:
-    """Every (a, b, c) with a, b >= 1 and a + b + c <= n_max."""
+def cells(c: int, n_max: int = N_MAX, n_min: int = 1) -> list[tuple[int, int, int]]:
+    """Every (a, b, c) with a, b >= 1 and n_min <= a + b + c <= n_max."""
     c = checks.integer(c, "c", low=1, high=64)
     n_max = checks.integer(n_max, "n_max", low=1, high=64)
-    return [(a, b, c) for a in range(1, n_max) for b in range(1, n_max) if a + b + c <= n_max]
+    n_min = checks.integer(n_min, "n_min", low=1, high=64)
+    return [(a, b, c) for a in range(1, n_max) for b in range(1, n_max)
+            if n_min <= a + b + c <= n_max]
+
+
+def grid_name(n_min: int = 1, n_max: int = N_MAX) -> str:
+    """The table in data/ of a grid: russian_cards_grid from n = 1 up, else ..._n{min}_{max}."""
+    if n_min == 1:
+        return "russian_cards_grid"
+    return f"russian_cards_grid_n{n_min}_{n_max}"
 
 
 def grid_row(abc: tuple[int, int, int]) -> dict:
@@ -93,15 +109,23 @@ def grid_row(abc: tuple[int, int, int]) -> dict:
 
 
 def decide_grid(
-    c_values: Iterable[int] = (1, 2, 3), n_max: int = N_MAX, *,
+    c_values: Iterable[int] = (1, 2, 3), n_max: int = N_MAX, *, n_min: int = 1,
     executor: Executor | None = None, workers: int = 1,
 ) -> pd.DataFrame:
     """Decide every cell (witness or proof, the method named), in the order of the cells.
 
-    `work_units` is CP-SAT's deterministic time for the cell (the same on every machine).
+    `work_units` is CP-SAT's deterministic time for the cell (the same on every machine). A
+    grid other than the default one (`n_min` > 1) is resumable: finished cells are kept in
+    data/partial/ until the table is complete.
     """
     n_max = checks.integer(n_max, "n_max", low=1, high=N_LIMIT)
-    todo = [abc for c in checks.integers(c_values, "c_values", low=1) for abc in cells(c, n_max)]
+    n_min = checks.integer(n_min, "n_min", low=1, high=n_max)
+    todo = [abc for c in checks.integers(c_values, "c_values", low=1)
+            for abc in cells(c, n_max, n_min)]
+    if n_min > 1:
+        table = sweeps.sweep_table(grid_name(n_min, n_max), grid_row, todo, executor=executor,
+                                   workers=workers, desc="Russian cards grid")
+        return table.reindex(columns=GRID_COLUMNS).astype({"size": "Int64"})
     rows = sweeps.sweep(grid_row, todo, executor=executor, workers=workers,
                         desc="Russian cards grid")
     return pd.DataFrame(rows, columns=GRID_COLUMNS).astype({"size": "Int64"})
@@ -239,11 +263,15 @@ def check_min_sizes(table: pd.DataFrame) -> None:
 
 # -- command line -----------------------------------------------------------------------------
 def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
-    """Decide the grid for n <= --max-n and write data/russian_cards_grid.csv (or, with
-    --descend, improve data/russian_cards_min_size.csv into data/russian_cards_min_size_long.csv)."""
+    """Decide the grid for --min-n <= n <= --max-n and write data/russian_cards_grid.csv
+    (data/russian_cards_grid_n{min}_{max}.csv when --min-n > 1), or, with --descend, improve
+    data/russian_cards_min_size.csv into data/russian_cards_min_size_long.csv."""
     parser = argparse.ArgumentParser(prog="python -m puzzlelab.russian_cards.grid",
                                      description=main.__doc__)
     parser.add_argument("--max-n", type=int, default=N_MAX, help="largest deck (default 16)")
+    parser.add_argument("--min-n", type=int, default=1,
+                        help="smallest deck (default 1); with a value > 1 the run is resumable "
+                             "and writes data/russian_cards_grid_n{min}_{max}.csv")
     parser.add_argument("--c", type=int, nargs="+", default=[1, 2, 3], help="Cath's hand sizes")
     parser.add_argument("--smallest", action="store_true",
                         help="also write data/russian_cards_min_size.csv")
@@ -261,8 +289,9 @@ def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
             print(f"wrote {write_table(table, LONG_TABLE)} ({int(table.proven.sum())} of "
                   f"{len(table)} cells proven)")
             return table
-        grid = decide_grid(args.c, args.max_n, executor=executor, workers=workers)
-        write_table(grid, "russian_cards_grid")
+        grid = decide_grid(args.c, args.max_n, n_min=args.min_n, executor=executor,
+                           workers=workers)
+        print(f"wrote {write_table(grid, grid_name(args.min_n, args.max_n))}")
         if args.smallest:
             write_table(min_sizes(grid, args.max_n, executor=executor, workers=workers),
                         "russian_cards_min_size")

@@ -163,9 +163,19 @@ def max_shared(a: int, c: int) -> int:
 
 
 def informative_masks(L: Sequence[int], a: int, c: int) -> bool:
-    """Rule 1 on masks: every two hands share at most a - c - 1 cards."""
+    """Rule 1 on masks: every two hands share at most a - c - 1 cards (pairwise, or, for long
+    announcements, as "no (a-c)-set of cards lies in two hands": the same rule, faster)."""
     k = max_shared(a, c)
-    return all((h & g).bit_count() <= k for h, g in combinations(L, 2))
+    if k < 0 or len(L) <= 2 * comb(a, k + 1):
+        return all((h & g).bit_count() <= k for h, g in combinations(L, 2))
+    seen: set[int] = set()
+    for h in L:
+        for part in combinations([1 << q for q in range(h.bit_length()) if h >> q & 1], k + 1):
+            m = sum(part)
+            if m in seen:
+                return False
+            seen.add(m)
+    return True
 
 
 def safe_masks(L: Sequence[int], n: int, c: int, *, every_c_set: bool = False) -> bool:

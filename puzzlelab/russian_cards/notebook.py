@@ -35,7 +35,8 @@ from .solver import Verdict, decide, for_hand, lemma_proof
 __all__ = [
     "EXPLORE_N_MAX", "STATUS_COLOURS", "agreement_table", "appendix_table", "asymmetry",
     "bounds_cross", "c1_table", "candidate_families", "cell_view", "cell_views",
-    "counting_bounds", "explore_views", "grid_table",
+    "counting_bounds", "explore_views", "grid_table", "open_sizes", "settled_by",
+    "wide_grid_table",
     "plot_grids", "proof_family", "report_and_ours", "report_dfs_table", "report_solver_table",
     "descent_changes", "short", "smallest_label", "smallest_summary", "smallest_table",
     "sum_mod_table", "yn_table",
@@ -65,6 +66,34 @@ def proof_family(kind: str, status: str) -> str:
 def grid_table() -> pd.DataFrame:
     """The solvability grid (c = 1, 2, 3, n <= 16): data/russian_cards_grid.csv, verified."""
     return cached_table("russian_cards_grid", rg.decide_grid, verify=rg.check_grid)
+
+
+def wide_grid_table() -> pd.DataFrame:
+    """The grid for 17 <= n <= 20 (the long run's data/russian_cards_grid_n17_20.csv), its
+    witnesses verified; an empty grid when that run is not in data/."""
+    if not data_path(rg.WIDE_TABLE).exists():
+        return pd.DataFrame(columns=rg.GRID_COLUMNS)
+    wide = read_table(rg.WIDE_TABLE)
+    rg.check_grid(wide)
+    return wide
+
+
+def settled_by(grid: pd.DataFrame) -> pd.DataFrame:
+    """How the sizes of a grid were settled (lemma, construction, CP-SAT proof, ...) per c."""
+    grid = _grid(grid)
+    family = [proof_family(k, s) for k, s in zip(grid.proof, grid.status)]
+    return pd.crosstab(pd.Series(family, name="settled by"), grid.c.rename("c"))
+
+
+def open_sizes(grid: pd.DataFrame) -> pd.DataFrame:
+    """The open sizes of a grid by deck size n (rows) and why they are open (columns: "limit",
+    CP-SAT's work limit; "size", a case model too large to build)."""
+    grid = _grid(grid)
+    still = grid[grid.status == "open"]
+    return pd.DataFrame({"size": [f"({r.a},{r.b},{r.c})" for r in still.itertuples()],
+                         "n": still.n.to_numpy(),
+                         "why": still.method.str.extract(r"open \((\w+)\)")[0].to_numpy()},
+                        ).groupby(["n", "why"])["size"].agg(", ".join).unstack(fill_value="—")
 
 
 def _improved_by_descent() -> pd.DataFrame:
@@ -212,11 +241,12 @@ def plot_grids(
                              squeeze=False)
     for ax, c in zip(axes[0], cs):
         _grid_panel(ax, grid[grid.c == c], c)
-    shown = grid[grid.c.isin(cs) & (grid.status != "solvable")].proof.unique()
+    shown = grid[grid.c.isin(cs) & (grid.status == "unsolvable")].proof.unique()
     codes = ", ".join(f"{PROOF_CODES[k][0]} = {PROOF_CODES[k][1]}" for k in PROOF_CODES
                       if k in shown)
+    undecided = ", orange (?): open" if (grid[grid.c.isin(cs)].status == "open").any() else ""
     fig.suptitle(f"Green: solvable (number = hands in the witness)\n"
-                 f"Grey: unsolvable, proved by {codes}", fontsize=12)
+                 f"Grey: unsolvable, proved by {codes}{undecided}", fontsize=12)
     fig.tight_layout()
     return finish(fig, name)
 

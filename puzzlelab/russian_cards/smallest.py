@@ -11,7 +11,8 @@ Source: group11_rc §4 (its smallest announcements), extended to every solvable 
   are dropped: each hand *serves* the pairs (c-set X, card y) it avoids X for, by holding y or
   by missing it, and a hand may go while every pair it serves has another server.
 * Between: `fewer_hands` — CP-SAT on every symmetry case (`symmetry.case_model`) with at most a
-  given number of hands and both counts as redundant constraints: one case feasible
+  given number of hands and both counts as redundant constraints (`symmetry.add_counting`):
+  one case feasible
   gives a smaller announcement, all infeasible prove there is none.
 """
 
@@ -26,11 +27,11 @@ from .. import checks
 from ..bitsets import from_bits
 from ..solvers import solve_limited, work_used
 from .model import (
-    Announcement, cards, check_announcement, check_sizes, counting_lower_bound, covering_counts,
-    hands_within_budget, holding_counts, is_solution, max_shared, safe_masks, subset_masks,
+    Announcement, cards, check_announcement, check_sizes, counting_lower_bound,
+    hands_within_budget, is_solution, max_shared, safe_masks, subset_masks,
 )
 from .search import random_packing
-from .symmetry import case_model, case_range
+from .symmetry import add_counting, case_model, case_range
 
 __all__ = ["PRUNES", "TRIES", "fewer_hands", "prune", "shrink"]
 
@@ -112,20 +113,15 @@ def fewer_hands(a: int, b: int, c: int, most: int, work: float
     """Is there a safe announcement of at most `most` hands? CP-SAT on each symmetry case with
     `work` units: ("found", one, work used), ("none", (), work) when every case is infeasible,
     or ("unknown", (), work) when a case runs out of work first."""
-    n = check_sizes(a, b, c)
+    check_sizes(a, b, c)
     most = checks.integer(most, "most", low=0)
     work = checks.number(work, "work", low=0.01, high=10_000)
-    avoid, hold, used, answer = covering_counts(a, b, c), holding_counts(a, b, c), 0.0, "none"
+    used, answer = 0.0, "none"
     if most < counting_lower_bound(a, b, c):
         return "none", (), 0.0
     for k in case_range(a, b, c):
         model, x, hands = case_model(a, b, c, k)
-        model.add(sum(x) <= most)
-        for j in range(1, c + 1):  # redundant: each j-set is avoided by r_j hands
-            for s in subset_masks(n, j):
-                model.add(sum(v for v, h in zip(x, hands) if not h & s) >= avoid[j])
-        for y in range(n):  # and each card is held by q_0 hands
-            model.add(sum(v for v, h in zip(x, hands) if h >> y & 1) >= hold[0])
+        add_counting(model, x, np.array(hands, dtype=np.int64), a, b, c, most)
         res = solve_limited(model, work, what=f"announcement of <= {most} hands for {(a, b, c)}")
         used += work_used(res)
         if res.feasible:

@@ -11,12 +11,15 @@ Order of attack (each step names itself in `Verdict.method`, its proof in `Verdi
    elsewhere: n - 1 >= (c+1)^2).
 2. **Constructions** from the literature (`constructions.py`), checked by the verifier.
 3. **Random greedy packings, then the report's depth-first search**, with a node budget.
-4. **CP-SAT**: first on orbits of a cyclic group of cards (`orbits.py`, witnesses only), then
-   the symmetry-broken cases of `symmetry.py` one by one (largest overlap k of two hands
-   fixed, lex-leader constraints): a FEASIBLE case gives a witness, INFEASIBLE in every case
-   is a proof. Each call stops at a deterministic work limit (`puzzlelab.solvers.solve_limited`),
-   so verdicts do not depend on the machine: a case stopped by the work limit leaves the cell
-   "open"; a call stopped by the wall-clock safety net raises `WallClockStop` (never a verdict).
+4. **CP-SAT**: first on orbits of a group of cards (`orbits.py`, witnesses only: the cycles
+   mod n and n-1, then the affine and projective groups of `orbits.card_groups`), then the
+   symmetry-broken cases of `symmetry.py` one by one (largest overlap k of two hands fixed,
+   lex-leader constraints): a FEASIBLE case gives a witness, INFEASIBLE in every case is a
+   proof. A case model whose Rule-2 clauses would hold more than `MAX_LITERALS` literals is
+   not built (the size stays open, saying so). Each call stops at a deterministic work limit
+   (`puzzlelab.solvers.solve_limited`), so verdicts do not depend on the machine: a case
+   stopped by the work limit leaves the cell "open"; a call stopped by the wall-clock safety
+   net raises `WallClockStop` (never a verdict).
 
 `Verdict.proof` is a `puzzlelab.proofs.Proof`: its kind (lemma, construction, exhaustive,
 solver, open) and what the method established (the lemma with its numbers, the CP-SAT cases
@@ -37,19 +40,20 @@ from .constructions import first_construction, relabel
 from .model import (
     Announcement, cards, check_hand, hand_sizes, hands_within_budget, is_solution,
 )
-from .orbits import orbit_search
+from .orbits import card_groups, cycle, group_search
 from .search import MAX_NODES, enumerate_masks, random_greedy, report_dfs
 from .symmetry import case_model, case_range
 
 __all__ = [
-    "ORBIT_WORK", "WORK_LIMIT", "Verdict", "decide", "for_hand", "lemma", "lemma_proof",
-    "safe_announcements", "solve", "steiner_size",
+    "MAX_LITERALS", "ORBIT_WORK", "WORK_LIMIT", "Verdict", "decide", "for_hand", "lemma",
+    "lemma_proof", "rule2_literals", "safe_announcements", "solve", "steiner_size",
 ]
 
 # CP-SAT deterministic work units per symmetry case. The hardest grid case needs 16.15
 # units ((7,6,3), k=3), so 40 leaves a margin of 2.5.
 WORK_LIMIT = 40.0
-ORBIT_WORK = 5.0   # per cyclic-orbit search (the largest one in the grid needs 1.5 units)
+ORBIT_WORK = 5.0   # per orbit search (the largest one in the grid needs 1.5 units)
+MAX_LITERALS = 60_000_000  # Rule 2's clause literals in one case model (~100 bytes each)
 
 
 @dataclass(frozen=True)
@@ -172,20 +176,32 @@ def _search(a: int, b: int, c: int, greedy_tries: int, dfs_nodes: int) -> Verdic
     return None
 
 
+def _groups(n: int) -> list[tuple[str, str, list[list[int]]]]:
+    """The groups `_cpsat` searches for witnesses: (method name, what it is, generators)."""
+    cycles = [(f"a {m}-cycle", f"q -> q+1 mod {m}", [cycle(n, m)]) for m in (n, n - 1)]
+    return cycles + [(name, name, gens) for name, gens in card_groups(n)]
+
+
 def _cpsat(a: int, b: int, c: int, n: int, deadline: Deadline, work_limit: float) -> Verdict:
-    """Cyclic-orbit witnesses, then CP-SAT case by case (module `symmetry`: a proof needs all).
+    """Orbit witnesses, then CP-SAT case by case (module `symmetry`: a proof needs all).
 
     Every CP-SAT call has a deterministic work limit (the same answer on every machine).
     """
     work = 0.0
-    for length in (n, n - 1):  # announcements invariant under q -> q+1 mod n (or mod n-1)
-        ann, used = orbit_search(a, b, c, length, work_limit=ORBIT_WORK, deadline=deadline)
+    for name, what, gens in _groups(n):
+        ann, used = group_search(a, b, c, gens, work_limit=ORBIT_WORK, deadline=deadline,
+                                 what=name)
         work += used
         if ann is not None:
-            why = f"invariant under q -> q+1 mod {length} ({used:.2f} work units)"
-            return _accepted(Verdict(a, b, c, "solvable", f"CP-SAT on orbits of a {length}-cycle",
+            why = f"invariant under {what} ({used:.2f} work units)"
+            return _accepted(Verdict(a, b, c, "solvable", f"CP-SAT on orbits of {name}",
                                      Proof.solver(why), ann, work))
-    done = [f"no witness on orbits of the {n}- and {n - 1}-cycles ({work:.2f} units)"]
+    done = [f"no witness on orbits of {len(_groups(n))} groups ({work:.2f} units)"]
+    if (size := rule2_literals(a, b, c)) > MAX_LITERALS:
+        why = "; ".join([*done, f"a case model would hold {size:,} literals (limit "
+                                f"{MAX_LITERALS:,}), so none was built"])
+        return Verdict(a, b, c, "open", "open (size): CP-SAT model too large",
+                       Proof.open(why), work=work)
     for k in case_range(a, b, c):  # the largest overlap k of two announced hands
         model, x, hands = case_model(a, b, c, k)
         res = solve_limited(model, work_limit, deadline=deadline, what=f"{(a, b, c)} case k={k}")
@@ -205,6 +221,15 @@ def _cpsat(a: int, b: int, c: int, n: int, deadline: Deadline, work_limit: float
     why = "; ".join([*done, "hence no announcement exists (case lemma, symmetry.py)"])
     return Verdict(a, b, c, "unsolvable", "CP-SAT INFEASIBLE in every symmetry case",
                    Proof.solver(why), work=work)
+
+
+def rule2_literals(a: int, b: int, c: int) -> int:
+    """Literals in Rule 2's clauses over all C(n, a) hands (`search.add_rule2`): the size that
+    decides whether a case model fits in memory."""
+    a, b, c = hand_sizes(a, b, c)
+    n = a + b + c
+    return (comb(n, c) * (n - c) * comb(n - c - 1, a - 1)
+            + comb(n, c + 1) * comb(n - c - 1, a))
 
 
 def _accepted(v: Verdict) -> Verdict:

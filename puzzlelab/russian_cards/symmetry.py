@@ -16,6 +16,11 @@ only in H1, in neither) and the swap of H0 with H1. So (a, b, c) is solvable iff
 k = max(0, 2a-n) .. a-c-1 is feasible, and a proof of INFEASIBLE in every case proves that
 no announcement exists. `reference.in_case` checks (i)-(iii) directly (the tests use it
 against exhaustive enumeration).
+
+`add_counting` adds the counting lemmas of `model` as redundant linear constraints (every
+j-set avoided by r_j hands, every card held by q_0 hands, at most so many hands); they hold
+for every informative and safe announcement and are invariant under relabelling, so the case
+lemma still applies to a case model that carries them (`smallest.fewer_hands`).
 """
 
 from __future__ import annotations
@@ -27,10 +32,13 @@ from ortools.sat.python import cp_model
 
 from .. import checks
 from ..bitsets import from_bits
-from .model import cards, check_sizes, hands_within_budget, subset_masks
+from .model import (
+    cards, check_sizes, covering_counts, hands_within_budget, holding_counts, packing_upper_bound,
+    subset_masks,
+)
 from .search import add_packing, add_rule2
 
-__all__ = ["case_model", "case_range"]
+__all__ = ["add_counting", "case_model", "case_range"]
 
 
 def case_range(a: int, b: int, c: int) -> range:
@@ -99,6 +107,20 @@ def case_model(
         for p in generators(a, n, k):
             _add_lex(model, x, lex_pairs(hands, p))
     return model, x, hands
+
+
+def add_counting(model: cp_model.CpModel, x: list, arr: np.ndarray, a: int, b: int, c: int,
+                 most: int | None = None) -> None:
+    """The counting lemmas as linear constraints on hands `arr` (variable x[i] = hand i), after
+    "at most `most` hands" (default: Johnson's packing bound)."""
+    n = a + b + c
+    avoid, hold = covering_counts(a, b, c), holding_counts(a, b, c)
+    model.add(sum(x) <= (packing_upper_bound(a, b, c) if most is None else most))
+    for j in range(1, c + 1):  # each j-set is avoided by r_j hands
+        for s in subset_masks(n, j):
+            model.add(sum(x[i] for i in np.nonzero((arr & s) == 0)[0]) >= avoid[j])
+    for y in range(n):  # each card is held by q_0 hands
+        model.add(sum(x[i] for i in np.nonzero((arr >> y) & 1)[0]) >= hold[0])
 
 
 def _add_lex(model: cp_model.CpModel, x: list, pairs: list[tuple[int, int]]) -> None:
