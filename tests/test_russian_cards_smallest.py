@@ -13,7 +13,9 @@ import puzzlelab.russian_cards as rc
 from puzzlelab.cache import read_table
 from puzzlelab.russian_cards import grid as rg
 from puzzlelab.russian_cards import smallest as sm
-from puzzlelab.russian_cards.model import counting_lower_bound, covering_counts, holding_counts
+from puzzlelab.russian_cards.model import (
+    counting_lower_bound, covering_counts, holding_counts, is_solution,
+)
 from puzzlelab.russian_cards.search import cpsat_model
 from puzzlelab.solvers import solve
 
@@ -138,3 +140,38 @@ def test_johnson_bound_holds_and_agrees_with_the_grid():
     cross = rn.bounds_cross(grid, 16)
     assert len(cross) >= 1 and (cross.grid == "unsolvable").all()
     assert (cross["at least"] > cross["at most"]).all()
+
+
+# -- announcements made of orbits of a card group ----------------------------------------------
+def test_fewest_on_orbits_of_the_seven_cycle_is_a_fano_plane():
+    """Every orbit of 3-sets under q -> q+1 mod 7 has 7 hands, so the fewest is 7: a Fano plane
+    (every pair of cards in exactly one hand)."""
+    from puzzlelab.russian_cards.orbits import cycle, group_search
+
+    ann, _ = group_search(3, 3, 1, [cycle(7, 7)], fewest=True)
+    assert len(ann) == 7 and is_solution(ann, 3, 3, 1)
+    assert all(sum(set(p) <= set(h) for h in ann) == 1 for p in combinations(range(7), 2))
+
+
+def test_fewest_on_orbits_meets_the_covering_lemma_for_7_3_1():
+    row = dict(a=7, b=3, c=1, smallest=12, lower_bound=counting_lower_bound(7, 3, 1))
+    out = rg.fewest_on_orbits(row)
+    ann = rg.parse_announcement(out["witness"])
+    assert is_solution(ann, 7, 3, 1) and len(ann) == out["smallest"] == row["lower_bound"] == 11
+    assert out["proven"] and out["before"] == 12
+    assert rg.fewest_on_orbits(dict(row, smallest=11)) is None  # nothing smaller than 11
+
+
+def test_the_orbit_table_improves_only_and_recomputes():
+    from puzzlelab.cache import data_path
+
+    if not data_path(rg.ORBIT_TABLE).exists():
+        pytest.skip("the orbit table is not in data/")
+    table = read_table(rg.ORBIT_TABLE)
+    rg.check_min_sizes(table)
+    assert (table.smallest < table.before).all()
+    assert (table.proven == (table.smallest == table.lower_bound)).all()
+    first = table.iloc[0]
+    again = rg.fewest_on_orbits(dict(a=first.a, b=first.b, c=first.c, smallest=first.before,
+                                     lower_bound=first.lower_bound))
+    assert again["witness"] == first.witness and again["group"] == first.group

@@ -43,11 +43,13 @@ from ..cache import read_table, write_table
 from ..solvers import solve_limited, work_used
 from .model import Announcement, cards, counting_lower_bound, hand_lists, is_solution
 from .search import cpsat_model
+from .orbits import group_search, witness_groups
 from .smallest import fewer_hands, shrink
 from .solver import Verdict, decide, steiner_size
 
 __all__ = [
-    "GRID_COLUMNS", "LONG_TABLE", "LONG_WORK", "MIN_WORK", "N_MAX", "WIDE_TABLE", "cells",
+    "GRID_COLUMNS", "LONG_TABLE", "LONG_WORK", "MIN_WORK", "N_MAX", "ORBIT_TABLE", "WIDE_TABLE",
+    "cells", "fewest_on_orbits", "orbit_min_sizes",
     "check_grid", "check_min_sizes", "decide_grid", "descend", "fewer_hands",
     "format_announcement", "grid_name", "grid_row", "longer_min_sizes", "min_sizes",
     "parse_announcement", "smallest_row", "verify_grid",
@@ -58,6 +60,8 @@ N_LIMIT = 20    # the largest deck a grid sweep accepts (C(20, 10) hands: `model
 MIN_WORK = 3.0  # CP-SAT work units per cell for the smallest announcement
 LONG_WORK = 40.0  # CP-SAT work units per symmetry case and descent step of the long run
 LONG_TABLE = "russian_cards_min_size_long"  # the long run's table in data/
+ORBIT_TABLE = "russian_cards_min_size_orbits"  # smaller announcements made of orbits
+ORBIT_WORK = 5.0  # CP-SAT work units per group when minimising over unions of orbits
 ROW_KEYS = ("a", "b", "c", "smallest", "lower_bound", "proven", "witness")  # what `descend` reads
 WIDE_TABLE = f"russian_cards_grid_n{N_MAX + 1}_{N_LIMIT}"  # the wider grid's table in data/
 GRID_COLUMNS = ["a", "b", "c", "n", "status", "method", "proof", "size", "work_units", "detail",
@@ -249,6 +253,43 @@ def longer_min_sizes(table: pd.DataFrame, n_max: int = N_MAX, work: float = LONG
     task = functools.partial(descend, work=checks.number(work, "work", low=0.01, high=10_000))
     return sweeps.sweep_table(LONG_TABLE, task, rows, executor=executor, workers=workers,
                               desc="smallest announcements, descent")
+
+
+def fewest_on_orbits(row: Mapping, work: float = ORBIT_WORK) -> dict | None:
+    """A smaller announcement for one unproven row of a smallest-announcement table, made of
+    whole orbits of a card group (`orbits.witness_groups`, CP-SAT minimising the hands with
+    `work` units per group), or None when no group gives fewer hands than the row."""
+    if not isinstance(row, Mapping):
+        raise checks.ArgumentTypeError(f"a row is a mapping (dict), got {type(row).__name__}")
+    a, b, c = (checks.integer(row.get(k), k, low=1) for k in "abc")
+    best, group, used = checks.integer(row.get("smallest"), "smallest", low=1), "", 0.0
+    ann = None
+    for name, _, gens in witness_groups(a + b + c):
+        found, spent = group_search(a, b, c, gens, work_limit=work, what=name, fewest=True)
+        used += spent
+        if found is not None and len(found) < best:
+            ann, best, group = found, len(found), name
+    if ann is None:
+        return None
+    low = int(row["lower_bound"])
+    return dict(a=a, b=b, c=c, n=a + b + c, before=int(row["smallest"]), smallest=best,
+                lower_bound=low, proven=best == low, group=group, work_units=round(used, 2),
+                witness=format_announcement(ann))
+
+
+def orbit_min_sizes(table: pd.DataFrame, work: float = ORBIT_WORK, *,
+                    executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """`fewest_on_orbits` on every unproven row of a smallest-announcement table: the rows it
+    improves (columns `before`, `smallest`, `group`, ...), in the table's order."""
+    table = check_table(table, ["proven", *ROW_KEYS])
+    rows = [r for r in table.to_dict("records") if not r["proven"]]
+    task = functools.partial(fewest_on_orbits,
+                             work=checks.number(work, "work", low=0.01, high=1000))
+    found = sweeps.sweep(task, rows, executor=executor, workers=workers,
+                         desc="smallest announcements on orbits")
+    columns = ["a", "b", "c", "n", "before", "smallest", "lower_bound", "proven", "group",
+               "work_units", "witness"]
+    return pd.DataFrame([f for f in found if f is not None], columns=columns)
 
 
 def check_min_sizes(table: pd.DataFrame) -> None:

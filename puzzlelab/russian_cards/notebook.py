@@ -35,8 +35,8 @@ from .solver import Verdict, decide, for_hand, lemma_proof
 __all__ = [
     "EXPLORE_N_MAX", "STATUS_COLOURS", "agreement_table", "appendix_table", "asymmetry",
     "bounds_cross", "c1_table", "candidate_families", "cell_view", "cell_views",
-    "counting_bounds", "explore_views", "grid_table", "open_sizes", "settled_by",
-    "wide_grid_table",
+    "counting_bounds", "explore_views", "grid_table", "open_sizes", "orbit_changes",
+    "orbit_table", "settled_by", "wide_grid_table",
     "plot_grids", "proof_family", "report_and_ours", "report_dfs_table", "report_solver_table",
     "descent_changes", "short", "smallest_label", "smallest_summary", "smallest_table",
     "sum_mod_table", "yn_table",
@@ -112,16 +112,46 @@ def _improved_by_descent() -> pd.DataFrame:
 def smallest_table(grid: pd.DataFrame) -> pd.DataFrame:
     """Smallest announcements of the grid's solvable cells: data/russian_cards_min_size.csv,
     with each cell the long descent improved (data/russian_cards_min_size_long.csv, when that
-    run is in data/) replaced by its row; `by_descent` marks those cells."""
+    run is in data/) replaced by its row, then each cell a union of orbits improves
+    (data/russian_cards_min_size_orbits.csv); `by_descent` and `by_orbits` mark them."""
     out = cached_table("russian_cards_min_size", lambda: rg.min_sizes(grid),
-                       verify=rg.check_min_sizes).assign(by_descent=False)
+                       verify=rg.check_min_sizes).assign(by_descent=False, by_orbits=False)
     index = out.set_index(["a", "b", "c"]).index
     for r in _improved_by_descent().itertuples():
         i = index.get_loc((r.a, r.b, r.c))
         for column in ("smallest", "lower_bound", "proven", "witness"):
             out.loc[i, column] = getattr(r, column)
         out.loc[i, "by_descent"] = True
+    done = out.drop(columns=["by_descent", "by_orbits"])
+    for r in orbit_table(done).itertuples():
+        i = index.get_loc((r.a, r.b, r.c))
+        if r.smallest < out.loc[i, "smallest"] and r.lower_bound == out.loc[i, "lower_bound"]:
+            for column in ("smallest", "proven", "witness"):
+                out.loc[i, column] = getattr(r, column)
+            out.loc[i, "by_orbits"] = True
     return out
+
+
+def orbit_table(smallest: pd.DataFrame) -> pd.DataFrame:
+    """The unproven sizes of `smallest` that unions of orbits of a card group improve:
+    data/russian_cards_min_size_orbits.csv (`grid.orbit_min_sizes`), verified."""
+    return cached_table(rg.ORBIT_TABLE, lambda: rg.orbit_min_sizes(smallest),
+                        verify=rg.check_min_sizes)
+
+
+def orbit_changes(smallest: pd.DataFrame) -> pd.DataFrame:
+    """The sizes unions of orbits improved: the range before, the new label, the group."""
+    t = rg.check_table(smallest, ["a", "b", "c", "smallest", "lower_bound", "proven",
+                                  "by_orbits"])
+    gains = read_table(rg.ORBIT_TABLE).set_index(["a", "b", "c"])  # as `smallest_table` left it
+    rows = t[t.by_orbits.astype(bool)]
+    return pd.DataFrame({
+        "size": [f"({r.a},{r.b},{r.c})" for r in rows.itertuples()],
+        "before": [smallest_label(r.lower_bound, gains.loc[(r.a, r.b, r.c), "before"], False)
+                   for r in rows.itertuples()],
+        "now": [smallest_label(r.lower_bound, r.smallest, r.proven) for r in rows.itertuples()],
+        "group": [gains.loc[(r.a, r.b, r.c), "group"] for r in rows.itertuples()],
+    }).set_index("size")
 
 
 def appendix_table() -> pd.DataFrame:

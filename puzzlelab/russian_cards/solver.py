@@ -40,7 +40,7 @@ from .constructions import first_construction, relabel
 from .model import (
     Announcement, cards, check_hand, hand_sizes, hands_within_budget, is_solution,
 )
-from .orbits import card_groups, cycle, group_search
+from .orbits import group_search, witness_groups
 from .search import MAX_NODES, enumerate_masks, random_greedy, report_dfs
 from .symmetry import case_model, case_range
 
@@ -176,19 +176,13 @@ def _search(a: int, b: int, c: int, greedy_tries: int, dfs_nodes: int) -> Verdic
     return None
 
 
-def _groups(n: int) -> list[tuple[str, str, list[list[int]]]]:
-    """The groups `_cpsat` searches for witnesses: (method name, what it is, generators)."""
-    cycles = [(f"a {m}-cycle", f"q -> q+1 mod {m}", [cycle(n, m)]) for m in (n, n - 1)]
-    return cycles + [(name, name, gens) for name, gens in card_groups(n)]
-
-
 def _cpsat(a: int, b: int, c: int, n: int, deadline: Deadline, work_limit: float) -> Verdict:
     """Orbit witnesses, then CP-SAT case by case (module `symmetry`: a proof needs all).
 
     Every CP-SAT call has a deterministic work limit (the same answer on every machine).
     """
     work = 0.0
-    for name, what, gens in _groups(n):
+    for name, what, gens in witness_groups(n):
         ann, used = group_search(a, b, c, gens, work_limit=ORBIT_WORK, deadline=deadline,
                                  what=name)
         work += used
@@ -196,7 +190,7 @@ def _cpsat(a: int, b: int, c: int, n: int, deadline: Deadline, work_limit: float
             why = f"invariant under {what} ({used:.2f} work units)"
             return _accepted(Verdict(a, b, c, "solvable", f"CP-SAT on orbits of {name}",
                                      Proof.solver(why), ann, work))
-    done = [f"no witness on orbits of {len(_groups(n))} groups ({work:.2f} units)"]
+    done = [f"no witness on orbits of {len(witness_groups(n))} groups ({work:.2f} units)"]
     if (size := rule2_literals(a, b, c)) > MAX_LITERALS:
         why = "; ".join([*done, f"a case model would hold {size:,} literals (limit "
                                 f"{MAX_LITERALS:,}), so none was built"])
