@@ -12,8 +12,7 @@ Source: group11_rc §4 (its smallest announcements), extended to every solvable 
   by missing it, and a hand may go while every pair it serves has another server.
 * Between: `fewer_hands` — CP-SAT on every symmetry case (`symmetry.case_model`) with at most a
   given number of hands and both counts as redundant constraints (`symmetry.add_counting`):
-  one case feasible
-  gives a smaller announcement, all infeasible prove there is none.
+  one case feasible gives a smaller announcement, all infeasible prove there is none.
 """
 
 from __future__ import annotations
