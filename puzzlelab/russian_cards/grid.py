@@ -262,8 +262,9 @@ def fewest_on_orbits(row: Mapping, work: float = ORBIT_WORK) -> dict | None:
     if not isinstance(row, Mapping):
         raise checks.ArgumentTypeError(f"a row is a mapping (dict), got {type(row).__name__}")
     a, b, c = (checks.integer(row.get(k), k, low=1) for k in "abc")
-    best, group, used = checks.integer(row.get("smallest"), "smallest", low=1), "", 0.0
-    ann = None
+    before = checks.integer(row.get("smallest"), "smallest", low=1)
+    low = checks.integer(row.get("lower_bound"), "lower_bound", low=0, high=before)
+    ann, best, group, used = None, before, "", 0.0
     for name, _, gens in witness_groups(a + b + c):
         found, spent = group_search(a, b, c, gens, work_limit=work, what=name, fewest=True)
         used += spent
@@ -271,8 +272,7 @@ def fewest_on_orbits(row: Mapping, work: float = ORBIT_WORK) -> dict | None:
             ann, best, group = found, len(found), name
     if ann is None:
         return None
-    low = int(row["lower_bound"])
-    return dict(a=a, b=b, c=c, n=a + b + c, before=int(row["smallest"]), smallest=best,
+    return dict(a=a, b=b, c=c, n=a + b + c, before=before, smallest=best,
                 lower_bound=low, proven=best == low, group=group, work_units=round(used, 2),
                 witness=format_announcement(ann))
 

@@ -181,8 +181,8 @@ def _cpsat(a: int, b: int, c: int, n: int, deadline: Deadline, work_limit: float
 
     Every CP-SAT call has a deterministic work limit (the same answer on every machine).
     """
-    work = 0.0
-    for name, what, gens in witness_groups(n):
+    work, groups = 0.0, witness_groups(n)
+    for name, what, gens in groups:
         ann, used = group_search(a, b, c, gens, work_limit=ORBIT_WORK, deadline=deadline,
                                  what=name)
         work += used
@@ -190,7 +190,7 @@ def _cpsat(a: int, b: int, c: int, n: int, deadline: Deadline, work_limit: float
             why = f"invariant under {what} ({used:.2f} work units)"
             return _accepted(Verdict(a, b, c, "solvable", f"CP-SAT on orbits of {name}",
                                      Proof.solver(why), ann, work))
-    done = [f"no witness on orbits of {len(witness_groups(n))} groups ({work:.2f} units)"]
+    done = [f"no witness on orbits of {len(groups)} groups ({work:.2f} units)"]
     if (size := rule2_literals(a, b, c)) > MAX_LITERALS:
         why = "; ".join([*done, f"a case model would hold {size:,} literals (limit "
                                 f"{MAX_LITERALS:,}), so none was built"])
