@@ -23,7 +23,7 @@ from ortools.sat.python import cp_model
 
 from .. import checks
 from ..solvers import Deadline, solve_limited, work_used
-from .constructions import relabel
+from .constructions import _is_prime, relabel
 from .model import Announcement, cards, hands_within_budget, is_solution, subset_masks
 from .symmetry import permute
 
@@ -37,10 +37,6 @@ def cycle(n: int, length: int) -> list[int]:
     n = checks.integer(n, "n", low=1, high=64)
     length = checks.integer(length, "length", low=1, high=n)
     return [(q + 1) % length if q < length else q for q in range(n)]
-
-
-def _is_prime(p: int) -> bool:
-    return p >= 2 and all(p % d for d in range(2, int(p**0.5) + 1))
 
 
 def _order(u: int, p: int) -> int:
@@ -60,8 +56,7 @@ def projective(n: int, p: int, u: int) -> list[list[int]]:
     """Generators of the maps q -> q+1, q -> u·q, q -> -1/q of the projective line mod p
     (cards 0..p-1 and card p as infinity; the other cards fixed)."""
     inv = [p, *((-pow(q, -1, p)) % p for q in range(1, p)), 0]
-    return [cycle(n, p), [u * q % p if q < p else q for q in range(n)],
-            [inv[q] if q <= p else q for q in range(n)]]
+    return [*affine(n, p, u), [inv[q] if q <= p else q for q in range(n)]]
 
 
 def card_groups(n: int) -> list[tuple[str, list[list[int]]]]:
