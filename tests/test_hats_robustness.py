@@ -18,10 +18,12 @@ from hypothesis import strategies as st
 from robustness import any_value, public_callables, well_behaved
 
 from puzzlelab import cache, hats
-from puzzlelab.hats import brute, chains, fullline, model, notebook, optima, reference, sets, thesis
+from puzzlelab.hats import (
+    brute, chains, fullline, model, notebook, optima, orbits, reference, sets, thesis,
+)
 from puzzlelab.solvers import WallClockStop
 
-MODULES = [hats, model, sets, brute, chains, fullline, optima, thesis, notebook]
+MODULES = [hats, model, sets, brute, chains, fullline, optima, orbits, thesis, notebook]
 # Parameters fixed rather than drawn: wall-clock budgets (so valid but long work stops within
 # the test's limit) and figure names and axes (so no stray files are written).
 FIXED = {"time_limit": 1.0, "name": None, "ax": None}
@@ -63,7 +65,7 @@ def test_every_public_function_is_well_behaved(label, f, values):
         try:
             well_behaved(f, seconds=SECONDS, **kwargs)
         except WallClockStop:  # documented: cpsat_bounds under a work limit that the clock cut
-            assert label.endswith("cpsat_bounds")
+            assert label.endswith(("cpsat_bounds", "orbit_search", "best_on_orbits"))
 
 
 def test_every_module_declares_its_public_names():

@@ -3,7 +3,7 @@
 Module roles, as in every puzzle of puzzlelab:
 - model: rounds, views, deals, the thesis's notation, evaluation, validation (`model`);
 - solvers: fast exact methods (`brute`, `chains`, `sets`, `census`, `optima`, `fullline`,
-  `slices`);
+  `slices`) and deals made of orbits of a symmetry (`orbits`);
 - source: reading and checking the thesis's tables and claims (`thesis`);
 - notebook layer: cached tables, figures and `explore_*` functions (`notebook`).
 Slow reference implementations for cross-checks live in `reference` (not exported here).
@@ -16,7 +16,7 @@ warnings.filterwarnings("ignore", r"'puzzlelab\.hats\.optima' found in sys\.modu
                         RuntimeWarning)
 
 from . import (  # noqa: E402
-    brute, census, chains, fullline, model, notebook, optima, sets, slices, thesis,
+    brute, census, chains, fullline, model, notebook, optima, orbits, sets, slices, thesis,
 )
 from .model import (  # noqa: E402
     LETTERS, PASS, answers, check_world, deal_to_strings, evaluate, parse_deal, parse_strategy,

@@ -22,7 +22,7 @@ import numpy as np
 from .. import checks
 
 __all__ = [
-    "LETTERS", "MAX_ROUNDS", "PASS", "Round", "answers", "check_world", "deal_to_strings",
+    "LETTERS", "MAX_ROUNDS", "PASS", "Round", "answers", "check_world", "check_world_within", "deal_to_strings",
     "evaluate", "largest_players", "parse_deal", "parse_strategy", "round_index",
     "round_to_string", "rounds", "rounds_correct", "set_correct_order", "strategy_to_string",
     "string_to_round", "strong_answering", "view_of", "view_table", "views", "won_mask",
@@ -52,6 +52,15 @@ def check_world(n_players: int, n_colors: int = 2) -> tuple[int, int]:
     if n > most:  # compared before M**N is ever computed
         raise ValueError(f"world too large: {m}**{n} rounds is more than {MAX_ROUNDS}; with "
                          f"{m} colours the largest world has N = {most} players")
+    return n, m
+
+
+def check_world_within(n_players: int, n_colors: int, limit: int, what: str) -> tuple[int, int]:
+    """`check_world`, and at most `limit` rounds for `what` (ValueError naming the largest N)."""
+    n, m = check_world(n_players, n_colors)
+    if m**n > limit:
+        raise ValueError(f"{what} in worlds of at most {limit} rounds; with {m} colours the "
+                         f"largest has N = {largest_players(m, limit)} players, got N = {n}")
     return n, m
 
 

@@ -33,15 +33,16 @@ from .optima import (
     CPSAT_WORK_UNITS, count_optimal_won_sets, cpsat_bounds, hamming_coset_check,
     hamming_lost_set, minimum_covers, optimum_bounds, upper_bound,
 )
-from .sets import canonical_deal, minimal_dominating_sets, valid_lost_mask
+from .orbits import orbit_search, orbits, symmetry_classes, twisted_shift
+from .sets import achievable_mask, canonical_deal, minimal_dominating_sets, valid_lost_mask
 from .slices import refute
 
 __all__ = [
     "AGENT_COLOURS", "CENSUS_PLAYERS", "HAMMING_BUILT", "MAXIMAL_SET_PLAYERS",
-    "OPTIMAL_SET_PLAYERS", "PRESETS", "PRESET_ROUNDS", "SLICE_CASE", "VIEW_ORDERS",
+    "OPTIMAL_SET_PLAYERS", "ORBIT_WORLDS", "PRESETS", "PRESET_ROUNDS", "SLICE_CASE", "VIEW_ORDERS",
     "best_deal_letters", "best_known_won_set", "explore_deal", "explore_hypercube",
     "hamming_row", "hypercube_layout", "maximal_census", "maximal_distribution",
-    "open_case_deals", "optimal_set_counts", "optimum_cases", "optimum_rows", "optimum_table",
+    "open_case_deals", "optimal_set_counts", "orbit_deals", "optimum_cases", "optimum_rows", "optimum_table",
     "plot_chain_crossing", "plot_hypercube", "plot_maximal_distribution",
     "plot_optimal_hypercubes", "plot_win_rate", "preset_deal", "slice_certificate_table",
 ]
@@ -339,6 +340,39 @@ def optimum_table(*, executor: Executor | None = None, workers: int = 1) -> pd.D
     return cached_table("hats_optima",
                         lambda: optimum_rows(optimum_cases(), executor=executor, workers=workers),
                         verify=_verify_witnesses)
+
+
+ORBIT_WORLDS = ((3, 3), (4, 3), (5, 3), (3, 4), (4, 4))  # M >= 3, N >= 3: the orbit table
+
+
+def _orbit_row(world: tuple[int, int]) -> dict:
+    """The best union of orbits of one symmetry for one world (`orbits.orbit_search`)."""
+    n, m = world
+    won, g = orbit_search(n, m)
+    return {"n_players": n, "n_colors": m, "symmetry": str(g),
+            "orbits": len(orbits(twisted_shift(g, n, m))), "won_rounds": won.bit_count(),
+            "witness_hex": format(won, "x")}
+
+
+def _verify_orbit_deals(table: pd.DataFrame) -> None:
+    """Every row's won set is achievable, has its size and is a union of its symmetry's orbits."""
+    for r in table.itertuples():
+        n, m, won = int(r.n_players), int(r.n_colors), int(str(r.witness_hex), 16)
+        named = [g for g in symmetry_classes(n, m) if str(g) == r.symmetry]
+        perm = twisted_shift(named[0], n, m) if named else None
+        if (perm is None or won.bit_count() != int(r.won_rounds) or not achievable_mask(won, n, m)
+                or any((won >> x & 1) != (won >> perm[x] & 1) for x in range(m**n))):
+            raise ValueError(f"the orbit deal of N = {n}, M = {m} does not check")
+
+
+def orbit_deals(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """For each world of ORBIT_WORLDS, the best won set made of orbits of one symmetry of the
+    game and that symmetry (data/hats_orbit_deals.csv; `orbits` module)."""
+    def compute() -> pd.DataFrame:
+        return pd.DataFrame(sweep(_orbit_row, ORBIT_WORLDS, executor=executor, workers=workers,
+                                  desc="orbit searches"))
+
+    return cached_table("hats_orbit_deals", compute, verify=_verify_orbit_deals)
 
 
 def _maximal_rows(n: int) -> list[dict]:

@@ -12,7 +12,8 @@ are ours and the literature's):
   and N even, the excess bound of van_wee1988 (`van_wee_lost_bound`); for M >= 3 the full-line
   lemma (`fullline`). Constructions: Hamming codes for N = 2**k - 1 and doubling L x {0, 1}
   (Cohen, Honkala, Litsyn and Lobstein, *Covering Codes*, 1997, Ch. 3); for M >= 3 the product
-  W1 x L2 + L1 x W2 of smaller worlds' won sets (`product_won_set`), then seeded local search;
+  W1 x L2 + L1 x W2 of smaller worlds' won sets (`product_won_set`), then seeded local search,
+  then the best union of orbits of one symmetry of the game (`orbits`, CP-SAT per symmetry);
 - solver: CP-SAT (puzzlelab.solvers, one worker, fixed seed) with a proven objective bound; its
   incumbent from a hint improves the lower bound only under a deterministic limit (work units),
   so that a cached witness does not depend on the machine's speed;
@@ -44,7 +45,8 @@ from ..solvers import Deadline, WallClockStop, solve, solve_limited
 from . import brute
 from .fullline import full_line_upper_bound
 from .slices import MAX_SLICE_ROUNDS, slice_certificate
-from .model import check_world, largest_players
+from .model import check_world, check_world_within, largest_players
+from .orbits import orbit_search
 from .sets import (
     LARGE_WORLD, _two_colour_world, achievable_mask, check_mask, closed_neighbourhoods, stubs,
     won_round_vars,
@@ -460,12 +462,7 @@ def cpsat_bounds(
 
 def _optimum_world(n_players: int, n_colors: int) -> tuple[int, int]:
     """A world small enough for the optimum pipeline (at most MAX_OPTIMUM_ROUNDS rounds)."""
-    n, m = check_world(n_players, n_colors)
-    if m**n > MAX_OPTIMUM_ROUNDS:
-        raise ValueError(f"optima are searched in worlds of at most {MAX_OPTIMUM_ROUNDS} rounds; "
-                         f"with {m} colours the largest has N = "
-                         f"{largest_players(m, MAX_OPTIMUM_ROUNDS)} players, got N = {n}")
-    return n, m
+    return check_world_within(n_players, n_colors, MAX_OPTIMUM_ROUNDS, "optima are searched")
 
 
 def _exact_step(n: int, m: int) -> Bounds | None:
@@ -558,8 +555,26 @@ def _bounds(n: int, m: int, steps: int, known: dict[int, int] | None, work: floa
         why = "local search cut short by" if not found.searched_all else "no CP-SAT: reached"
         detail = f"{found.name} vs {found.upper_name} ({why} the time limit)"
         return found.bounds(n, m, Proof.open(detail))
+    found = _orbit_step(n, m, found, deadline)
+    if isinstance(found, Bounds):  # the orbit search was cut short by the time limit
+        return found
+    if found.meets:
+        return found.bounds(n, m, Proof.construction(f"{found.name} meets the {found.upper_name}"))
     solved = _solver_step(n, m, found, work, deadline)
     return _slice_step(n, m, solved, deadline) if prove else solved
+
+
+def _orbit_step(n: int, m: int, found: _Candidate, deadline: float) -> _Candidate | Bounds:
+    """The best union of orbits of one symmetry (`orbits.orbit_search`), if larger than `found`."""
+    left = None if deadline == math.inf else max(0.0, deadline - time.monotonic())
+    try:
+        won, g = orbit_search(n, m, time_limit=left)
+    except WallClockStop:
+        detail = f"{found.name} vs {found.upper_name} (orbit search cut short by the time limit)"
+        return found.bounds(n, m, Proof.open(detail))
+    if won.bit_count() <= found.witness.bit_count():
+        return found
+    return _Candidate(won, f"won set on orbits of a {g}", found.upper, found.upper_name, True)
 
 
 def _slice_step(n: int, m: int, found: Bounds, deadline: float) -> Bounds:
