@@ -17,10 +17,10 @@ from robustness import any_value, public_callables, well_behaved
 
 import puzzlelab.russian_cards as rc
 
-MODULES = ["constructions", "grid", "kripke", "model", "notebook", "orbits", "reference",
-           "search", "smallest", "solver", "source", "symmetry"]
+MODULES = ["constructions", "grid", "kripke", "matrix", "model", "notebook", "orbits",
+           "reference", "search", "smallest", "solver", "source", "symmetry"]
 SLOW = {"decide_grid", "min_sizes", "agreement_table", "grid_table", "wide_grid_table",
-        "smallest_table",
+        "smallest_table", "announcement_of_size", "settle", "matrix_row", "matrix_min_sizes",
         "sum_mod_table", "report_dfs_table", "appendix_table", "c1_table"}
 
 

@@ -6,8 +6,10 @@ Source: group11_rc (the student report). The same module roles as every puzzle:
 - solvers: ``search`` (the report's depth-first solver, exhaustive enumeration, CP-SAT model),
   ``symmetry`` and ``orbits`` (symmetry-broken CP-SAT cases, cyclic-orbit witnesses),
   ``constructions`` (sum modulo m, finite planes, power sums), ``solver`` (`decide`: a
-  witness or a proof per size, `solve`, `safe_announcements`), ``kripke`` (the independent
-  check by epistemic model), ``grid`` (sweeps over sizes on any executor, command line)
+  witness or a proof per size, `solve`, `safe_announcements`), ``smallest`` and ``matrix``
+  (the smallest announcements: pruned packings, the hand-model descent, the rows-by-cards
+  model), ``kripke`` (the independent check by epistemic model), ``grid`` (sweeps over sizes
+  on any executor, command line)
 - source:  ``source`` (the report's appendix and c = 1 table read from its text, its rule
   variants)
 - notebook layer: ``notebook`` (cached tables, figures, `explore_views`)

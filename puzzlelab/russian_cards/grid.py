@@ -25,6 +25,11 @@ unproven smallest announcement; not part of `make reproduce`) writes
 data/russian_cards_min_size_long.csv::
 
     python -m puzzlelab.russian_cards.grid --descend --max-n 16 [--work 40] [--workers 2]
+
+`matrix_min_sizes` decides the sizes still open after the descent and the orbit search, size by
+size, with the rows-by-cards model of `matrix` (a long run; data/russian_cards_min_size_matrix.csv)::
+
+    python -m puzzlelab.russian_cards.grid --matrix [--work 20] [--workers 2]
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from ..bitsets import from_bits
 from ..cache import read_table, write_table
 from ..solvers import solve_limited, work_used
 from .model import Announcement, cards, counting_lower_bound, hand_lists, is_solution
+from .matrix import MATRIX_WORK, settle
 from .search import cpsat_model
 from .orbits import group_search, witness_groups
 from .smallest import fewer_hands, shrink
@@ -49,7 +55,8 @@ from .solver import Verdict, decide, steiner_size
 
 __all__ = [
     "GRID_COLUMNS", "LONG_TABLE", "LONG_WORK", "MIN_WORK", "N_MAX", "ORBIT_TABLE", "WIDE_TABLE",
-    "cells", "fewest_on_orbits", "orbit_min_sizes",
+    "MATRIX_TABLE", "cells", "fewest_on_orbits", "matrix_min_sizes", "matrix_row",
+    "orbit_min_sizes",
     "check_grid", "check_min_sizes", "decide_grid", "descend", "fewer_hands",
     "format_announcement", "grid_name", "grid_row", "longer_min_sizes", "min_sizes",
     "parse_announcement", "smallest_row", "verify_grid",
@@ -62,6 +69,7 @@ LONG_WORK = 40.0  # CP-SAT work units per symmetry case and descent step of the 
 LONG_TABLE = "russian_cards_min_size_long"  # the long run's table in data/
 ORBIT_TABLE = "russian_cards_min_size_orbits"  # smaller announcements made of orbits
 ORBIT_WORK = 5.0  # CP-SAT work units per group when minimising over unions of orbits
+MATRIX_TABLE = "russian_cards_min_size_matrix"  # sizes settled by the matrix model (long run)
 ROW_KEYS = ("a", "b", "c", "smallest", "lower_bound", "proven", "witness")  # what `descend` reads
 WIDE_TABLE = f"russian_cards_grid_n{N_MAX + 1}_{N_LIMIT}"  # the wider grid's table in data/
 GRID_COLUMNS = ["a", "b", "c", "n", "status", "method", "proof", "size", "work_units", "detail",
@@ -292,6 +300,34 @@ def orbit_min_sizes(table: pd.DataFrame, work: float = ORBIT_WORK, *,
     return pd.DataFrame([f for f in found if f is not None], columns=columns)
 
 
+def matrix_row(row: Mapping, work: float = MATRIX_WORK) -> dict | None:
+    """`matrix.settle` on one unproven row: its new bounds and the sizes ruled out, or None when
+    it decides no size."""
+    settled = settle(row, work)
+    if not settled["ruled_out"] and settled["witness"] is None:
+        return None
+    witness = settled["witness"] or parse_announcement(checks.text(row.get("witness"), "witness"))
+    return dict(a=row["a"], b=row["b"], c=row["c"], n=row["a"] + row["b"] + row["c"],
+                lower_before=row["lower_bound"], smallest_before=row["smallest"],
+                lower_bound=settled["lower_bound"], smallest=settled["smallest"],
+                proven=settled["proven"], ruled_out=" ".join(map(str, settled["ruled_out"])),
+                work_units=settled["work_units"], witness=format_announcement(witness))
+
+
+def matrix_min_sizes(table: pd.DataFrame, work: float = MATRIX_WORK, *,
+                     executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """`matrix_row` on every unproven row of a smallest-announcement table: the rows it changes,
+    in the table's order (data/russian_cards_min_size_matrix.csv, a long run)."""
+    table = check_table(table, ["proven", *ROW_KEYS])
+    rows = [r for r in table.to_dict("records") if not r["proven"]]
+    task = functools.partial(matrix_row, work=checks.number(work, "work", low=0.01, high=1000))
+    found = sweeps.sweep(task, rows, executor=executor, workers=workers,
+                         desc="smallest announcements as matrices")
+    columns = ["a", "b", "c", "n", "lower_before", "smallest_before", "lower_bound", "smallest",
+               "proven", "ruled_out", "work_units", "witness"]
+    return pd.DataFrame([f for f in found if f is not None], columns=columns)
+
+
 def check_min_sizes(table: pd.DataFrame) -> None:
     """Raise ValueError naming the first row whose witness or bounds do not hold."""
     table = check_table(table, ["a", "b", "c", "smallest", "lower_bound", "witness"])
@@ -306,7 +342,8 @@ def check_min_sizes(table: pd.DataFrame) -> None:
 def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
     """Decide the grid for --min-n <= n <= --max-n and write data/russian_cards_grid.csv
     (data/russian_cards_grid_n{min}_{max}.csv when --min-n > 1), or, with --descend, improve
-    data/russian_cards_min_size.csv into data/russian_cards_min_size_long.csv."""
+    data/russian_cards_min_size.csv into data/russian_cards_min_size_long.csv, or, with
+    --matrix, decide the sizes still open with the matrix model (data/russian_cards_min_size_matrix.csv)."""
     parser = argparse.ArgumentParser(prog="python -m puzzlelab.russian_cards.grid",
                                      description=main.__doc__)
     parser.add_argument("--max-n", type=int, default=N_MAX, help="largest deck (default 16)")
@@ -319,14 +356,26 @@ def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
     parser.add_argument("--descend", action="store_true",
                         help="only run the long descent on the cached smallest-announcement table "
                              f"and write data/{LONG_TABLE}.csv (resumable)")
-    parser.add_argument("--work", type=float, default=LONG_WORK,
-                        help=f"CP-SAT work units per descent step (default {LONG_WORK:g})")
+    parser.add_argument("--matrix", action="store_true",
+                        help="only decide the open smallest sizes with the matrix model and "
+                             f"write data/{MATRIX_TABLE}.csv")
+    parser.add_argument("--work", type=float, default=None,
+                        help=f"CP-SAT work units per descent step (default {LONG_WORK:g}) or, "
+                             f"with --matrix, per size (default {MATRIX_WORK:g})")
     sweeps.add_executor_arguments(parser)
     args = parser.parse_args(argv)
     with sweeps.executor_from_arguments(args) as (executor, workers):
+        if args.matrix:
+            from .notebook import grid_table, smallest_table
+            merged = smallest_table(grid_table(), matrix=False)
+            table = matrix_min_sizes(merged, args.work or MATRIX_WORK, executor=executor,
+                                     workers=workers)
+            print(f"wrote {write_table(table, MATRIX_TABLE)} ({int(table.proven.sum())} of "
+                  f"{len(table)} sizes changed now exact)")
+            return table
         if args.descend:
-            table = longer_min_sizes(read_table("russian_cards_min_size"), args.max_n, args.work,
-                                     executor=executor, workers=workers)
+            table = longer_min_sizes(read_table("russian_cards_min_size"), args.max_n,
+                                     args.work or LONG_WORK, executor=executor, workers=workers)
             print(f"wrote {write_table(table, LONG_TABLE)} ({int(table.proven.sum())} of "
                   f"{len(table)} cells proven)")
             return table

@@ -35,8 +35,8 @@ from .solver import Verdict, decide, for_hand, lemma_proof
 __all__ = [
     "EXPLORE_N_MAX", "STATUS_COLOURS", "agreement_table", "appendix_table", "asymmetry",
     "bounds_cross", "c1_table", "candidate_families", "cell_view", "cell_views",
-    "counting_bounds", "explore_views", "grid_table", "open_sizes", "orbit_changes",
-    "orbit_table", "settled_by", "wide_grid_table",
+    "counting_bounds", "explore_views", "grid_table", "matrix_changes", "matrix_table",
+    "open_sizes", "orbit_changes", "orbit_table", "settled_by", "wide_grid_table",
     "plot_grids", "proof_family", "report_and_ours", "report_dfs_table", "report_solver_table",
     "descent_changes", "short", "smallest_label", "smallest_summary", "smallest_table",
     "sum_mod_table", "yn_table",
@@ -109,27 +109,63 @@ def _improved_by_descent() -> pd.DataFrame:
                 | (both.lower_bound > both.lower_bound_short)].reset_index(drop=True)
 
 
-def smallest_table(grid: pd.DataFrame) -> pd.DataFrame:
+def smallest_table(grid: pd.DataFrame, matrix: bool = True) -> pd.DataFrame:
     """Smallest announcements of the grid's solvable cells: data/russian_cards_min_size.csv,
     with each cell the long descent improved (data/russian_cards_min_size_long.csv, when that
     run is in data/) replaced by its row, then each cell a union of orbits improves
-    (data/russian_cards_min_size_orbits.csv); `by_descent` and `by_orbits` mark them."""
+    (data/russian_cards_min_size_orbits.csv), then (with `matrix`) each size the matrix model
+    settled (data/russian_cards_min_size_matrix.csv, when that run is in data/); `by_descent`,
+    `by_orbits` and `by_matrix` mark them."""
     out = cached_table("russian_cards_min_size", lambda: rg.min_sizes(grid),
-                       verify=rg.check_min_sizes).assign(by_descent=False, by_orbits=False)
+                       verify=rg.check_min_sizes).assign(by_descent=False, by_orbits=False,
+                                                         by_matrix=False)
     index = out.set_index(["a", "b", "c"]).index
     for r in _improved_by_descent().itertuples():
         i = index.get_loc((r.a, r.b, r.c))
         for column in ("smallest", "lower_bound", "proven", "witness"):
             out.loc[i, column] = getattr(r, column)
         out.loc[i, "by_descent"] = True
-    done = out.drop(columns=["by_descent", "by_orbits"])
+    done = out.drop(columns=["by_descent", "by_orbits", "by_matrix"])
     for r in orbit_table(done).itertuples():
         i = index.get_loc((r.a, r.b, r.c))
         if r.smallest < out.loc[i, "smallest"] and r.lower_bound == out.loc[i, "lower_bound"]:
             for column in ("smallest", "proven", "witness"):
                 out.loc[i, column] = getattr(r, column)
             out.loc[i, "by_orbits"] = True
+    if matrix and data_path(rg.MATRIX_TABLE).exists():
+        for r in matrix_table().itertuples():  # its bounds are facts: keep the better of each
+            i = index.get_loc((r.a, r.b, r.c))
+            out.loc[i, "lower_bound"] = max(out.loc[i, "lower_bound"], r.lower_bound)
+            if r.smallest < out.loc[i, "smallest"]:
+                out.loc[i, "smallest"], out.loc[i, "witness"] = r.smallest, r.witness
+            out.loc[i, "proven"] = out.loc[i, "lower_bound"] == out.loc[i, "smallest"]
+            out.loc[i, "by_matrix"] = True
     return out
+
+
+def matrix_table() -> pd.DataFrame:
+    """The sizes the matrix model settled (data/russian_cards_min_size_matrix.csv, the long run
+    `python -m puzzlelab.russian_cards.grid --matrix`), every witness verified."""
+    table = read_table(rg.MATRIX_TABLE)
+    rg.check_min_sizes(table)
+    return table
+
+
+def matrix_changes(smallest: pd.DataFrame) -> pd.DataFrame:
+    """The sizes the matrix model changed: the range before, the sizes it ruled out, the new
+    label and the CP-SAT work it took."""
+    t = rg.check_table(smallest, ["a", "b", "c", "smallest", "lower_bound", "proven",
+                                  "by_matrix"])
+    runs = matrix_table().set_index(["a", "b", "c"])
+    rows = t[t.by_matrix.astype(bool)]
+    before = [runs.loc[(r.a, r.b, r.c)] for r in rows.itertuples()]
+    return pd.DataFrame({
+        "size": [f"({r.a},{r.b},{r.c})" for r in rows.itertuples()],
+        "before": [smallest_label(m.lower_before, m.smallest_before, False) for m in before],
+        "ruled out": ["" if pd.isna(m.ruled_out) else str(m.ruled_out) for m in before],
+        "now": [smallest_label(r.lower_bound, r.smallest, r.proven) for r in rows.itertuples()],
+        "work units": [m.work_units for m in before],
+    }).set_index("size")
 
 
 def orbit_table(smallest: pd.DataFrame) -> pd.DataFrame:
@@ -140,16 +176,18 @@ def orbit_table(smallest: pd.DataFrame) -> pd.DataFrame:
 
 
 def orbit_changes(smallest: pd.DataFrame) -> pd.DataFrame:
-    """The sizes unions of orbits improved: the range before, the new label, the group."""
+    """The sizes unions of orbits improved: the range before, the label after, the group."""
     t = rg.check_table(smallest, ["a", "b", "c", "smallest", "lower_bound", "proven",
                                   "by_orbits"])
     gains = read_table(rg.ORBIT_TABLE).set_index(["a", "b", "c"])  # as `smallest_table` left it
     rows = t[t.by_orbits.astype(bool)]
     return pd.DataFrame({
         "size": [f"({r.a},{r.b},{r.c})" for r in rows.itertuples()],
-        "before": [smallest_label(r.lower_bound, gains.loc[(r.a, r.b, r.c), "before"], False)
+        "before": [smallest_label(gains.loc[(r.a, r.b, r.c), "lower_bound"],
+                                  gains.loc[(r.a, r.b, r.c), "before"], False)
                    for r in rows.itertuples()],
-        "now": [smallest_label(r.lower_bound, r.smallest, r.proven) for r in rows.itertuples()],
+        "now": [smallest_label(*gains.loc[(r.a, r.b, r.c), ["lower_bound", "smallest", "proven"]])
+                for r in rows.itertuples()],  # as the orbits left it, before the matrix run
         "group": [gains.loc[(r.a, r.b, r.c), "group"] for r in rows.itertuples()],
     }).set_index("size")
 
