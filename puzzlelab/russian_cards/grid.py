@@ -29,7 +29,7 @@ data/russian_cards_min_size_long.csv::
 `matrix_min_sizes` decides the sizes still open after the descent and the orbit search, size by
 size, with the rows-by-cards model of `matrix` (a long run; data/russian_cards_min_size_matrix.csv)::
 
-    python -m puzzlelab.russian_cards.grid --matrix [--work 20] [--workers 2]
+    python -m puzzlelab.russian_cards.grid --matrix [--work 100] [--workers 2]
 """
 
 from __future__ import annotations

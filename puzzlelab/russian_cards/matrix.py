@@ -30,7 +30,7 @@ from .model import Announcement, check_sizes, is_solution, max_shared
 
 __all__ = ["MATRIX_WORK", "announcement_of_size", "matrix_model", "settle"]
 
-MATRIX_WORK = 20.0  # CP-SAT work units per size
+MATRIX_WORK = 100.0  # CP-SAT work units per size
 MAX_CELLS = 2000  # s * n: larger matrices are refused (the model grows like s**2 n + C(n, c) s n)
 MAX_RULE2 = 3_000_000  # Rule 2's literals, C(n, c) s (2n + 1): larger models are refused
 
