@@ -63,7 +63,8 @@ def test_the_twisted_shift_passes_hats_along_the_cycle():
     assert {len(c) for c in cycles} == {9}  # (x1, x2, x3) -> ... returns after 3 * 3 steps
 
 
-@pytest.mark.parametrize("g", [Symmetry((3,), ((1, 0, 2),)), Symmetry((2, 1), ((0, 1, 2), (1, 2, 0))),
+@pytest.mark.parametrize("g", [Symmetry((3,), ((1, 0, 2),)),
+                               Symmetry((2, 1), ((0, 1, 2), (1, 2, 0))),
                                Symmetry((1, 1, 1), ((1, 2, 0),) * 3)])
 def test_best_on_orbits_equals_brute_force_over_all_unions_of_orbits(g):
     n, m = 3, 3

@@ -22,8 +22,8 @@ import numpy as np
 from .. import checks
 
 __all__ = [
-    "LETTERS", "MAX_ROUNDS", "PASS", "Round", "answers", "check_world", "check_world_within", "deal_to_strings",
-    "evaluate", "largest_players", "parse_deal", "parse_strategy", "round_index",
+    "LETTERS", "MAX_ROUNDS", "PASS", "Round", "answers", "check_world", "check_world_within",
+    "deal_to_strings", "evaluate", "largest_players", "parse_deal", "parse_strategy", "round_index",
     "round_to_string", "rounds", "rounds_correct", "set_correct_order", "strategy_to_string",
     "string_to_round", "strong_answering", "view_of", "view_table", "views", "won_mask",
 ]

@@ -39,10 +39,12 @@ from .slices import refute
 
 __all__ = [
     "AGENT_COLOURS", "CENSUS_PLAYERS", "HAMMING_BUILT", "MAXIMAL_SET_PLAYERS",
-    "OPTIMAL_SET_PLAYERS", "ORBIT_WORLDS", "PRESETS", "PRESET_ROUNDS", "SLICE_CASE", "VIEW_ORDERS",
+    "OPTIMAL_SET_PLAYERS", "ORBIT_WORLDS", "PRESETS", "PRESET_ROUNDS", "SLICE_CASE",
+    "VIEW_ORDERS",
     "best_deal_letters", "best_known_won_set", "explore_deal", "explore_hypercube",
     "hamming_row", "hypercube_layout", "maximal_census", "maximal_distribution",
-    "open_case_deals", "optimal_set_counts", "orbit_deals", "optimum_cases", "optimum_rows", "optimum_table",
+    "open_case_deals", "optimal_set_counts", "orbit_deals", "optimum_cases", "optimum_rows",
+    "optimum_table",
     "plot_chain_crossing", "plot_hypercube", "plot_maximal_distribution",
     "plot_optimal_hypercubes", "plot_win_rate", "preset_deal", "slice_certificate_table",
 ]

@@ -183,7 +183,8 @@ def _best_on_orbits(n: int, m: int, g: Symmetry, work: float, deadline: Deadline
                 serving.append(line)
         model.AddBoolOr(serving).OnlyEnforceIf(chosen[k])
     model.Maximize(sum(len(cycle) * v for cycle, v in zip(cycles, chosen)))
-    res = solve_limited(model, work, deadline=deadline, what=f"hats N = {n}, M = {m}, orbits of {g}")
+    res = solve_limited(model, work, deadline=deadline,
+                        what=f"hats N = {n}, M = {m}, orbits of {g}")
     if not res.feasible:
         return 0, res.optimal
     won = from_bits(x for cycle, v in zip(cycles, chosen) if res.value(v) for x in cycle)

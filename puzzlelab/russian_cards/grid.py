@@ -27,7 +27,8 @@ data/russian_cards_min_size_long.csv::
     python -m puzzlelab.russian_cards.grid --descend --max-n 16 [--work 40] [--workers 2]
 
 `matrix_min_sizes` decides the sizes still open after the descent and the orbit search, size by
-size, with the rows-by-cards model of `matrix` (a long run; data/russian_cards_min_size_matrix.csv)::
+size, with the rows-by-cards model of `matrix` (a long run; writes
+data/russian_cards_min_size_matrix.csv)::
 
     python -m puzzlelab.russian_cards.grid --matrix [--work 100] [--workers 2]
 """
@@ -343,7 +344,8 @@ def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
     """Decide the grid for --min-n <= n <= --max-n and write data/russian_cards_grid.csv
     (data/russian_cards_grid_n{min}_{max}.csv when --min-n > 1), or, with --descend, improve
     data/russian_cards_min_size.csv into data/russian_cards_min_size_long.csv, or, with
-    --matrix, decide the sizes still open with the matrix model (data/russian_cards_min_size_matrix.csv)."""
+    --matrix, decide the sizes still open with the matrix model
+    (data/russian_cards_min_size_matrix.csv)."""
     parser = argparse.ArgumentParser(prog="python -m puzzlelab.russian_cards.grid",
                                      description=main.__doc__)
     parser.add_argument("--max-n", type=int, default=N_MAX, help="largest deck (default 16)")
