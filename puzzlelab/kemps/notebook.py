@@ -16,19 +16,21 @@ import numpy as np
 import pandas as pd
 
 from .. import checks
-from ..cache import cached_table
+from ..cache import cached_table, read_table
 from ..figures import finish
 from . import knowledge as K
+from . import streaming
 from .cards import FULL, Deck, make_deck
 from .engine import MAX_TURNS, GameRecord
 from .play import play
 from .source import claims_table, trace_table
-from .tournament import TABLES, pack, tournament, unpack, valve_table
+from .tournament import TABLES, pack, seat_differences, tournament, unpack, valve_table
 
 __all__ = [
-    "LINEUPS", "MAP_LABELS", "SELF_PLAY", "claims", "deals_curve", "explore_game", "game_status",
+    "LINEUPS", "MAP_LABELS", "MILLION", "SELF_PLAY", "claims", "deals_curve", "explore_game", "game_status",
     "game_stepper",
-    "explore_knowledge", "first_seed", "knowledge_map", "plot_deals_curve", "plot_lineup_heatmap",
+    "explore_knowledge", "first_seed", "knowledge_map", "long_run", "million_seats",
+    "seat_grid", "with_interval", "plot_deals_curve", "plot_lineup_heatmap",
     "plot_seat_effects", "plot_strategy_bars", "plot_value_submodels", "submodel_table",
     "tournament_games", "valve",
 ]
@@ -59,6 +61,54 @@ def valve() -> pd.DataFrame:
     (data/kemps_valve_52.csv)."""
     return cached_table("kemps_valve_52", lambda: valve_table(
         [["tom"] * 3, ["greedy", "tom", "tom"]], [600, 2400, MAX_TURNS], FULL, 1000))
+
+
+MILLION = {28: "kemps_million_28", 52: "kemps_million_52"}  # long runs: streaming.TABLES
+
+
+def long_run(name: str) -> pd.DataFrame:
+    """Exact sums over deals of one of the long runs (`streaming.TABLES`, committed in data/;
+    `python -m puzzlelab.kemps.streaming --table <name>` recomputes it)."""
+    name = checks.choice(name, "name", sorted(streaming.TABLES))
+    return streaming.merge_sums(read_table(name))
+
+
+def million_seats() -> pd.DataFrame:
+    """Seat differences in win share per self-play line-up and deck: the 1,000-deal tournament
+    (columns *_1000) beside a million deals (the same first 1,000 and 999,000 more)."""
+    out = []
+    for cards, name in MILLION.items():
+        big = streaming.seats_from_sums(long_run(name))
+        small = seat_differences(tournament_games(f"kemps_tournament_{cards}"))
+        big = big[big["scope"] != "all line-ups"]  # there: pooled self-play, not all 64
+        both = big.merge(small, on=["scope", "seats"], suffixes=("", "_1000"))
+        out.append(both.assign(cards=cards, lineup=both["scope"].str.removesuffix(" self-play")))
+    return pd.concat(out, ignore_index=True)[
+        ["cards", "lineup", "seats", "deals_1000", "win_diff_1000", "ci_1000", "significant_1000",
+         "deals", "win_diff", "ci", "significant"]]
+
+
+def with_interval(means: pd.Series, cis: pd.Series, digits: int = 3) -> pd.Series:
+    """'mean ± half-width' labels, e.g. '0.421 ± 0.003'."""
+    digits = checks.integer(digits, "digits", low=0, high=6)
+    if not (isinstance(means, pd.Series) and isinstance(cis, pd.Series)
+            and means.index.equals(cis.index)):
+        raise checks.ArgumentTypeError("means and cis must be Series with the same index")
+    return pd.Series([f"{m:.{digits}f} ± {c:.{digits}f}" for m, c in zip(means, cis)],
+                     index=means.index, dtype=object)
+
+
+def seat_grid(seats: pd.DataFrame, suffix: str = "") -> pd.DataFrame:
+    """Seat differences as a grid: one row per deck and line-up, one column per pair of seats,
+    cells 'difference ± half-width' (* where the interval excludes 0)."""
+    suffix = checks.choice(suffix, "suffix", ["", "_1000"])
+    t = _frame(seats, ["cards", "lineup", "seats", f"win_diff{suffix}", f"ci{suffix}",
+                       f"significant{suffix}"])
+    cell = [f"{d:+.4f} ± {c:.4f}{' *' if s else ''}" for d, c, s in
+            zip(t[f"win_diff{suffix}"], t[f"ci{suffix}"], t[f"significant{suffix}"])]
+    grid = t.assign(cell=cell).pivot(index=["cards", "lineup"], columns="seats", values="cell")
+    grid.columns.name = "seats"
+    return grid
 
 
 def first_seed(strategies: Sequence, deck: Deck | Sequence[int],
