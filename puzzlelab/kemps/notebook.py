@@ -27,12 +27,11 @@ from .source import claims_table, trace_table
 from .tournament import TABLES, pack, seat_differences, tournament, unpack, valve_table
 
 __all__ = [
-    "LINEUPS", "MAP_LABELS", "MILLION", "SELF_PLAY", "claims", "deals_curve", "explore_game", "game_status",
-    "game_stepper",
-    "explore_knowledge", "first_seed", "knowledge_map", "long_run", "million_seats",
-    "seat_grid", "with_interval", "plot_deals_curve", "plot_lineup_heatmap",
-    "plot_seat_effects", "plot_strategy_bars", "plot_value_submodels", "submodel_table",
-    "tournament_games", "valve",
+    "LINEUPS", "MAP_LABELS", "MILLION", "SELF_PLAY", "claims", "deals_curve", "explore_game",
+    "explore_knowledge", "first_seed", "game_status", "game_stepper", "knowledge_map", "long_run",
+    "million_seats", "plot_deals_curve", "plot_lineup_heatmap", "plot_seat_effects",
+    "plot_strategy_bars", "plot_value_submodels", "seat_grid", "submodel_table",
+    "tournament_games", "valve", "with_interval",
 ]
 
 SMALL, MEDIUM = range(2, 7), range(2, 9)  # the report's 20- and 28-card decks

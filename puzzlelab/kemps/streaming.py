@@ -9,8 +9,9 @@ exact integers (deals, sum S, sum S^2) and blocks add up exactly: the tables are
 whatever the executor, the block size or the order in which blocks finish. Finished blocks are
 kept by `sweeps.sweep_table`, so an interrupted run resumes.
 
-Command line (a long run; writes the table the notebook reads):
-`python -m puzzlelab.kemps.streaming --table kemps_million_28 [--workers 2] [--scheduler ADDR]`.
+Command line: `python -m puzzlelab.kemps.streaming --table kemps_million_28 [--workers 2]
+[--scheduler ADDR]` recomputes a long run the notebook reads; `--lineups tom/tom/tom --cards 52
+--deals 1000000 --name NAME` runs any other.
 """
 
 from __future__ import annotations
@@ -288,24 +289,39 @@ def lineup_from_sums(sums: pd.DataFrame) -> pd.DataFrame:
 
 
 # ----- command line --------------------------------------------------------------------------
+DECKS = {20: range(2, 7), 28: MEDIUM, 52: FULL}  # the report's decks and the full one
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """Recompute a long run's table of sums (data/kemps_million_*.csv) on any executor."""
+    """Exact sums over deals for a long run (data/kemps_*.csv) or any line-ups, on any executor."""
     from ..cache import write_table
 
     parser = argparse.ArgumentParser(prog="python -m puzzlelab.kemps.streaming",
                                      description=main.__doc__)
-    parser.add_argument("--table", choices=sorted(TABLES), required=True)
-    parser.add_argument("--deals", type=int, default=None,
-                        help="deals per line-up (default: the table's, one million)")
+    parser.add_argument("--table", choices=sorted(TABLES), default=None,
+                        help="a long run the notebook reads (its line-ups, deck and deals)")
+    parser.add_argument("--lineups", nargs="+", default=None,
+                        help="line-ups such as tom/tom/tom (instead of the table's)")
+    parser.add_argument("--cards", type=int, choices=sorted(DECKS), default=None)
+    parser.add_argument("--deals", type=int, default=None, help="deals per line-up")
+    parser.add_argument("--name", default=None,
+                        help="write data/<name>.csv (default: the --table name)")
     sweeps.add_executor_arguments(parser)
     args = parser.parse_args(argv)
-    spec = dict(TABLES[args.table])
+    spec = dict(TABLES[args.table]) if args.table else {"deals": 1000, "deck": FULL}
+    if args.lineups is not None:
+        spec["lineups"] = [u.split("/") for u in args.lineups]
+    if args.cards is not None:
+        spec["deck"] = DECKS[args.cards]
     if args.deals is not None:
         spec["deals"] = args.deals
+    name = args.name or args.table
+    if name is None or "lineups" not in spec:
+        raise ValueError("give --table, or --lineups and --name (and --cards, --deals)")
     with sweeps.executor_from_arguments(args) as (executor, workers):
-        sums = deal_sums(spec["lineups"], spec["deals"], spec["deck"], name=args.table,
+        sums = deal_sums(spec["lineups"], spec["deals"], spec["deck"], name=name,
                          executor=executor, workers=workers)
-    print(f"wrote {write_table(sums, args.table)}")
+    print(f"wrote {write_table(sums, name)}")
 
 
 if __name__ == "__main__":
