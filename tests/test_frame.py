@@ -72,6 +72,16 @@ def test_progress_bar_honours_tqdm_disable(monkeypatch):
         assert not progress.tqdm(range(3), file=sink).disable
 
 
+def test_every_module_takes_its_progress_bars_from_puzzlelab_progress():
+    """tqdm.auto's notebook bar ignores TQDM_DISABLE: a direct import puts a bar in the outputs
+    of `make reproduce`."""
+    package = Path(progress.__file__).parent
+    direct = [str(p.relative_to(package)) for p in sorted(package.rglob("*.py"))
+              if p != Path(progress.__file__)
+              and re.search(r"^\s*(from tqdm\b|import tqdm\b)", p.read_text(), flags=re.M)]
+    assert direct == []
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_committed_notebook_is_executed_in_order_and_clean(path):
     nb = json.loads(path.read_text())

@@ -32,9 +32,9 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 from ortools.sat.python import cp_model
-from tqdm.auto import tqdm
 
 from .. import checks
+from ..progress import tqdm
 from ..solvers import WallClockStop, solve_limited
 from .model import check_world
 from .sets import won_round_vars
