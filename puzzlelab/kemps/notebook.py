@@ -27,8 +27,9 @@ from .source import claims_table, trace_table
 from .tournament import TABLES, pack, seat_differences, tournament, unpack, valve_table
 
 __all__ = [
-    "LINEUPS", "MAP_LABELS", "MILLION", "SELF_PLAY", "claims", "deals_curve", "explore_game",
-    "explore_knowledge", "first_seed", "game_status", "game_stepper", "knowledge_map", "long_run",
+    "DUELS", "LINEUPS", "MAP_LABELS", "MILLION", "SELF_PLAY", "claims", "deals_curve",
+    "explore_game", "explore_knowledge", "first_seed", "game_status", "game_stepper",
+    "headline_wins", "knowledge_map", "long_run",
     "million_seats", "plot_deals_curve", "plot_lineup_heatmap", "plot_seat_effects",
     "plot_strategy_bars", "plot_value_submodels", "seat_grid", "submodel_table",
     "tournament_games", "valve", "with_interval",
@@ -95,6 +96,25 @@ def with_interval(means: pd.Series, cis: pd.Series, digits: int = 3) -> pd.Serie
         raise checks.ArgumentTypeError("means and cis must be Series with the same index")
     return pd.Series([f"{m:.{digits}f} ± {c:.{digits}f}" for m, c in zip(means, cis)],
                      index=means.index, dtype=object)
+
+
+DUELS = (("greedy", "kb-greedy"), ("greedy", "blocking"), ("blocking", "kb-greedy"))
+
+
+def headline_wins(strategies: pd.DataFrame, duels: pd.DataFrame) -> pd.DataFrame:
+    """The win shares the findings quote, with 95% intervals: each strategy over all line-ups
+    (rows of `by_strategy`) and a lone agent between two copies of another (rows of
+    `head_to_head` for DUELS), with what each of the two others wins."""
+    s = _frame(strategies, ["strategy", "win_share", "win_ci"]).set_index("strategy")
+    d = _frame(duels, ["focal", "against", "focal_win", "focal_win_ci", "other_win",
+                       "other_win_ci"]).set_index(["focal", "against"])
+    rows = [{"who": f"{name}, all line-ups", "wins": s.loc[name, "win_share"],
+             "ci": s.loc[name, "win_ci"], "others": np.nan, "others_ci": np.nan}
+            for name in s["win_share"].sort_values(ascending=False).index]
+    rows += [{"who": f"{f} between two {o}", "wins": d.loc[(f, o), "focal_win"],
+              "ci": d.loc[(f, o), "focal_win_ci"], "others": d.loc[(f, o), "other_win"],
+              "others_ci": d.loc[(f, o), "other_win_ci"]} for f, o in DUELS if (f, o) in d.index]
+    return pd.DataFrame(rows).set_index("who")
 
 
 def seat_grid(seats: pd.DataFrame, suffix: str = "") -> pd.DataFrame:

@@ -45,12 +45,14 @@ DEALS_PER_TASK = 500
 NAMES = ("greedy", "kb-greedy", "blocking", "tom")
 SELF_PLAY = tuple((s,) * 3 for s in NAMES)
 # The long runs behind the notebook: a million deals for each self-play line-up, and the
-# 28-card tournament (every seat order of the four strategies) on 100,000 deals.
+# tournaments (every seat order of the four strategies) on 100,000 deals (28 cards) and on
+# 10,000 (52 cards).
 TABLES: dict[str, dict[str, Any]] = {
     "kemps_million_28": {"lineups": SELF_PLAY, "deck": MEDIUM, "deals": 10**6},
     "kemps_million_52": {"lineups": SELF_PLAY[:3], "deck": FULL, "deals": 10**6},
     "kemps_tournament_28_100k": {"lineups": tuple(lineups(NAMES)), "deck": MEDIUM,
                                  "deals": 10**5},
+    "kemps_tournament_52_10k": {"lineups": tuple(lineups(NAMES)), "deck": FULL, "deals": 10**4},
 }
 
 
