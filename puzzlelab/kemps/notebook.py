@@ -125,9 +125,7 @@ def seat_grid(seats: pd.DataFrame, suffix: str = "") -> pd.DataFrame:
                        f"significant{suffix}"])
     cell = [f"{d:+.4f} ± {c:.4f}{' *' if s else ''}" for d, c, s in
             zip(t[f"win_diff{suffix}"], t[f"ci{suffix}"], t[f"significant{suffix}"])]
-    grid = t.assign(cell=cell).pivot(index=["cards", "lineup"], columns="seats", values="cell")
-    grid.columns.name = "seats"
-    return grid
+    return t.assign(cell=cell).pivot(index=["cards", "lineup"], columns="seats", values="cell")
 
 
 def first_seed(strategies: Sequence, deck: Deck | Sequence[int],

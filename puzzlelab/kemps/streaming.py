@@ -31,6 +31,7 @@ from .. import checks, sweeps
 from .cards import FULL, Deck, make_deck
 from .engine import MAX_TURNS
 from .play import play_scores
+from .strategies import STRATEGIES
 from .tournament import MEDIUM, Z95, _lineup, lineups
 
 __all__ = [
@@ -42,17 +43,16 @@ SIX = 6  # a win share is 0, 1/3, 1/2 or 1: six times it is an integer
 KEYS = ["table", "scope", "item", "measure"]
 SUMS = [*KEYS, "deals", "total", "squares", "denominator"]
 DEALS_PER_TASK = 500
-NAMES = ("greedy", "kb-greedy", "blocking", "tom")
-SELF_PLAY = tuple((s,) * 3 for s in NAMES)
+SELF_PLAY = tuple((s,) * 3 for s in STRATEGIES)  # greedy, kb-greedy, blocking, tom
 # The long runs behind the notebook: a million deals for each self-play line-up, and the
 # tournaments (every seat order of the four strategies) on 100,000 deals (28 cards) and on
 # 10,000 (52 cards).
 TABLES: dict[str, dict[str, Any]] = {
     "kemps_million_28": {"lineups": SELF_PLAY, "deck": MEDIUM, "deals": 10**6},
     "kemps_million_52": {"lineups": SELF_PLAY[:3], "deck": FULL, "deals": 10**6},
-    "kemps_tournament_28_100k": {"lineups": tuple(lineups(NAMES)), "deck": MEDIUM,
+    "kemps_tournament_28_100k": {"lineups": tuple(lineups(list(STRATEGIES))), "deck": MEDIUM,
                                  "deals": 10**5},
-    "kemps_tournament_52_10k": {"lineups": tuple(lineups(NAMES)), "deck": FULL, "deals": 10**4},
+    "kemps_tournament_52_10k": {"lineups": tuple(lineups(list(STRATEGIES))), "deck": FULL, "deals": 10**4},
 }
 
 
