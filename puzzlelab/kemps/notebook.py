@@ -109,10 +109,10 @@ def headline_wins(strategies: pd.DataFrame, duels: pd.DataFrame) -> pd.DataFrame
     d = _frame(duels, ["focal", "against", "focal_win", "focal_win_ci", "other_win",
                        "other_win_ci"]).set_index(["focal", "against"])
     rows = [{"who": f"{name}, all line-ups", "wins": s.loc[name, "win_share"],
-             "ci": s.loc[name, "win_ci"], "others": np.nan, "others_ci": np.nan}
+             "wins_ci": s.loc[name, "win_ci"], "others": np.nan, "others_ci": np.nan}
             for name in s["win_share"].sort_values(ascending=False).index]
     rows += [{"who": f"{f} between two {o}", "wins": d.loc[(f, o), "focal_win"],
-              "ci": d.loc[(f, o), "focal_win_ci"], "others": d.loc[(f, o), "other_win"],
+              "wins_ci": d.loc[(f, o), "focal_win_ci"], "others": d.loc[(f, o), "other_win"],
               "others_ci": d.loc[(f, o), "other_win_ci"]} for f, o in DUELS if (f, o) in d.index]
     return pd.DataFrame(rows).set_index("who")
 
