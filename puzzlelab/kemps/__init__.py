@@ -9,8 +9,9 @@ Glossary of the short names used throughout the subpackage:
   holds it" (knowledge.py); `hc`, `tc`: counts of each value in a hand and on the table.
 
 Modules: the model (`cards`, `engine`, `knowledge`, `strategies`), play and simulation
-(`play`, `tournament`, `streaming` for runs too large to keep game by game, `env`), the report's tables and claims (`source`), and the notebook
-layer (`notebook`: tables, figures, `explore_*`; the only module that caches tables).
+(`play`, `tournament`, `streaming` for runs too large to keep game by game, `env`), the
+report's tables and claims (`source`), and the notebook layer (`notebook`: tables, figures,
+`explore_*`; the only module that caches tables).
 `tournament` is imported from its module (`from puzzlelab.kemps.tournament import tournament`),
 which is also the command line `python -m puzzlelab.kemps.tournament`.
 """

@@ -24,7 +24,8 @@ from .cards import FULL, Deck, make_deck
 from .engine import MAX_TURNS, GameRecord
 from .play import play
 from .source import claims_table, trace_table
-from .tournament import TABLES, pack, seat_differences, tournament, unpack, valve_table
+from .tournament import (MEDIUM, SMALL, TABLES, pack, seat_differences, tournament, unpack,
+                         valve_table)
 
 __all__ = [
     "DUELS", "LINEUPS", "MAP_LABELS", "MILLION", "SELF_PLAY", "claims", "deals_curve",
@@ -35,7 +36,6 @@ __all__ = [
     "tournament_games", "valve", "with_interval",
 ]
 
-SMALL, MEDIUM = range(2, 7), range(2, 9)  # the report's 20- and 28-card decks
 SELF_PLAY = [[s] * 3 for s in ("greedy", "kb-greedy", "blocking", "tom")]
 STATE_OF = {K.NOBODY: 0, **{mask: p + 1 for p, mask in enumerate(K.HOLDER)}}  # mask -> s0..s3
 

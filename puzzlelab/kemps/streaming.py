@@ -30,9 +30,8 @@ import pandas as pd
 from .. import checks, sweeps
 from .cards import FULL, Deck, make_deck
 from .engine import MAX_TURNS
-from .play import play_scores
 from .strategies import STRATEGIES
-from .tournament import MEDIUM, Z95, _lineup, lineups
+from .tournament import DECKS, MEDIUM, Z95, _block, _lineup, lineups
 
 __all__ = [
     "KEYS", "SUMS", "TABLES", "deal_sums", "head_to_head_from_sums", "lineup_from_sums",
@@ -47,12 +46,12 @@ SELF_PLAY = tuple((s,) * 3 for s in STRATEGIES)  # greedy, kb-greedy, blocking, 
 # The long runs behind the notebook: a million deals for each self-play line-up, and the
 # tournaments (every seat order of the four strategies) on 100,000 deals (28 cards) and on
 # 10,000 (52 cards).
+EVERY_ORDER = tuple(lineups(list(STRATEGIES)))  # the 64 line-ups of a tournament
 TABLES: dict[str, dict[str, Any]] = {
     "kemps_million_28": {"lineups": SELF_PLAY, "deck": MEDIUM, "deals": 10**6},
     "kemps_million_52": {"lineups": SELF_PLAY[:3], "deck": FULL, "deals": 10**6},
-    "kemps_tournament_28_100k": {"lineups": tuple(lineups(list(STRATEGIES))), "deck": MEDIUM,
-                                 "deals": 10**5},
-    "kemps_tournament_52_10k": {"lineups": tuple(lineups(list(STRATEGIES))), "deck": FULL, "deals": 10**4},
+    "kemps_tournament_28_100k": {"lineups": EVERY_ORDER, "deck": MEDIUM, "deals": 10**5},
+    "kemps_tournament_52_10k": {"lineups": EVERY_ORDER, "deck": FULL, "deals": 10**4},
 }
 
 
@@ -135,12 +134,9 @@ def _block_sums(params: tuple[tuple[tuple[str, ...], ...], int, int, Deck, int])
     """The sweep task: play `count` deals from seed `first` in every line-up; their sums."""
     ups, first, count, deck, max_turns = params
     ups = list(ups)
-    k = np.zeros((len(ups), count, 3), dtype=np.int64)
-    stalled = np.zeros((len(ups), count), dtype=bool)
-    for i, up in enumerate(ups):
-        for d in range(count):
-            scores, _, end = play_scores(up, first + d, deck, max_turns)
-            k[i, d], stalled[i, d] = scores, end != "deck exhausted"
+    games = [_block((up, first, count, deck, max_turns)) for up in ups]  # rows as in tournament
+    k = np.array([[row[2:5] for row in rows] for rows in games], dtype=np.int64)
+    stalled = np.array([[row[6] != "deck exhausted" for row in rows] for rows in games])
     w = _six_wins(k)
     return (_strategy_rows(ups, k, w) + _head_to_head_rows(ups, k, w) + _seat_rows(ups, w)
             + _lineup_rows(ups, k, w, stalled))
@@ -291,9 +287,6 @@ def lineup_from_sums(sums: pd.DataFrame) -> pd.DataFrame:
 
 
 # ----- command line --------------------------------------------------------------------------
-DECKS = {20: range(2, 7), 28: MEDIUM, 52: FULL}  # the report's decks and the full one
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     """Exact sums over deals for a long run (data/kemps_*.csv) or any line-ups, on any executor."""
     from ..cache import write_table

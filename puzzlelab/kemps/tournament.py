@@ -42,7 +42,8 @@ PACKED = ["lineup", "seed", "k1", "k2", "k3", "end"]  # what pack() keeps
 BLOCK = 50  # games of one line-up per task: the progress bar advances by this many games
 MAX_TASKS = 256  # chunks of blocks handed to other processes
 BYTES_PER_GAME = 400  # a generous estimate of one game's row while the table is built
-MEDIUM = range(2, 9)  # the report's 28-card deck
+SMALL, MEDIUM = range(2, 7), range(2, 9)  # the report's 20- and 28-card decks
+DECKS = {20: SMALL, 28: MEDIUM, 52: FULL}  # by number of cards
 # The tables the notebook reads, and how the command line recomputes them.
 TABLES: dict[str, dict[str, Any]] = {
     "kemps_tournament_28": {"deck": MEDIUM},
