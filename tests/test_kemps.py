@@ -123,16 +123,17 @@ def test_tournament_is_the_same_on_any_executor():
         pd.testing.assert_frame_equal(tournament(**args, executor=pool), serial)
 
 
-def test_command_line_writes_the_table_the_notebook_reads(monkeypatch):
-    """python -m puzzlelab.kemps.tournament writes the packed table under the notebook's name."""
+def test_command_line_writes_fewer_games_under_their_own_name(tmp_path, monkeypatch):
+    """python -m puzzlelab.kemps.tournament --games 2 writes the packed table beside the
+    notebook's (kemps_ablation_52_games2), never over it."""
     from puzzlelab import cache
     from puzzlelab.kemps.tournament import TABLES, main
 
-    written = {}
-    monkeypatch.setattr(cache, "write_table", lambda df, name: written.setdefault(name, df))
+    monkeypatch.setattr(cache, "DATA", tmp_path)
     main(["--games", "2", "--tables", "kemps_ablation_52", "--workers", "2"])
     expected = pack(tournament(**TABLES["kemps_ablation_52"], games=2))
-    pd.testing.assert_frame_equal(written["kemps_ablation_52"], expected)
+    pd.testing.assert_frame_equal(cache.read_table("kemps_ablation_52_games2"), expected)
+    assert not cache.data_path("kemps_ablation_52").exists()
 
 
 def test_tournament_on_a_dask_cluster_equals_serial():

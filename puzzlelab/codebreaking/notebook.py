@@ -19,13 +19,13 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
-from .. import checks
-from ..cache import cached_source_table, cached_table, data_path, read_table
+from .. import cache, checks
+from ..cache import Table, cached_source_table, cached_table, read_long_run
 from ..figures import finish
 from ..sweeps import sweep
 from . import coins
 from .analysis import Analysis, analyze, ceil_log, lemma14_bound
-from .frontier import COLUMNS, TABLE_LONG, check_sizes, optimal_sizes
+from .frontier import COLUMNS, OPTIMAL_SIZES, OPTIMAL_SIZES_LONG, check_sizes, optimal_sizes
 from .game import Game, check_game
 from .games import bags_of_gold, black_peg_mastermind, bulls_and_cows, counterfeit_coin, mastermind
 from .language import GAMES_DIR, game_tables, load, parse
@@ -688,6 +688,10 @@ TABLES: dict[str, Callable[..., pd.DataFrame]] = {
 }
 # Tables whose rows are re-checked when read (a cached table is never trusted blindly).
 VERIFY: dict[str, Callable[[pd.DataFrame], None]] = {"codebreaking_optimal_sizes": check_sizes}
+# Each defined by its code alone (bump its version when its meaning changes); the optimal
+# sizes by their runs (`frontier.OPTIMAL_SIZES`).
+_DECLARED = [cache.register(Table(name, command=f"python -m puzzlelab.codebreaking.sweep {name}"))
+             for name in TABLES if name != OPTIMAL_SIZES.name]
 
 
 def printed_clause_checks() -> pd.DataFrame:
@@ -706,8 +710,5 @@ def cached(name: str) -> pd.DataFrame:
 def optimal_sizes_long() -> pd.DataFrame:
     """The sizes beyond the budget whose searches ended (data/codebreaking_optimal_sizes_long.csv,
     from `python -m puzzlelab.codebreaking.frontier --runs long`), checked; empty when absent."""
-    if not data_path(TABLE_LONG).exists():
-        return pd.DataFrame(columns=COLUMNS)
-    table = read_table(TABLE_LONG)
-    check_sizes(table)
-    return table
+    table = read_long_run(OPTIMAL_SIZES_LONG, verify=check_sizes)
+    return pd.DataFrame(columns=COLUMNS) if table is None else table

@@ -36,7 +36,7 @@ from .source import (
 # The notebook layer is loaded on first use, so that `python -m puzzlelab.hanabi.notebook`
 # runs it once, as the main module.
 _NOTEBOOK_NAMES = (
-    "CAPACITY_SAMPLES", "CAPACITY_TABLE", "capacity_summary", "describe_cards",
+    "CAPACITY", "CAPACITY_SAMPLES", "CAPACITY_TABLE", "capacity_summary", "describe_cards",
     "explore_partition", "hint_capacity_table", "partition_view", "plot_hint_capacity",
     "plot_mixing_gain", "toggle_table",
 )

@@ -1,12 +1,12 @@
 """What notebooks/hanabi.ipynb shows: tables, figures, explorations, and the cached study.
 
 Also a command line that (re)computes the hint-capacity table the notebook reads:
-``python -m puzzlelab.hanabi.notebook --samples 400 [--workers N] [--scheduler ADDR|local]``.
+``python -m puzzlelab.hanabi.notebook [--workers N] [--scheduler ADDR|local]``; another
+``--samples`` writes a table of its own name (``hanabi_hint_capacity_samples<N>``).
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Executor
@@ -14,21 +14,23 @@ from concurrent.futures import Executor
 import numpy as np
 import pandas as pd
 
-from .. import checks, sweeps
-from ..cache import cached_table, write_table
+from .. import cache, checks, sweeps
+from ..cache import Table, cached_table
 from ..checks import ArgumentTypeError
 from .knowledge import hint_capacity_study, holes
 from .model import COLOURS, VALUES, HintTable, as_table, hint_mask, possibility_table
 from .solvers import max_hint_partition
 
 __all__ = [
-    "CAPACITY_SAMPLES", "CAPACITY_TABLE", "capacity_summary", "describe_cards", "explore_partition",
+    "CAPACITY", "CAPACITY_SAMPLES", "CAPACITY_TABLE", "capacity_summary", "describe_cards", "explore_partition",
     "hint_capacity_table", "partition_view", "plot_hint_capacity", "plot_mixing_gain",
     "toggle_table",
 ]
 
 CAPACITY_TABLE = "hanabi_hint_capacity"
 CAPACITY_SAMPLES = 400  # random tables per point of the study the notebook shows
+CAPACITY = cache.register(Table(CAPACITY_TABLE, params=dict(samples=CAPACITY_SAMPLES),
+                                command="python -m puzzlelab.hanabi.notebook"))
 _STUDY_COLUMNS = ("hand_size", "public_cards", "hints_received", "mean_bits_mixed",
                   "mean_bits_separate")
 
@@ -64,9 +66,9 @@ def hint_capacity_table(*, executor: Executor | None = None, workers: int = 1) -
     """The hint-capacity study, 400 tables per point, cached as data/hanabi_hint_capacity.csv."""
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise ArgumentTypeError(f"executor must be a concurrent.futures.Executor, got {executor!r}")
-    workers = checks.integer(workers, "workers", low=1)
-    return cached_table(CAPACITY_TABLE, lambda: hint_capacity_study(
-        samples=CAPACITY_SAMPLES, executor=executor, workers=workers))
+    workers = checks.workers(workers)
+    return cached_table(CAPACITY, lambda: hint_capacity_study(
+        samples=CAPACITY.params["samples"], executor=executor, workers=workers))
 
 
 def _check_study(study: object) -> pd.DataFrame:
@@ -216,17 +218,21 @@ def toggle_table(
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Command line: recompute data/hanabi_hint_capacity.csv on any executor."""
-    parser = argparse.ArgumentParser(prog="python -m puzzlelab.hanabi.notebook",
-                                     description=main.__doc__)
+    """Command line: recompute data/hanabi_hint_capacity.csv on any executor (another --samples:
+    data/hanabi_hint_capacity_samples<N>.csv)."""
+    parser = sweeps.CommandParser(prog="python -m puzzlelab.hanabi.notebook",
+                                  description=main.__doc__)
     parser.add_argument("--samples", type=int, default=CAPACITY_SAMPLES,
                         help=f"random tables per point (default {CAPACITY_SAMPLES}, "
-                             "as in the notebook)")
+                             "as in the notebook; another value writes a table of its own)")
     sweeps.add_executor_arguments(parser)
     args = parser.parse_args(argv)
+    table = cache.check_writable(CAPACITY.variant(command=sweeps.invocation(parser, argv),
+                                                  samples=args.samples))
     with sweeps.executor_from_arguments(args) as (executor, workers):
-        study = hint_capacity_study(samples=args.samples, executor=executor, workers=workers)
-    print(f"wrote {write_table(study, CAPACITY_TABLE)}")
+        study = cache.compute_table(table, lambda: hint_capacity_study(
+            samples=args.samples, executor=executor, workers=workers))
+    print(f"wrote {cache.data_path(table.name)} ({len(study)} rows)")
 
 
 if __name__ == "__main__":

@@ -15,8 +15,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .. import checks
-from ..cache import cached_table, read_table
+from .. import cache, checks
+from ..cache import Table, cached_table, read_long_run
 from ..figures import finish
 from . import knowledge as K
 from . import streaming
@@ -24,11 +24,11 @@ from .cards import FULL, Deck, make_deck
 from .engine import MAX_TURNS, GameRecord
 from .play import play
 from .source import claims_table, trace_table
-from .tournament import (MEDIUM, SMALL, TABLES, pack, seat_differences, tournament, unpack,
+from .tournament import (DECLARED, MEDIUM, SMALL, TABLES, pack, seat_differences, tournament, unpack,
                          valve_table)
 
 __all__ = [
-    "DUELS", "LINEUPS", "MAP_LABELS", "MILLION", "SELF_PLAY", "claims", "deals_curve",
+    "CLAIMS", "CLAIM_DECKS", "DUELS", "LINEUPS", "VALVE", "MAP_LABELS", "MILLION", "SELF_PLAY", "claims", "deals_curve",
     "explore_game", "explore_knowledge", "first_seed", "game_status", "game_stepper",
     "headline_wins", "knowledge_map", "long_run",
     "million_seats", "plot_deals_curve", "plot_lineup_heatmap", "plot_seat_effects",
@@ -41,25 +41,34 @@ STATE_OF = {K.NOBODY: 0, **{mask: p + 1 for p, mask in enumerate(K.HOLDER)}}  # 
 
 
 # ----- cached tables ---------------------------------------------------------------------------
+CLAIM_DECKS = {20: SMALL, 28: MEDIUM}
+CLAIMS = {cards: cache.register(Table(f"kemps_claims_{cards}", params=dict(cards=cards,
+                                                                          deals=1000)))
+          for cards in CLAIM_DECKS}
+VALVE = cache.register(Table("kemps_valve_52"))
+
+
 def claims(cards: int) -> pd.DataFrame:
     """The report's stories over 1,000 seeded self-play deals (data/kemps_claims_<cards>.csv)."""
-    decks = {20: SMALL, 28: MEDIUM}
-    cards = checks.choice(cards, "cards", sorted(decks))
-    return cached_table(f"kemps_claims_{cards}",
-                        lambda: claims_table(decks[cards], range(1000), SELF_PLAY))
+    cards = checks.choice(cards, "cards", sorted(CLAIM_DECKS))
+    deals = CLAIMS[cards].params["deals"]
+    return cached_table(CLAIMS[cards],
+                        lambda: claims_table(CLAIM_DECKS[cards], range(deals), SELF_PLAY))
 
 
 def tournament_games(name: str) -> pd.DataFrame:
     """The games of one of the notebook's tournaments (`TABLES`), cached packed in
     data/<name>.csv."""
     name = checks.choice(name, "name", sorted(TABLES))
-    return unpack(cached_table(name, lambda: pack(tournament(**TABLES[name], games=1000))))
+    games = DECLARED[name].params["games"]
+    return unpack(cached_table(DECLARED[name], lambda: pack(tournament(**TABLES[name],
+                                                                       games=games))))
 
 
 def valve() -> pd.DataFrame:
     """How all-ToM and Greedy-between-two-ToM games depend on the turn valve
     (data/kemps_valve_52.csv)."""
-    return cached_table("kemps_valve_52", lambda: valve_table(
+    return cached_table(VALVE, lambda: valve_table(
         [["tom"] * 3, ["greedy", "tom", "tom"]], [600, 2400, MAX_TURNS], FULL, 1000))
 
 
@@ -70,7 +79,11 @@ def long_run(name: str) -> pd.DataFrame:
     """Exact sums over deals of one of the long runs (`streaming.TABLES`, committed in data/;
     `python -m puzzlelab.kemps.streaming --table <name>` recomputes it)."""
     name = checks.choice(name, "name", sorted(streaming.TABLES))
-    return streaming.merge_sums(read_table(name))
+    table = streaming.LONG_RUNS[name]
+    sums = read_long_run(table)
+    if sums is None:
+        raise ValueError(f"data/{name}.csv is missing; build it with: {table.command}")
+    return streaming.merge_sums(sums)
 
 
 def million_seats() -> pd.DataFrame:
