@@ -55,8 +55,8 @@ __all__ = [
     "CHANGES_ENV", "CacheWarning", "RECOMPUTE_ENV", "Table", "cached_source_table",
     "cached_table", "check_writable", "checksum_path", "compute_table", "data_path",
     "metadata_path", "partial_dir", "read_csv_checked", "read_long_run", "read_table",
-    "recompute_requested", "record_metadata", "register", "registered", "table_metadata", "write_csv",
-    "write_table",
+    "recompute_requested", "record_metadata", "register", "registered", "table_metadata",
+    "write_csv", "write_table",
 ]
 
 RECOMPUTE_ENV = "PUZZLELAB_RECOMPUTE"
@@ -69,7 +69,7 @@ DECLARING_MODULES = tuple(f"puzzlelab.{p}.notebook" for p in PUZZLES)
 
 
 class CacheWarning(UserWarning):
-    """A cached table in data/ was missing, damaged, stale or unverified, or a recompute changed it."""
+    """A table in data/ was missing, damaged, stale or unverified, or a recompute changed it."""
 
 
 def recompute_requested() -> bool:
@@ -85,7 +85,7 @@ def _check_name(name: object, what: str = "cache name") -> str:
     return name
 
 
-# --- what a table is: name, version, parameters, the command that rebuilds it ----------------------
+# --- what a table is: name, version, parameters, the command that rebuilds it --------------------
 def _plain(value: Any) -> Any:
     """A parameter value as JSON understands it (numpy scalars, ranges and sets included)."""
     if hasattr(value, "item") and callable(value.item):  # numpy scalars
@@ -219,7 +219,7 @@ def _spec(table: str | Table) -> Table:
     return _declared(name) or Table(name)
 
 
-# --- files ------------------------------------------------------------------------------------------
+# --- files ---------------------------------------------------------------------------------------
 def data_path(name: str) -> Path:
     """The CSV file in data/ that caches the table called `name`."""
     return DATA / f"{_check_name(name)}.csv"
@@ -271,7 +271,7 @@ def _atomic_write(path: Path, data: bytes) -> None:
 
 @contextlib.contextmanager
 def _locked(csv: Path, *, exclusive: bool) -> Iterator[None]:
-    """Hold the lock of the folder of checksums beside `csv` (shared to read, exclusive to write)."""
+    """Hold the lock of the checksums folder beside `csv` (shared to read, exclusive to write)."""
     folder = csv.parent / CHECKSUMS
     if exclusive:
         folder.mkdir(parents=True, exist_ok=True)
@@ -320,9 +320,9 @@ def _difference(recorded: Any, expected: Any) -> str:
     """What differs between two parameter mappings, shortly."""
     if not isinstance(recorded, dict):
         return f"{recorded!r} instead of {expected!r}"
-    keys = sorted(set(recorded) | set(expected))
-    parts = [f"{k}: {_brief(recorded.get(k, '(none)'))} instead of {_brief(expected.get(k, '(none)'))}"
-             for k in keys if recorded.get(k) != expected.get(k)]
+    keys = [k for k in sorted(set(recorded) | set(expected)) if recorded.get(k) != expected.get(k)]
+    parts = [f"{k}: {_brief(recorded.get(k, '(none)'))} instead of "
+             f"{_brief(expected.get(k, '(none)'))}" for k in keys]
     return "; ".join(parts)
 
 
@@ -373,7 +373,8 @@ def _parse(data: bytes) -> pd.DataFrame:
     return pd.read_csv(io.BytesIO(data), keep_default_na=False, na_values=[""])
 
 
-def _load(csv: Path, expect: Mapping[str, Any] | None = None) -> tuple[pd.DataFrame | None, str | None]:
+def _load(csv: Path, expect: Mapping[str, Any] | None = None
+          ) -> tuple[pd.DataFrame | None, str | None]:
     """(the table, None) when the CSV at `csv` can be trusted, else (None, why not)."""
     snap = _snapshot(csv)
     problem = _damage(csv, snap, expect)
@@ -413,8 +414,7 @@ def _store(csv: Path, data: bytes, fields: Mapping[str, Any]) -> _Snapshot:
     digest = _digest(data)
     with _locked(csv, exclusive=True):
         old = _snapshot(csv, locked=False)
-        meta = {"name": csv.stem, **fields, "rows": None, "sha256": digest}
-        meta["rows"] = len(_parse(data))
+        meta = {"name": csv.stem, **fields, "rows": len(_parse(data)), "sha256": digest}
         previous = _metadata(old) if old.data == data else None
         if previous is not None and previous.get("sha256") == digest:
             for key in ("seconds", "computed_at"):
@@ -442,7 +442,8 @@ def write_csv(df: pd.DataFrame, path: str | os.PathLike,
     return path
 
 
-def read_csv_checked(path: str | os.PathLike, expect: Mapping[str, Any] | None = None) -> pd.DataFrame:
+def read_csv_checked(path: str | os.PathLike,
+                     expect: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """Read a CSV written by `write_csv`, refusing it (ValueError naming the file) when its
     bytes, checksum and metadata disagree or the metadata lacks what `expect` asks for."""
     path = _csv_path(path, "path")
@@ -452,7 +453,7 @@ def read_csv_checked(path: str | os.PathLike, expect: Mapping[str, Any] | None =
     return df  # type: ignore[return-value]
 
 
-# --- tables by name -----------------------------------------------------------------------------------
+# --- tables by name ------------------------------------------------------------------------------
 def _expected(spec: Table) -> dict[str, Any]:
     """What a table's metadata must record to be the table `spec` describes."""
     return {"name": spec.name, "version": spec.version, "params": spec.params}

@@ -42,7 +42,8 @@ import numpy as np
 import pandas as pd
 
 from . import checks
-from .cache import CacheWarning, checksum_path, metadata_path, partial_dir, read_csv_checked, write_csv
+from .cache import (CacheWarning, checksum_path, metadata_path, partial_dir, read_csv_checked,
+                    write_csv)
 from .progress import tqdm
 
 __all__ = [
@@ -70,6 +71,12 @@ def _chunks(n: int, size: int) -> list[range]:
 
 def _run_chunk(task: Callable[[Any], Any], params: Sequence[Any]) -> list[Any]:
     return [task(p) for p in params]
+
+
+def _check_task(task: object) -> Callable[[Any], Any]:
+    if not callable(task):
+        raise checks.ArgumentTypeError(f"task must be a function of one parameter, got {task!r}")
+    return task  # type: ignore[return-value]
 
 
 def _check_executor(executor: object) -> Executor | None:
@@ -133,6 +140,7 @@ def sweep(
     Results come back in the order of `params` whatever the executor. `task` must be picklable
     (a module-level function, or a `functools.partial` of one) when it runs in other processes.
     """
+    task = _check_task(task)
     executor = _check_executor(executor)
     workers = checks.workers(workers)
     chunk_size = checks.integer(chunk_size, "chunk_size", low=1)
@@ -242,6 +250,7 @@ def sweep_table(
     concatenation in the order of `params`, identical whatever the executor and the number of
     workers. The partial folder is removed at the end unless `keep_partial`.
     """
+    task = _check_task(task)
     executor = _check_executor(executor)
     workers = checks.workers(workers)
     chunk_size = checks.integer(chunk_size, "chunk_size", low=1)
@@ -297,7 +306,7 @@ def _seconds_option(text: str) -> float:
     """--connect-timeout: a positive number of seconds."""
     try:
         seconds = float(text)
-        return checks.number(seconds, "the timeout", low=0.1, high=3600)  # type: ignore[return-value]
+        return checks.number(seconds, "the timeout", low=0.1, high=3600)  # type: ignore
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
 
@@ -361,6 +370,10 @@ def executor_from_arguments(args: argparse.Namespace) -> Iterator[tuple[Executor
 
 def invocation(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> str:
     """The command line that was run (`parser.prog` and its arguments), as a table records it."""
+    if not isinstance(parser, argparse.ArgumentParser):
+        raise checks.ArgumentTypeError(f"parser must be an argparse.ArgumentParser, got {parser!r}")
+    if argv is not None and (isinstance(argv, (str, bytes)) or not isinstance(argv, Sequence)):
+        raise checks.ArgumentTypeError(f"argv must be a list of arguments or None, got {argv!r}")
     args = list(sys.argv[1:] if argv is None else argv)
     return " ".join([parser.prog, shlex.join(str(a) for a in args)]).strip()
 

@@ -40,7 +40,8 @@ from .optimal import Search, optimal
 from .strategies import STRATEGIES
 
 __all__ = [
-    "ALL_RUNS", "BUDGET_SECONDS", "OPTIMAL_SIZES", "OPTIMAL_SIZES_LONG", "COLUMNS", "DEFAULT_RUNS", "GAMES", "LONG_RUNS", "NOT_REACHED",
+    "ALL_RUNS", "BUDGET_SECONDS", "OPTIMAL_SIZES", "OPTIMAL_SIZES_LONG",
+    "COLUMNS", "DEFAULT_RUNS", "GAMES", "LONG_RUNS", "NOT_REACHED",
     "TABLE", "TABLE_LONG",
     "bounds_row", "check_sizes", "compare", "frontier_bounds", "main", "optimal_size_row",
     "optimal_sizes", "published_values",

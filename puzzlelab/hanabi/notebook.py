@@ -22,7 +22,8 @@ from .model import COLOURS, VALUES, HintTable, as_table, hint_mask, possibility_
 from .solvers import max_hint_partition
 
 __all__ = [
-    "CAPACITY", "CAPACITY_SAMPLES", "CAPACITY_TABLE", "capacity_summary", "describe_cards", "explore_partition",
+    "CAPACITY",
+    "CAPACITY_SAMPLES", "CAPACITY_TABLE", "capacity_summary", "describe_cards", "explore_partition",
     "hint_capacity_table", "partition_view", "plot_hint_capacity", "plot_mixing_gain",
     "toggle_table",
 ]

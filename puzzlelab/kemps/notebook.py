@@ -24,11 +24,13 @@ from .cards import FULL, Deck, make_deck
 from .engine import MAX_TURNS, GameRecord
 from .play import play
 from .source import claims_table, trace_table
-from .tournament import (DECLARED, MEDIUM, SMALL, TABLES, pack, seat_differences, tournament, unpack,
+from .tournament import (DECLARED, MEDIUM, SMALL, TABLES,
+                         pack, seat_differences, tournament, unpack,
                          valve_table)
 
 __all__ = [
-    "CLAIMS", "CLAIM_DECKS", "DUELS", "LINEUPS", "VALVE", "MAP_LABELS", "MILLION", "SELF_PLAY", "claims", "deals_curve",
+    "CLAIMS", "CLAIM_DECKS", "VALVE",
+    "DUELS", "LINEUPS", "MAP_LABELS", "MILLION", "SELF_PLAY", "claims", "deals_curve",
     "explore_game", "explore_knowledge", "first_seed", "game_status", "game_stepper",
     "headline_wins", "knowledge_map", "long_run",
     "million_seats", "plot_deals_curve", "plot_lineup_heatmap", "plot_seat_effects",

@@ -35,7 +35,8 @@ from .strategies import STRATEGIES
 from .tournament import DECKS, MEDIUM, Z95, _block, _lineup, lineups
 
 __all__ = [
-    "KEYS", "LONG_RUNS", "SUMS", "TABLES", "check_long_run", "deal_sums", "head_to_head_from_sums", "lineup_from_sums",
+    "LONG_RUNS", "check_long_run",
+    "KEYS", "SUMS", "TABLES", "deal_sums", "head_to_head_from_sums", "lineup_from_sums",
     "mean_ci_from_sums", "merge_sums", "seats_from_sums", "strategy_from_sums",
 ]
 

@@ -31,7 +31,8 @@ from .play import play_scores
 from .strategies import ABLATIONS, STRATEGIES
 
 __all__ = [
-    "BLOCK", "DECLARED", "ENDS", "GAMES", "TABLES", "Z95", "by_strategy", "head_to_head", "lineup_games", "lineup_table",
+    "DECLARED", "GAMES",
+    "BLOCK", "ENDS", "TABLES", "Z95", "by_strategy", "head_to_head", "lineup_games", "lineup_table",
     "lineups", "mean_ci", "pack", "per_deal", "seat_differences", "seat_rows", "tournament",
     "unpack", "valve_table", "win_shares",
 ]
