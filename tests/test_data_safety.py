@@ -245,8 +245,8 @@ def test_a_recompute_that_changes_a_table_says_which_cells_and_one_that_does_not
         cache.write_table(first.copy(), table, seconds=99)
     assert {p: p.stat().st_mtime_ns for p in stamps} == stamps
     assert cache.table_metadata("study") == meta  # the time of the computation that made them
-    second = pd.concat([first.assign(mean=[0.5, 0.3, 0.125]), pd.DataFrame({"k": [4], "mean": [1.0]})],
-                       ignore_index=True)
+    second = pd.concat([first.assign(mean=[0.5, 0.3, 0.125]),
+                        pd.DataFrame({"k": [4], "mean": [1.0]})], ignore_index=True)
     with pytest.warns(cache.CacheWarning, match=r"data/study\.csv changed: 3 rows before, 4 after"
                                                 r"; 1 cells changed: row 1 \(k=2, mean=0\.3\) "
                                                 r"mean: '0\.25' -> '0\.3'"):
