@@ -89,6 +89,31 @@ def test_sums_are_the_same_on_a_dask_local_cluster(data_dir):
     pd.testing.assert_frame_equal(on_dask, S.deal_sums(ups, 12, DECK20, deals_per_task=3))
 
 
+def test_a_task_plays_at_least_games_per_task_games_and_no_more_deals_than_that_needs():
+    for lineups in (1, 3, 4, 7, 16, 64, 100_000):
+        per = S.deals_per_task_for(lineups)
+        assert per >= S.DEALS_PER_TASK and per * lineups >= S.GAMES_PER_TASK
+        assert per == S.DEALS_PER_TASK or (per - 1) * lineups < S.GAMES_PER_TASK
+
+
+def test_blocks_are_sized_by_games_by_default_with_the_same_sums(data_dir, monkeypatch):
+    real, firsts = S._block_sums, []
+
+    def counting(params):
+        firsts.append(params[1])
+        return real(params)
+
+    counting.__module__, counting.__qualname__ = real.__module__, real.__qualname__
+    monkeypatch.setattr(S, "_block_sums", counting)
+    monkeypatch.setattr(S, "DEALS_PER_TASK", 2)
+    monkeypatch.setattr(S, "GAMES_PER_TASK", 6)
+    ups = [("greedy",) * 3, ("tom", "greedy", "tom")]
+    sums = S.deal_sums(ups, 10, DECK20)
+    assert sorted(firsts) == [0, 3, 6, 9]  # 3 deals x 2 line-ups = 6 games a task
+    monkeypatch.setattr(S, "_block_sums", real)
+    pd.testing.assert_frame_equal(sums, S.deal_sums(ups, 10, DECK20, deals_per_task=10))
+
+
 def test_an_interrupted_run_resumes_without_replaying_finished_blocks(data_dir, monkeypatch):
     real, calls = S._block_sums, []
 

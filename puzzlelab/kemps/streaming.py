@@ -36,14 +36,19 @@ from .tournament import DECKS, MEDIUM, Z95, _block, _lineup, lineups
 
 __all__ = [
     "LONG_RUNS", "check_long_run",
-    "KEYS", "SUMS", "TABLES", "deal_sums", "head_to_head_from_sums", "lineup_from_sums",
-    "mean_ci_from_sums", "merge_sums", "seats_from_sums", "strategy_from_sums",
+    "DEALS_PER_TASK", "GAMES_PER_TASK", "KEYS", "SUMS", "TABLES", "deal_sums",
+    "deals_per_task_for", "head_to_head_from_sums", "lineup_from_sums", "mean_ci_from_sums",
+    "merge_sums", "seats_from_sums", "strategy_from_sums",
 ]
 
 SIX = 6  # a win share is 0, 1/3, 1/2 or 1: six times it is an integer
 KEYS = ["table", "scope", "item", "measure"]
 SUMS = [*KEYS, "deals", "total", "squares", "denominator"]
-DEALS_PER_TASK = 500
+DEALS_PER_TASK = 500  # the fewest deals of a task
+# A task plays at least this many games (deals x line-ups): about 1.5 s of one core for the
+# cheapest line-up (Greedy self-play on 28 cards, 0.2 ms a game), so that what each task costs
+# besides its games (sending it, its result, its chunk file; a few ms on any executor) is small.
+GAMES_PER_TASK = 8000
 SELF_PLAY = tuple((s,) * 3 for s in STRATEGIES)  # greedy, kb-greedy, blocking, tom
 # The long runs behind the notebook: a million deals for each self-play line-up, and the
 # tournaments (every seat order of the four strategies) on 100,000 deals (28 cards) and on
@@ -158,19 +163,21 @@ def _block_sums(params: tuple[tuple[tuple[str, ...], ...], int, int, Deck, int])
 # ----- the sweep -----------------------------------------------------------------------------
 def deal_sums(lineup_list: Sequence[Sequence[str]], deals: int = 1000,
               deck: Deck | Sequence[int] = FULL, *, seed: int = 0,
-              deals_per_task: int = DEALS_PER_TASK, max_turns: int = MAX_TURNS,
+              deals_per_task: int | None = None, max_turns: int = MAX_TURNS,
               name: str = "kemps_deal_sums", workers: int = 1,
               executor: Executor | None = None) -> pd.DataFrame:
     """Exact sums over `deals` seeded deals (seeds seed, seed + 1, ...) of every line-up given
     (e.g. `tournament.lineups(names)`: every seat order), in constant memory.
 
-    Blocks of `deals_per_task` deals run on any executor and are kept under data/partial/<name>
-    until the run ends, so an interrupted run resumes; the result does not depend on either.
+    Blocks of `deals_per_task` deals (by default `deals_per_task_for(len(lineup_list))`) run on
+    any executor and are kept under data/partial/<name> until the run ends, so an interrupted
+    run resumes; the result does not depend on either.
     """
     ups = _lineups(lineup_list)
     deals = checks.integer(deals, "deals", low=2, high=10**9)
     seed = checks.seed(seed)
-    per_task = checks.integer(deals_per_task, "deals_per_task", low=1)
+    per_task = (deals_per_task_for(len(ups)) if deals_per_task is None
+                else checks.integer(deals_per_task, "deals_per_task", low=1))
     max_turns = checks.integer(max_turns, "max_turns", low=1)
     deck = make_deck(deck)
     params = [(tuple(ups), first, min(per_task, seed + deals - first), deck, max_turns)
@@ -179,6 +186,13 @@ def deal_sums(lineup_list: Sequence[Sequence[str]], deals: int = 1000,
                                workers=workers,
                                desc=f"Kemps deals (blocks of {per_task} x {len(ups)} line-ups)")
     return merge_sums(parts)
+
+
+def deals_per_task_for(lineups: int) -> int:
+    """Deals per task for this many line-ups: `DEALS_PER_TASK`, or more so that a task plays at
+    least `GAMES_PER_TASK` games."""
+    lineups = checks.integer(lineups, "lineups", low=1)
+    return max(DEALS_PER_TASK, -(-GAMES_PER_TASK // lineups))
 
 
 def _lineups(lineup_list: object) -> list[tuple[str, ...]]:
