@@ -16,7 +16,7 @@ unverified or made for other parameters or other code is computed again, with a 
 A local pool never has more processes than `checks.worker_limit()` (nor than there are
 chunks); the limit is checked before any process starts. The progress bar counts finished
 tasks whatever the executor; Ctrl-C cancels what has not started and stops the local pool's
-workers at once.
+workers at once. A finished task is let go as soon as its result is used.
 
 The command lines of the sweeps share their options and their errors here: `--workers`,
 `--scheduler` (a Dask scheduler, reached within `--connect-timeout` seconds or reported in one
@@ -123,8 +123,10 @@ def _execute(
             for chunk in chunks:  # submitted inside the try: Ctrl-C here cancels what was sent
                 futures[pool.submit(_run_chunk, task, [params[i] for i in chunk])] = chunk
             for fut in as_completed(futures):
-                done(futures[fut], fut.result())
-                bar.update(len(futures[fut]))
+                chunk = futures.pop(fut)
+                done(chunk, fut.result())
+                bar.update(len(chunk))
+                del fut  # let go of a finished task at once (a Dask worker then drops its result)
         except BaseException:
             for fut in futures:
                 fut.cancel()

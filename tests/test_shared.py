@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import functools
+import gc
+import time
 import warnings
+import weakref
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pandas as pd
@@ -215,3 +219,27 @@ def test_sweeps_on_a_dask_local_cluster_match_the_serial_result(data_dir):
         assert sweeps.sweep(_noisy_row, params, executor=executor) == sweeps.sweep(_noisy_row, params)
         table = sweeps.sweep_table("dask_demo", _square_row, range(7), executor=executor, chunk_size=2)
     assert table.equals(pd.DataFrame([_square_row(p) for p in range(7)]))
+
+
+def test_a_finished_task_is_let_go_before_the_sweep_ends():
+    """Its result is not kept (on a Dask worker, in its memory) until the last task is done."""
+    watched: list[weakref.ref] = []
+
+    class Watching(ThreadPoolExecutor):
+        def submit(self, *args, **kwargs):
+            future = super().submit(*args, **kwargs)
+            watched.append(weakref.ref(future))
+            return future
+
+    def first_is_gone(p: int) -> bool:
+        deadline = time.monotonic() + 10
+        while p and time.monotonic() < deadline:  # the first task's future, while this one runs
+            gc.collect()
+            if watched[0]() is None:
+                return True
+            time.sleep(0.01)
+        return not p
+
+    with Watching(1) as executor:
+        assert sweeps.sweep(first_is_gone, [0, 1], executor=executor) == [True, True]
+
