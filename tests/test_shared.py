@@ -243,3 +243,29 @@ def test_a_finished_task_is_let_go_before_the_sweep_ends():
     with Watching(1) as executor:
         assert sweeps.sweep(first_is_gone, [0, 1], executor=executor) == [True, True]
 
+
+def test_the_commands_local_cluster_is_quiet_and_gives_the_same_answer(data_dir):
+    distributed = pytest.importorskip("distributed", reason="Dask not installed: pip install "
+                                      "'puzzlelab[cluster]' to run this test")
+    import dask
+
+    before = dask.config.get("distributed.admin.tick.interval")
+    with sweeps.local_cluster(2) as cluster, distributed.Client(cluster) as client:
+        settings = client.run(_dask_settings)
+        params = list(zip(range(6), sweeps.spawn_seeds(5, 6)))
+        on_dask = sweeps.sweep(_noisy_row, params, executor=client.get_executor())
+    assert len(settings) == 2 and set(settings.values()) == {(False, "1s")}
+    assert on_dask == sweeps.sweep(_noisy_row, params)
+    assert dask.config.get("distributed.admin.tick.interval") == before  # only the cluster's
+
+
+def _dask_settings() -> tuple:
+    import dask
+
+    return (dask.config.get("distributed.worker.profile.enabled"),
+            dask.config.get("distributed.admin.tick.interval"))
+
+
+def test_a_local_cluster_beyond_the_worker_limit_is_refused_before_it_starts():
+    with pytest.raises(ValueError, match="more than the limit"):
+        sweeps.local_cluster(checks.worker_limit() + 1)

@@ -16,6 +16,7 @@ SHARED = ["bitsets", "checks", "proofs", "sources", "sweeps", "solvers", "episte
 # their arguments are checked in their own tests.
 SKIP = {"write_table", "write_csv", "cached_table", "cached_source_table", "save_figure",
         "finish", "interact_safely", "show_safely", "static_explorer", "executor_from_arguments",
+        "local_cluster",
         "add_executor_arguments", "sweep_table", "sweep", "best_of", "timed", "tqdm", "solve",
         "solve_limited", "KripkeModel", "speed_table", "read_table", "read_csv_checked",
         # the benchmark harness runs what it is given, in this or a fresh process
