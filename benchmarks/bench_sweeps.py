@@ -5,7 +5,7 @@ analyses over coin games, and the Kemps sums over deals of Greedy self-play on 2
 one: about 70 s serial), each run serially, on `workers=2` (the library's local pool) and on a
 2-worker cluster given as `executor=`: `sweeps.local_cluster(2)`, the LocalCluster
 (threads_per_worker=1, processes) that `--scheduler local` runs on. The Kemps sums also run on a
-LocalCluster with Dask's default settings, in the tasks of 500 deals they had before issue 29,
+LocalCluster with Dask's default settings, in tasks of 500 deals (the old task size),
 and on a 1-worker cluster (against serial). Methods take turns, `REPEATS` times; every run must
 give the serial table.
 
@@ -52,7 +52,7 @@ SERIAL, POOL = "serial, one process", "2-process local pool (workers=2)"
 DASK, DASK_DEFAULT = "2-worker Dask cluster (sweeps.local_cluster)", \
     "2-worker Dask LocalCluster, Dask's default settings"
 DASK1 = "1-worker Dask cluster (sweeps.local_cluster)"
-DASK_OLD = "2-worker Dask cluster (sweeps.local_cluster), tasks of 500 deals as before issue 29"
+DASK_OLD = "2-worker Dask cluster (sweeps.local_cluster), in tasks of 500 deals (the old task size)"
 COMPARED = {DASK: POOL, DASK_DEFAULT: POOL, DASK_OLD: POOL, DASK1: SERIAL}  # for a row's note
 CLUSTERS = {DASK: 2, DASK_DEFAULT: 2, DASK_OLD: 2, DASK1: 1}  # workers of each Dask method
 KEMPS = "kemps"

@@ -18,7 +18,7 @@ chunks); the limit is checked before any process starts. The progress bar counts
 tasks whatever the executor; Ctrl-C cancels what has not started and stops the local pool's
 workers at once. A finished task is let go as soon as its result is used.
 
-What a task costs besides its work (measured for issue 29 on 2 cores): about 0.3 ms of CPU on
+What a task costs besides its work (measured on 2 cores): about 0.3 ms of CPU on
 a local pool; on a Dask LocalCluster about 5 ms (the scheduler's book-keeping, messages, the
 result fetched from the worker) and a few ms during which its worker waits for the next one,
 plus, once per fresh worker, importing the task's modules (0.5-2 s of CPU), and in the
@@ -63,7 +63,7 @@ __all__ = [
 
 CONNECT_TIMEOUT = 5.0  # seconds to reach a Dask scheduler before the command says it cannot
 # Dask settings of `local_cluster`: an idle 2-worker LocalCluster spends about 8% of a core on
-# its own periodic work with Dask's defaults, about 3% with these (measured for issue 29).
+# its own periodic work with Dask's defaults, about 3% with these.
 QUIET_DASK = {
     "distributed.worker.profile.enabled": False,  # the dashboard's sampling profiler (every 10 ms)
     "distributed.admin.tick.interval": "1s",  # event-loop health checks (every 20 ms by default)
