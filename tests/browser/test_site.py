@@ -18,7 +18,7 @@ from pagewatch import (VIEW_MIME, Explorer, PageWatch, broken_images, explorers,
 ROOT = Path(__file__).resolve().parents[2]
 SITE_HTML = ROOT / "site" / "_build" / "html"
 NOTEBOOK_PAGES = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
-OTHER_PAGES = ["notebooks", "search", "genindex"]
+OTHER_PAGES = ["notebooks", "references", "search"]
 SAMPLES = 3  # options tried per explorer besides the first (spread over its range)
 
 
