@@ -18,7 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import hashlib
+
 import pandas as pd
+from pandas.io.formats.style import Styler
 
 from . import checks
 
@@ -49,7 +52,10 @@ class Table:
 
     def _repr_html_(self) -> str:
         shown = self._shown()
-        styler = shown.style
+        # ids from the content, not random: re-running a notebook changes no output
+        digest = hashlib.sha256(shown.to_csv().encode()).hexdigest()[:10]
+        styler = Styler(shown, uuid=digest, cell_ids=False).set_table_attributes(
+            'class="dataframe"')
         if self.digits is not None:
             styler = styler.format(precision=self.digits)
         if not self.show_index:

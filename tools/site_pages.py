@@ -206,6 +206,9 @@ def still_views(nb: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
             outputs += [label, *_opening_view(state, view["model_id"])]
         cell.outputs = outputs
     keep = set(_reachable(state, kept_views))
+    links = [k for k, v in state.items() if v.get("model_name") in
+             {"LinkModel", "DirectionalLinkModel"} and set(_refs(v.get("state", {}))) <= keep]
+    keep |= set(_reachable(state, links))  # the links that make the explorers switch
     widgets["state"] = {k: v for k, v in state.items() if k in keep}
     if not keep:
         del nb.metadata["widgets"]
