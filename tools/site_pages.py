@@ -29,7 +29,8 @@ import nbformat
 
 from puzzlelab import sources
 
-__all__ = ["SETUP_TAG", "ALGORITHM_TAG", "LIVE_CLASS", "is_setup", "merge_outputs",
+__all__ = ["SETUP_TAG", "ALGORITHM_TAG", "LIVE_CLASS", "is_setup", "merge_outputs", "model_refs",
+           "reachable_models", "explorer_controls", "add_page_head",
            "fold_code", "still_views", "page_head", "RUN_COMMANDS", "live_label"]
 
 SETUP_TAG, ALGORITHM_TAG = "setup", "algorithm"
@@ -119,18 +120,18 @@ def fold_code(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nb
 
 
-def _refs(value) -> list[str]:
+def model_refs(value) -> list[str]:
     """The widget model ids a state value points at (IPY_MODEL_ references, in order)."""
     if isinstance(value, str):
         return [value[len("IPY_MODEL_"):]] if value.startswith("IPY_MODEL_") else []
     if isinstance(value, list):
-        return [r for v in value for r in _refs(v)]
+        return [r for v in value for r in model_refs(v)]
     if isinstance(value, dict):
-        return [r for v in value.values() for r in _refs(v)]
+        return [r for v in value.values() for r in model_refs(v)]
     return []
 
 
-def _reachable(state: dict, roots: list[str]) -> list[str]:
+def reachable_models(state: dict, roots: list[str]) -> list[str]:
     """Every model a set of views needs (children, layouts, styles, links), roots first."""
     seen: dict[str, None] = {}
     todo = list(roots)
@@ -139,18 +140,18 @@ def _reachable(state: dict, roots: list[str]) -> list[str]:
         if model in seen or model not in state:
             continue
         seen[model] = None
-        todo += _refs(state[model].get("state", {}))
+        todo += model_refs(state[model].get("state", {}))
     return list(seen)
 
 
-def _linked_stacks(state: dict) -> set[str]:
+def explorer_controls(state: dict) -> set[str]:
     """The controls whose `index` is linked to a Stack's `selected_index` (static explorers)."""
     controls = set()
     for entry in state.values():
         if entry.get("model_name") not in {"LinkModel", "DirectionalLinkModel"}:
             continue
         ends = [entry["state"].get("source"), entry["state"].get("target")]
-        ends = {end[1]: _refs(end[0])[0] for end in ends if end}
+        ends = {end[1]: model_refs(end[0])[0] for end in ends if end}
         stack = ends.get("selected_index")
         if stack and "index" in ends and state.get(stack, {}).get("model_name") == "StackModel":
             controls.add(ends["index"])
@@ -160,7 +161,7 @@ def _linked_stacks(state: dict) -> set[str]:
 def _opening_view(state: dict, root: str) -> list[dict]:
     """The outputs a live widget shows as it opens: those of its Output widgets, in order."""
     outputs = []
-    for model in _reachable(state, [root]):
+    for model in reachable_models(state, [root]):
         entry = state[model]
         if entry.get("model_name") == "OutputModel":
             outputs += entry["state"].get("outputs", [])
@@ -186,7 +187,7 @@ def still_views(nb: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
     if not widgets:
         return nb
     state = widgets["state"]
-    explorer_controls = _linked_stacks(state)
+    controls = explorer_controls(state)
     kept_views = []
     for cell in nb.cells:
         if cell.cell_type != "code":
@@ -197,18 +198,18 @@ def still_views(nb: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
             if view is None:
                 outputs.append(output)
                 continue
-            under = _reachable(state, [view["model_id"]])
-            if explorer_controls & set(under):
+            under = reachable_models(state, [view["model_id"]])
+            if controls & set(under):
                 outputs.append(output)
                 kept_views.append(view["model_id"])
                 continue
             label = nbformat.v4.new_output("display_data", data={"text/html": live_label(name)})
             outputs += [label, *_opening_view(state, view["model_id"])]
         cell.outputs = outputs
-    keep = set(_reachable(state, kept_views))
+    keep = set(reachable_models(state, kept_views))
     links = [k for k, v in state.items() if v.get("model_name") in
-             {"LinkModel", "DirectionalLinkModel"} and set(_refs(v.get("state", {}))) <= keep]
-    keep |= set(_reachable(state, links))  # the links that make the explorers switch
+             {"LinkModel", "DirectionalLinkModel"} and set(model_refs(v.get("state", {}))) <= keep]
+    keep |= set(reachable_models(state, links))  # the links that make the explorers switch
     widgets["state"] = {k: v for k, v in state.items() if k in keep}
     if not keep:
         del nb.metadata["widgets"]

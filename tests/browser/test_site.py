@@ -3,6 +3,7 @@ static explorer switches to the precomputed view its control selects, with no ke
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import json
@@ -42,6 +43,16 @@ def site(site_html: Path) -> Iterator[str]:
 def test_every_built_page_is_checked(site_html: Path):
     built = {p.relative_to(site_html).with_suffix("").as_posix() for p in site_html.glob("*.html")}
     assert built == set(NOTEBOOK_PAGES + OTHER_PAGES)
+
+
+@contextlib.contextmanager
+def opened(context, url: str) -> Iterator:
+    """A page open at `url` (widgets and mathematics ready), closed afterwards."""
+    page, _ = open_page(context, url)
+    try:
+        yield page
+    finally:
+        page.close()
 
 
 def open_page(context, url: str):
@@ -229,8 +240,7 @@ def move(page, control: dict) -> None:
 
 @pytest.mark.parametrize("name", NOTEBOOK_PAGES)
 def test_every_input_changes_the_page_or_is_labelled_live(browser_context, site: str, name):
-    page, watch = open_page(browser_context, f"{site}{name}.html")
-    try:
+    with opened(browser_context, f"{site}{name}.html") as page:
         page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
         dead = []
         for control in page.evaluate(CONTROLS_JS):
@@ -244,16 +254,13 @@ def test_every_input_changes_the_page_or_is_labelled_live(browser_context, site:
             except Exception:  # noqa: BLE001 (a Playwright timeout: nothing changed)
                 dead.append(f"{control['tag']} {control['type']} #{control['i']}")
         assert not dead, f"{name}: controls that change nothing and carry no live label: {dead}"
-    finally:
-        page.close()
 
 
 @pytest.mark.parametrize("name", NOTEBOOK_PAGES)
 def test_code_and_appendices_are_folded(browser_context, site: str, name):
-    page, watch = open_page(browser_context, f"{site}{name}.html")
-    try:
+    with opened(browser_context, f"{site}{name}.html") as page:
         shown = page.evaluate("""() => Array.from(document.querySelectorAll('.cell_input'))
-            .filter(e => e.offsetParent !== null && !e.closest('.tag_algorithm'))
+            .filter(e => e.checkVisibility() && !e.closest('.tag_algorithm'))
             .map(e => e.innerText.slice(0, 60))""")
         assert not shown, f"{name}: code shown outside algorithm cells: {shown[:3]}"
         marked = page.evaluate("""() => Array.from(document.querySelectorAll(
@@ -270,8 +277,6 @@ def test_code_and_appendices_are_folded(browser_context, site: str, name):
             assert not fold.evaluate("d => d.open"), f"{name}: an appendix opens unfolded"
             fold.locator("summary").first.click()
             assert fold.evaluate("d => d.open"), f"{name}: an appendix does not open"
-    finally:
-        page.close()
 
 
 @pytest.mark.parametrize("name", NOTEBOOK_PAGES)
@@ -279,13 +284,10 @@ def test_figures_are_shown_as_the_legibility_test_assumes(browser_context, site:
     """Outputs get at least figures.PAGE_WIDTH_PX on a 1280 px page; no image is stretched."""
     from puzzlelab import figures
 
-    page, watch = open_page(browser_context, f"{site}{name}.html")
-    try:
+    with opened(browser_context, f"{site}{name}.html") as page:
         sizes = page.evaluate("""() => Array.from(document.querySelectorAll(
             'article .cell_output img')).filter(i => i.offsetParent !== null)
             .map(i => [i.naturalWidth, i.clientWidth, i.closest('.cell_output').clientWidth])""")
         for natural, shown, column in sizes:
             assert column >= figures.PAGE_WIDTH_PX, f"{name}: output column {column} px"
             assert shown <= natural + 1, f"{name}: an image stretched from {natural} to {shown}"
-    finally:
-        page.close()

@@ -194,12 +194,12 @@ def test_every_widget_left_is_a_static_explorer(name, site_html):
     """A live widget is replaced by its opening view and the label; static explorers stay."""
     nb = json.loads((ROOT / "site" / "_build" / "src" / f"{name}.ipynb").read_text())
     state = nb.get("metadata", {}).get("widgets", {}).get(site_pages.STATE_MIME, {})
-    explorers = site_pages._linked_stacks(state.get("state", {}))
+    explorers = site_pages.explorer_controls(state.get("state", {}))
     live = []
     for cell in nb["cells"]:
         for output in cell.get("outputs", []):
             view = output.get("data", {}).get(site_pages.VIEW_MIME)
-            if view and not explorers & set(site_pages._reachable(state["state"],
+            if view and not explorers & set(site_pages.reachable_models(state["state"],
                                                                   [view["model_id"]])):
                 live.append(cell["source"][:60])
     assert not live, f"{name}: live widgets on the static page: {live}"
