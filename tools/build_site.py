@@ -3,8 +3,9 @@
 1. Publishing copies of notebooks/*.ipynb are executed (in a scratch copy of the repository's
    notebooks/, data/ and figures/) and saved into site/_build/executed with their widget state
    stored, so that widgets (static explorers above all) work on a page with no kernel.
-   The committed notebooks are never touched. A copy is reused while its notebook, the
-   library and the cached tables are unchanged (a hash of them is kept beside it).
+   The committed notebooks are never touched. A copy is reused while its code cells, the
+   library and the cached tables are unchanged (a hash of them is kept beside it), so a
+   change of prose or tags rebuilds the pages in a minute.
 2. Each page is the notebook as it is now (prose, tags) with the executed copy's outputs, made
    into a page by tools/site_pages.py: set-up cells left out, code folded except `algorithm`
    cells, live widgets replaced by their opening view labelled "Live in JupyterLab", and a

@@ -218,3 +218,14 @@ def test_bibliography_lists_every_reference_with_its_link(pages):
     for ref in sources.REFERENCES.values():
         assert ref.key.replace("_", "-") in ids, f"no anchor for {ref.short}"
         assert ref.url is None or ref.url in hrefs, f"no link for {ref.short}"
+
+
+RAW_NAME = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")  # a column named like code: win_ci
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_table_columns_have_readable_names(pages, name):
+    raw = sorted({" ".join(th.text().split()) for th in article(pages[name]).iter()
+                  if th.tag == "th" and th.find("thead") is None and
+                  RAW_NAME.match(" ".join(th.text().split()))})
+    assert not raw, f"{name}: column names written as code (name them in words): {raw[:8]}"
