@@ -36,6 +36,12 @@ def meaningless_index(frame: pd.DataFrame) -> bool:
     return bool(index.equals(pd.RangeIndex(len(frame))))
 
 
+def _places(column: pd.Series, most: int = 6) -> int:
+    """The decimal places a float column needs (at most `most`), as pandas would print it."""
+    texts = [f"{v:.{most}f}".rstrip("0") for v in column.dropna()]
+    return max([len(t.split(".")[1]) for t in texts] or [0])
+
+
 class Table:
     """A DataFrame as the reader sees it (see `table`)."""
 
@@ -55,9 +61,11 @@ class Table:
         # ids from the content, not random: re-running a notebook changes no output
         digest = hashlib.sha256(shown.to_csv().encode()).hexdigest()[:10]
         styler = Styler(shown, uuid=digest, cell_ids=False).set_table_attributes(
-            'class="dataframe"')
-        if self.digits is not None:
-            styler = styler.format(precision=self.digits)
+            'class="dataframe"').format(na_rep="")
+        for column in shown.columns:  # floats as pandas prints them: the places they need
+            if pd.api.types.is_float_dtype(shown[column]):
+                places = self.digits if self.digits is not None else _places(shown[column])
+                styler = styler.format(precision=places, subset=[column], na_rep="")
         if not self.show_index:
             styler = styler.hide(axis="index")
         return styler.to_html()
