@@ -70,3 +70,21 @@ def test_explored_figure_text_is_legible(name: str):
     finally:
         plt.close(fig)
     assert not small, f"{name}: {len(small)} texts too small, e.g. {small[:4]}"
+
+
+def test_histogram_bar_labels_stay_inside_the_frame():
+    """The counts over the bars of the maximal-set histograms (up to 2,271,304,840 for N = 6)
+    end below the top of their panel."""
+    census = hats.maximal_census()
+    for players in ([3, 4, 5], [6]):
+        fig = hats.plot_maximal_distribution(census[census.n_players.isin(players)], name=None)
+        try:
+            fig.canvas.draw()
+            for ax in fig.axes:
+                top = ax.get_window_extent().y1
+                labels = [t for t in ax.texts if t.get_text()]
+                assert labels, f"N = {players}: no bar labels"
+                over = [t.get_text() for t in labels if t.get_window_extent().y1 > top]
+                assert not over, f"N = {players}: labels over the frame: {over}"
+        finally:
+            plt.close(fig)
