@@ -12,6 +12,7 @@ import matplotlib
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
+from . import checks
 from .paths import FIGURES
 
 __all__ = ["finish", "save_figure", "INLINE_DPI", "PAGE_WIDTH_PX", "MIN_TEXT_PX", "FigureText",
@@ -72,19 +73,28 @@ def _scale(transform: str) -> float | None:
     return abs(float(match.group(1))) if match else None
 
 
-def figure_texts(figure: Path | Figure) -> list[FigureText]:
+def figure_texts(figure: Path | str | Figure) -> list[FigureText]:
     """Every text of a figure, saved by `save_figure` (its SVG) or drawn (saved as one here).
 
     matplotlib's SVG keeps each text as glyphs in a group scaled by font size / 100 pt, with
     the text in a comment before it; the width of the SVG is the figure's, in points.
     """
     if isinstance(figure, Figure):
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="svg", bbox_inches="tight", metadata=_SVG_METADATA)
-        buffer.seek(0)
-        figure = buffer
+        source = io.BytesIO()
+        figure.savefig(source, format="svg", bbox_inches="tight", metadata=_SVG_METADATA)
+        source.seek(0)
+    elif isinstance(figure, (str, Path)):
+        source = Path(figure)
+        if source.suffix != ".svg" or not source.is_file():
+            raise ValueError(f"figure_texts reads a saved .svg figure; no such file: {source}")
+    else:
+        raise checks.ArgumentTypeError(
+            f"figure must be a matplotlib Figure or the path of an .svg, got {type(figure).__name__}")
     parser = ET.XMLParser(target=ET.TreeBuilder(insert_comments=True))
-    root = ET.parse(figure, parser).getroot()
+    try:
+        root = ET.parse(source, parser).getroot()
+    except ET.ParseError as err:
+        raise ValueError(f"{figure}: not a readable SVG ({err})") from None
     width = float(root.get("width", "0").removesuffix("pt"))
     found: list[FigureText] = []
 
