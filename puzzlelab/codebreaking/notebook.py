@@ -335,7 +335,8 @@ def plot_scaling(bench: pd.DataFrame, name: str | None = None,
     if not isinstance(bench, pd.DataFrame) or not need <= set(bench.columns):
         raise checks.ArgumentTypeError(
             "plot_scaling needs the table data/mastermind_scale.csv")
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9.5, 3.6))
+    # one panel above the other, as wide as a page of the site (figures.PAGE_WIDTH_PX)
+    fig, (left, right) = plt.subplots(2, 1, figsize=(6.8, 7.2), sharex=True)
     colours = dict(zip(STRATEGIES, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
     for (engine_name, strategy), grp in bench.dropna(subset=["warm min s"]).groupby(
             ["engine", "strategy"]):
@@ -348,16 +349,17 @@ def plot_scaling(bench: pd.DataFrame, name: str | None = None,
             left.plot(grp.codes, grp.seconds, "x", ms=9, color=colours.get(strategy),
                       label=f"{strategy} ({source})")
     sizes = sorted(bench.codes.unique())
-    for ax, what in ((left, "seconds per analysis (fastest run)"),
-                     (right, "peak memory of the process (MB)")):
+    for ax, what in ((left, "seconds per analysis\n(fastest run)"),
+                     (right, "peak memory of\nthe process (MB)")):
         ax.set_xscale("log")
-        ax.set_xticks(sizes, [f"{n:,}" for n in sizes], fontsize=8)
+        ax.set_xticks(sizes, [f"{n:,}" for n in sizes], fontsize=9, rotation=45)
         ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.set_xlabel("codes")
         ax.set_ylabel(what)
+        ax.tick_params(axis="y", labelsize=10)  # 10 pt: a log axis's exponents stay legible
+    right.set_xlabel("codes")
     left.set_yscale("log")
     right.set_ylim(0, None)
-    left.legend(fontsize=7)
+    left.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
     return finish(fig, name)
 

@@ -296,15 +296,19 @@ def explore_knowledge(seed: int = 0, deck_values: int = 7,
     snap, d = rec.snapshots[turn], rec.deck
     truth = [1 + STATE_OF[t] for t in snap["truth"]]
     grid = np.array([*(knowledge_map(snap["kb"][p], p) for p in range(3)), truth])
-    fig, ax = plt.subplots(figsize=(max(6, d.n * 0.28), 2.8))
+    # as wide as a page of the site (figures.PAGE_WIDTH_PX), so that no label is shrunk
+    fig, ax = plt.subplots(figsize=(6.8, 3.4))
     ax.imshow(grid, cmap=ListedColormap(MAP_COLORS), vmin=0, vmax=5, aspect="auto")
     ax.axhline(2.5, color="white", lw=3)
-    ax.set_yticks(range(4), [*(f"P{p + 1} {rec.strategies[p]}" for p in range(3)), "true holder"])
-    ax.set_xticks(range(d.n), [d.name(c) for c in range(d.n)], rotation=90, fontsize=7)
-    ax.set_title(f"what each player knows after turn {turn} (scores {snap['scores']})", fontsize=9)
+    ax.set_yticks(range(4), [*(f"P{p + 1} {rec.strategies[p]}" for p in range(3)), "true holder"],
+                  fontsize=9)
+    ax.set_xticks(range(d.n), [d.name(c) for c in range(d.n)], rotation=90,
+                  fontsize=9 if d.n <= 32 else 7)
+    ax.set_title(f"what each player knows after turn {turn} (scores {snap['scores']})",
+                 fontsize=10)
     handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in MAP_COLORS]
-    ax.legend(handles, MAP_LABELS, ncol=6, fontsize=7, loc="upper center",
-              bbox_to_anchor=(0.5, -0.3))
+    fig.legend(handles, MAP_LABELS, ncol=6, fontsize=9, loc="lower center", frameon=False)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     return finish(fig)
 
 

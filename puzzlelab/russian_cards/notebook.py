@@ -309,9 +309,9 @@ def plot_grids(
     cs = [c for c in checks.integers(cs, "cs", low=1) if (grid.c == c).any()]
     if not cs:
         raise ValueError("the grid has no cell with these values of c")
-    fig, axes = plt.subplots(1, len(cs), figsize=(max(7.2, 5.6 * len(cs)), 6.6),
-                             squeeze=False)
-    for ax, c in zip(axes[0], cs):
+    # one panel under the other, as wide as a page of the site (figures.PAGE_WIDTH_PX)
+    fig, axes = plt.subplots(len(cs), 1, figsize=(6.8, 6.4 * len(cs)), squeeze=False)
+    for ax, c in zip(axes[:, 0], cs):
         _grid_panel(ax, grid[grid.c == c], c)
     shown = grid[grid.c.isin(cs) & (grid.status == "unsolvable")].proof.unique()
     codes = ", ".join(f"{PROOF_CODES[k][0]} = {PROOF_CODES[k][1]}" for k in PROOF_CODES
