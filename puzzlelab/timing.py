@@ -30,10 +30,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas as pd
 
+    from .display import Table
+
 __all__ = [
     "COLUMNS", "Cold", "Method", "QUICK_ENV", "SPEED_COLUMNS", "Task", "best_of", "cold_run",
     "interleaved", "measure", "profile_summary", "quick", "repetitions", "schema_row",
-    "speed_table", "timed", "warm_peak_mib", "write_rows",
+    "SPEED_NAMES", "speed_table", "speed_view", "timed", "warm_peak_mib", "write_rows",
 ]
 
 QUICK_ENV = "PUZZLELAB_BENCH_QUICK"
@@ -47,6 +49,16 @@ SPEED_COLUMNS = [
     "case", "method", "like_for_like", "warm_median_s", "cold_s", "whole_process_s",
     "cold_peak_mib", "times_subject",
 ]
+# What the reader sees as the speed table's column headings (words, units in words).
+SPEED_NAMES = {
+    "case": "case", "method": "method", "like_for_like": "like for like",
+    "warm_median_s": "seconds (warm, median)", "cold_s": "seconds (first run)",
+    "whole_process_s": "seconds (whole process)", "cold_peak_mib": "peak memory (MiB)",
+    "times_subject": "times the subject's time", "warm_min_s": "seconds (warm, fastest)",
+    "warm_peak_mib": "peak memory, warm (MiB)", "reps": "repetitions",
+    "load_1min": "machine load (1 min)", "cores": "cores", "result": "result",
+    "role": "role", "finished": "finished", "note": "note",
+}
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
 MIB = 1024 * 1024
@@ -360,3 +372,11 @@ def speed_table(name: str, columns: Sequence[str] | None = None) -> "pd.DataFram
     default = SPEED_COLUMNS if set(SPEED_COLUMNS) <= set(table.columns) else table.columns
     keep = [c for c in (columns or default) if c in table.columns][:8]
     return table[keep]
+
+
+def speed_view(name: str, columns: Sequence[str] | None = None) -> "Table":
+    """`speed_table(name, columns)` as the reader sees it: columns named in words, no row numbers."""
+    from .display import table
+
+    shown = speed_table(name, columns)
+    return table(shown, {c: SPEED_NAMES[c] for c in shown.columns if c in SPEED_NAMES})
