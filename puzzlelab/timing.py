@@ -375,7 +375,7 @@ def speed_table(name: str, columns: Sequence[str] | None = None) -> "pd.DataFram
 
 
 def speed_view(name: str, columns: Sequence[str] | None = None) -> "Table":
-    """`speed_table(name, columns)` as the reader sees it: columns named in words, no row numbers."""
+    """speed_table(name, columns) as the reader sees it: columns named in words, no row numbers."""
     from .display import table
 
     shown = speed_table(name, columns)
