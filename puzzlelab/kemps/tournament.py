@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .. import checks, sweeps
+from ..exact_sums import Z95
 from .cards import FULL, Deck, make_deck
 from .engine import MAX_TURNS
 from .play import play_scores
@@ -35,7 +36,6 @@ __all__ = [
     "unpack", "valve_table", "win_shares",
 ]
 
-Z95 = 1.959963984540054  # two-sided 95% normal quantile
 ENDS = {"deck exhausted": "d", "stalemate": "s", "turn limit": "t"}
 COLUMNS = ["lineup", "seed", "k1", "k2", "k3", "turns", "end"]
 PACKED = ["lineup", "seed", "k1", "k2", "k3", "end"]  # what pack() keeps
