@@ -4,7 +4,8 @@ A study over many seeded deals often needs, for each per-deal quantity x = S / d
 integer, den a fixed positive denominator), only three numbers: the deals, the sum of S and
 the sum of S squared. A block of deals is summarised by one *sums row* of exact integers, and
 blocks add up exactly, so a table is the same whatever the block size, the executor or the
-order in which blocks finish. Used by the Kemps long runs (`kemps.streaming`).
+order in which blocks finish. Used by the Kemps long runs (`kemps.streaming`) and the Hanabi
+games (`hanabi.hat_sweep`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ import pandas as pd
 
 from . import checks
 
-__all__ = ["COUNTS", "Z95", "mean_ci_from_sums", "merge_sums", "sum_row"]
+__all__ = [
+    "COUNTS", "Z95", "mean_ci_from_sums", "merge_sums", "ratio_ci_from_sums", "sum_row",
+]
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 COUNTS = ["deals", "total", "squares", "denominator"]  # the integer columns of a sums row
@@ -79,3 +82,26 @@ def mean_ci_from_sums(deals: int, total: int, squares: int, den: int) -> tuple[f
         raise ValueError("sums are inconsistent: the sum of squares is too small")
     return mean, Z95 * math.sqrt(float(var) / n)
 
+
+
+def ratio_ci_from_sums(deals: int, a: tuple[int, int], b: tuple[int, int], ab: int,
+                       den: int = 1) -> tuple[float, float]:
+    """sum(A) / sum(B) / den over deals, and its 95% half-width (delta method).
+
+    `a` and `b` are (sum, sum of squares) of per-deal integers A and B, `ab` the sum of their
+    products: for bits per hint, A is a deal's bits and B its number of hints.
+    """
+    n = checks.integer(deals, "deals", low=1)
+    sa, qa = (checks.integer(x, "a") for x in a)
+    sb, qb = (checks.integer(x, "b") for x in b)
+    ab, den = checks.integer(ab, "ab"), checks.integer(den, "den", low=1)
+    if sb <= 0:
+        raise ValueError(f"a ratio needs a positive sum of B, got {sb}")
+    ratio = Fraction(sa, sb)
+    if n < 2:
+        return float(ratio / den), float("nan")
+    spread = qa - 2 * ratio * ab + ratio**2 * qb  # sum of (A - ratio B)^2, whose sum is 0
+    if spread < 0:
+        raise ValueError("sums are inconsistent: the sums of squares are too small")
+    var = spread / (n - 1) / n / Fraction(sb, n) ** 2
+    return float(ratio / den), Z95 * math.sqrt(float(var)) / den
