@@ -26,6 +26,7 @@ __all__ = [
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 COUNTS = ["deals", "total", "squares", "denominator"]  # the integer columns of a sums row
+INT64_MAX = 2**63 - 1
 
 
 def sum_row(keys: Mapping[str, Any], s: np.ndarray, den: int) -> dict:
@@ -35,10 +36,19 @@ def sum_row(keys: Mapping[str, Any], s: np.ndarray, den: int) -> dict:
     s = np.asarray(s)
     if s.ndim != 1 or (s.size and s.dtype.kind not in "biu"):
         raise checks.ArgumentTypeError(f"s must be a one-dimensional array of integers, got {s!r}")
-    s = s.astype(np.int64)
+    values = [int(x) for x in s.tolist()]  # Python integers: no overflow
     den = checks.integer(den, "den", low=1)
-    return {**keys, "deals": len(s), "total": int(s.sum()), "squares": int((s * s).sum()),
-            "denominator": den}
+    row = {**keys, "deals": len(values), "total": sum(values),
+           "squares": sum(x * x for x in values), "denominator": den}
+    _fits(row["total"], row["squares"])
+    return row
+
+
+def _fits(*sums: int) -> None:
+    """Sums are kept as 64-bit integers in tables: refuse any that would not fit."""
+    if any(abs(x) > INT64_MAX for x in sums):
+        raise ValueError(f"sums beyond 64-bit integers ({max(map(abs, sums)):.3g}): split the "
+                         f"deals into more rows or use a coarser unit")
 
 
 def merge_sums(parts: pd.DataFrame, keys: Sequence[str],
@@ -60,9 +70,12 @@ def merge_sums(parts: pd.DataFrame, keys: Sequence[str],
     for col in COUNTS:
         if not pd.api.types.is_integer_dtype(parts[col]):
             raise ValueError(f"sums must be integers; column {col!r} is {parts[col].dtype}")
-    out = parts.groupby(keys, sort=False, as_index=False).agg(
+    exact = parts.astype({c: object for c in ("deals", "total", "squares")})  # Python ints
+    out = exact.groupby(keys, sort=False, as_index=False).agg(
         deals=("deals", "sum"), total=("total", "sum"), squares=("squares", "sum"),
         denominator=("denominator", "first"))
+    _fits(*out["total"], *out["squares"], *out["deals"])
+    out = out.astype({c: np.int64 for c in ("deals", "total", "squares")})
     if (out["deals"] < 1).any() or (out["denominator"] < 1).any():
         raise ValueError("sums need at least one deal and a positive denominator per row")
     return out
