@@ -48,6 +48,10 @@ def test_tables_and_figure_from_sums(sums):
     assert list(gains.index) == [f"{a} - {b}" for a, b in W.GAINS]
     fig = N.plot_hat_scores(summary, name=None)
     assert len(fig.axes) == 2 and fig.axes[0].get_ylabel().startswith("mean score")
+    fig = N.plot_hat_scores(summary, W.gains_from_sums(sums), name=None)
+    assert len(fig.axes) == 3 and fig.axes[2].get_ylabel().startswith("score gain")
+    with pytest.raises(ValueError, match="gains"):
+        N.plot_hat_scores(summary, summary, name=None)
 
 
 def test_published_figures_stand_beside_ours_marked_quoted(sums):
