@@ -312,10 +312,10 @@ def beside_published(summary: pd.DataFrame, quoted: pd.DataFrame) -> pd.DataFram
         raise ValueError(f"quoted must be a DataFrame with the columns {need}")
     rows = []
     for r in quoted.itertuples():
+        perfect = "–" if pd.isna(r.perfect_pct) else f"{r.perfect_pct:g}"  # as published
         rows.append({"players": r.players, "who": f"{sources.cite(r.source)}, {r.strategy}",
                      "figures": "quoted", "mean score": f"{r.score:.2f}",
-                     "perfect games (%)": "–" if pd.isna(r.perfect_pct) else f"{r.perfect_pct:.1f}",
-                     "rules and strategy": r.differs})
+                     "perfect games (%)": perfect, "rules and strategy": r.differs})
     for r in summary[summary.variant.isin(["plain", "mixed"])].itertuples():
         rows.append({"players": r.players, "who": f"ours, {HAT_VARIANTS[r.variant]}",
                      "figures": "measured", "mean score": _pm(r.score, r.score_ci, 2),
