@@ -89,6 +89,16 @@ def test_sums_are_the_same_for_any_block_size_and_executor(data_dir):
     assert not (data_dir / "partial").exists() or not any((data_dir / "partial").iterdir())
 
 
+def test_sums_are_the_same_on_a_dask_local_cluster(data_dir):
+    distributed = pytest.importorskip("distributed", reason="the Dask extra is not installed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        on_dask = W.game_sums(8, players=(3, 5), deals_per_task=3,
+                              executor=client.get_executor())
+    pd.testing.assert_frame_equal(on_dask, W.game_sums(8, players=(3, 5), deals_per_task=8))
+
+
 def test_sums_do_not_depend_on_the_hash_seed(tmp_path):
     code = ("import sys; from puzzlelab import cache; from pathlib import Path; "
             "cache.DATA = Path(sys.argv[1]); from puzzlelab.hanabi import hat_sweep as W; "
