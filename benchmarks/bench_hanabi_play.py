@@ -16,7 +16,7 @@ from puzzlelab import cache
 from puzzlelab.hanabi.hat_compiled import play_deals
 from puzzlelab.hanabi.hat_strategies import PACKINGS, play
 from puzzlelab.hanabi.hat_sweep import game_sums
-from puzzlelab.timing import Method, Task, measure, quick, repetitions, write_rows
+from puzzlelab.timing import Method, Task, measure, quick, repetitions, with_rates, write_rows
 
 HERE = "bench_hanabi_play"
 PLAYERS = 5
@@ -42,16 +42,6 @@ def sweep(deals: int, workers: int) -> int:
         sums = game_sums(deals, deals_per_task=max(1, deals // 4), workers=workers,
                          name="bench_sweep")
     return int(sums[sums.measure == "score"].total.sum())
-
-
-def with_rates(rows: list[dict], games: int) -> list[dict]:
-    """Games per second (from the warm median, else the cold run) at the front of each note."""
-    for row in rows:
-        seconds = row["warm_median_s"] or row["cold_s"]
-        if seconds:
-            rate = f"{games / seconds:,.0f} games/s"
-            row["note"] = "; ".join(x for x in (rate, row["note"]) if x)
-    return rows
 
 
 def main() -> None:
