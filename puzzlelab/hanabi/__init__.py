@@ -45,10 +45,11 @@ from .source import (
 # The notebook layer is loaded on first use, so that `python -m puzzlelab.hanabi.notebook`
 # runs it once, as the main module.
 _NOTEBOOK_NAMES = (
-    "CAPACITY_SAMPLES", "CAPACITY_TABLE", "HAT_VARIANTS", "beside_published", "capacity_summary",
-    "describe_cards", "explore_hat_game", "explore_partition", "hat_game_sums", "hat_game_views",
-    "hat_gains_table", "hat_score_table", "hat_summary", "hint_capacity_table", "partition_view",
-    "plot_hat_scores", "plot_hint_capacity", "plot_mixing_gain", "toggle_table",
+    "CAPACITY_SAMPLES", "CAPACITY_TABLE", "HAT_GAINS", "HAT_SUMMARY", "HAT_VARIANTS",
+    "beside_published", "capacity_summary", "describe_cards", "explore_hat_game",
+    "explore_partition", "hat_gains", "hat_gains_table", "hat_game_sums", "hat_game_views",
+    "hat_score_table", "hat_summary", "hint_capacity_table", "partition_view", "plot_hat_scores",
+    "plot_hint_capacity", "plot_mixing_gain", "toggle_table",
 )
 
 __all__ = sorted(

@@ -26,10 +26,11 @@ from .rules import Game, Turn, card_name
 from .solvers import max_hint_partition
 
 __all__ = [
-    "CAPACITY_SAMPLES", "CAPACITY_TABLE", "HAT_VARIANTS", "beside_published", "capacity_summary",
-    "describe_cards", "explore_hat_game", "explore_partition", "hat_game_sums", "hat_game_views",
-    "hat_gains_table", "hat_score_table", "hat_summary", "hint_capacity_table", "partition_view",
-    "plot_hat_scores", "plot_hint_capacity", "plot_mixing_gain", "toggle_table",
+    "CAPACITY_SAMPLES", "CAPACITY_TABLE", "HAT_GAINS", "HAT_SUMMARY", "HAT_VARIANTS",
+    "beside_published", "capacity_summary", "describe_cards", "explore_hat_game",
+    "explore_partition", "hat_gains", "hat_gains_table", "hat_game_sums", "hat_game_views",
+    "hat_score_table", "hat_summary", "hint_capacity_table", "partition_view", "plot_hat_scores",
+    "plot_hint_capacity", "plot_mixing_gain", "toggle_table",
 ]
 
 CAPACITY_TABLE = "hanabi_hint_capacity"
@@ -246,12 +247,51 @@ def hat_game_sums() -> pd.DataFrame:
     return merge_sums(read_table(TABLE), KEYS)
 
 
+HAT_SUMMARY, HAT_GAINS = "hanabi_hat_summary", "hanabi_hat_gains"  # derived from the long run
+
+
+def _same_as(compute) -> object:
+    """A cache check: the cached table equals what the committed long run gives now."""
+    def verify(table: pd.DataFrame) -> None:
+        fresh = compute()
+        if list(table.columns) != list(fresh.columns) or len(table) != len(fresh) or not all(
+                np.allclose(table[c], fresh[c], rtol=1e-9, atol=1e-12) if fresh[c].dtype.kind
+                in "fiub" else (table[c].astype(str) == fresh[c].astype(str)).all()
+                for c in fresh.columns):
+            raise ValueError("it is not what the committed long run gives")
+    return verify
+
+
 def hat_summary(sums: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per player count and variant: mean score (both conventions), perfect games and bits
-    per hint, each with its 95% half-width over deals (`hat_sweep.summary_from_sums`)."""
+    per hint, each with its 95% half-width over deals (`hat_sweep.summary_from_sums`).
+
+    Without `sums`, from the committed long run, kept as data/hanabi_hat_summary.csv.
+    """
     from .hat_sweep import summary_from_sums
 
-    return summary_from_sums(hat_game_sums() if sums is None else sums)
+    if sums is not None:
+        return summary_from_sums(sums)
+
+    def compute() -> pd.DataFrame:
+        return summary_from_sums(hat_game_sums())
+
+    return cached_table(HAT_SUMMARY, compute, verify=_same_as(compute))
+
+
+def hat_gains(sums: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Paired score differences between ways of counting messages, deal by deal, with 95%
+    half-widths (`hat_sweep.gains_from_sums`); without `sums`, from the committed long run,
+    kept as data/hanabi_hat_gains.csv."""
+    from .hat_sweep import gains_from_sums
+
+    if sums is not None:
+        return gains_from_sums(sums)
+
+    def compute() -> pd.DataFrame:
+        return gains_from_sums(hat_game_sums())
+
+    return cached_table(HAT_GAINS, compute, verify=_same_as(compute))
 
 
 def _check_summary(summary: object) -> pd.DataFrame:
@@ -287,16 +327,16 @@ def hat_score_table(summary: pd.DataFrame, measure: str = "score") -> pd.DataFra
     return table
 
 
-def hat_gains_table(sums: pd.DataFrame | None = None) -> pd.DataFrame:
-    """What counting messages by sure groups buys: paired score differences over the same
-    deals, with 95% intervals, per player count."""
-    from .hat_sweep import gains_from_sums
-
-    gains = gains_from_sums(hat_game_sums() if sums is None else sums)
-    gains["gain"] = [_pm(m, h, 3) for m, h in zip(gains.score_gain, gains.ci)]
+def hat_gains_table(gains: pd.DataFrame) -> pd.DataFrame:
+    """What counting messages by sure groups buys (`hat_gains`), as text: a row per pair of
+    ways of counting, a column per player count, each gain with its 95% interval."""
+    need = ["players", "difference", "score_gain", "ci"]
+    if not isinstance(gains, pd.DataFrame) or [c for c in need if c not in gains.columns]:
+        raise ValueError(f"gains must be a hat_gains DataFrame with the columns {need}")
+    gains = gains.assign(gain=[_pm(m, h, 3) for m, h in zip(gains.score_gain, gains.ci)])
     table = gains.pivot(index="difference", columns="players", values="gain")
     table.columns = [f"{n} players" for n in table.columns]
-    return table.loc[[d for d in dict.fromkeys(gains.difference)]]
+    return table.loc[list(dict.fromkeys(gains.difference))]
 
 
 def beside_published(summary: pd.DataFrame, quoted: pd.DataFrame) -> pd.DataFrame:
