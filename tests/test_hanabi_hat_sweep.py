@@ -175,3 +175,14 @@ def test_the_long_run_starts_with_the_deals_replayed_here():
         # the first 200 deals' mean lies within five standard errors of the 20,000-deal mean
         assert abs(st[:, 0].mean() - row.score) <= 5 * st[:, 0].std(ddof=1) / np.sqrt(200) + 1e-9
     assert sums.loc[(5, "plain", "hints"), "total"] > 0
+
+
+def test_the_command_line_never_writes_another_size_over_the_committed_table(data_dir,
+                                                                            monkeypatch):
+    written = {}
+    monkeypatch.setattr(cache, "write_table", lambda df, name: written.setdefault(name, df))
+    W.main(["--deals", "6", "--workers", "2"])
+    assert list(written) == [f"{W.TABLE}_deals6"]
+    pd.testing.assert_frame_equal(written[f"{W.TABLE}_deals6"], W.game_sums(6))
+    with pytest.raises(ValueError, match="another --name"):
+        W.main(["--deals", "6", "--name", W.TABLE])

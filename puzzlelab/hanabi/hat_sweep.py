@@ -9,7 +9,8 @@ differences of score between the ways of counting messages. Blocks run through
 depend on either.
 
 Command line (the long run behind the notebook, `data/hanabi_hat_games.csv`):
-``python -m puzzlelab.hanabi.hat_sweep [--deals 20000] [--workers 2] [--scheduler ADDR]``.
+``python -m puzzlelab.hanabi.hat_sweep [--workers 2] [--scheduler ADDR]``; ``--deals N`` writes
+``data/hanabi_hat_games_deals<N>.csv`` (or ``--name``), never over the committed table.
 """
 
 from __future__ import annotations
@@ -179,12 +180,19 @@ def main(argv: Sequence[str] | None = None) -> None:
                                      description=main.__doc__)
     parser.add_argument("--deals", type=int, default=DEALS,
                         help=f"deals per player count and variant (default {DEALS:,})")
-    parser.add_argument("--name", default=TABLE, help=f"write data/<name>.csv (default {TABLE})")
+    parser.add_argument("--name", default=None,
+                        help=f"write data/<name>.csv (default {TABLE} for {DEALS:,} deals, "
+                             f"{TABLE}_deals<N> for another number: the committed table is "
+                             f"never replaced by another size)")
     sweeps.add_executor_arguments(parser)
     args = parser.parse_args(argv)
+    name = args.name or (TABLE if args.deals == DEALS else f"{TABLE}_deals{args.deals}")
+    if name == TABLE and args.deals != DEALS:
+        raise ValueError(f"data/{TABLE}.csv holds {DEALS:,} deals per point; write "
+                         f"{args.deals:,} deals under another --name")
     with sweeps.executor_from_arguments(args) as (executor, workers):
-        sums = game_sums(args.deals, name=args.name, executor=executor, workers=workers)
-    print(f"wrote {write_table(sums, args.name)}")
+        sums = game_sums(args.deals, name=name, executor=executor, workers=workers)
+    print(f"wrote {write_table(sums, name)}")
 
 
 if __name__ == "__main__":
