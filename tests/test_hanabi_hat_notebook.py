@@ -49,7 +49,7 @@ def test_tables_and_figure_from_sums(sums):
     fig = N.plot_hat_scores(summary, name=None)
     assert len(fig.axes) == 2 and fig.axes[0].get_ylabel().startswith("mean score")
     fig = N.plot_hat_scores(summary, W.gains_from_sums(sums), name=None)
-    assert len(fig.axes) == 3 and fig.axes[2].get_ylabel().startswith("score gain")
+    assert len(fig.axes) == 3 and fig.axes[2].get_ylabel().startswith("gain over plain")
     with pytest.raises(ValueError, match="gains"):
         N.plot_hat_scores(summary, summary, name=None)
 

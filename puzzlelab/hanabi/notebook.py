@@ -370,7 +370,8 @@ def beside_published(summary: pd.DataFrame, quoted: pd.DataFrame) -> pd.DataFram
 def plot_hat_scores(summary: pd.DataFrame, gains: pd.DataFrame | None = None,
                     name: str | None = "hanabi_hat_scores"):
     """Mean score and perfect games against player count, one line per way of playing, and
-    (given `hat_sweep.gains_from_sums`) the paired score gain over the published count."""
+    (given `hat_gains`) the paired score gain over the published count; panels one above the
+    other, so that the figure stays legible at a page's width."""
     import matplotlib.pyplot as plt
 
     from ..figures import finish
@@ -378,12 +379,12 @@ def plot_hat_scores(summary: pd.DataFrame, gains: pd.DataFrame | None = None,
     summary = _check_summary(summary)
     if gains is not None and not {"players", "difference", "score_gain", "ci"} <= set(
             getattr(gains, "columns", ())):
-        raise ValueError("gains must be a hat_sweep.gains_from_sums DataFrame")
+        raise ValueError("gains must be a hat_gains DataFrame")
     name = None if name is None else checks.text(name, "name")
     styles = {"plain": ("o-", "tab:blue"), "mixed": ("s-", "tab:red"),
               "separate": ("^--", "tab:green"), "recommendation": ("D", "tab:purple")}
-    fig, axes = plt.subplots(1, 2 if gains is None else 3,
-                             figsize=(11 if gains is None else 15, 4.6))
+    rows = 2 if gains is None else 3
+    fig, axes = plt.subplots(rows, 1, figsize=(7.6, 3.4 * rows + 1.25), sharex=True)
     for variant, (style, colour) in styles.items():
         line = summary[summary.variant == variant].sort_values("players")
         if line.empty:
@@ -400,16 +401,16 @@ def plot_hat_scores(summary: pd.DataFrame, gains: pd.DataFrame | None = None,
             axes[2].errorbar(line.players, line.score_gain, yerr=line.ci, fmt=style,
                              color=colour, ms=7, capsize=4)
         axes[2].axhline(0, color="grey", lw=1)
-        axes[2].set_ylabel("score gain over plain (same deals)", fontsize=13)
+        axes[2].set_ylabel("gain over plain\n(same deals)", fontsize=13)
     for ax in axes:
-        ax.set_xlabel("players", fontsize=13)
-        ax.set_xticks(sorted(summary.players.unique()))
         ax.tick_params(labelsize=12)
         ax.grid(alpha=0.3)
+    axes[-1].set_xlabel("players", fontsize=13)
+    axes[-1].set_xticks(sorted(summary.players.unique()))
     handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=11, frameon=False)
-    fig.suptitle("The hat strategies over 20,000 deals per point (95% intervals)", fontsize=13)
-    fig.tight_layout(rect=(0, 0.13, 1, 1))
+    fig.legend(handles, labels, loc="lower center", fontsize=11, frameon=False)
+    axes[0].set_title("20,000 deals per point, 95% intervals", fontsize=13)
+    fig.tight_layout(rect=(0, 1.25 / (3.4 * rows + 1.25), 1, 1))
     return finish(fig, name)
 
 
