@@ -76,6 +76,14 @@ _OUTSIDE = (
     # Hanabi
     Reference("karp1972", "Karp", "Reducibility among combinatorial problems", "1972",
               "Complexity of Computer Computations, Plenum Press (1972) 85-103"),
+    Reference("cox2015", "Cox, De Silva, Deorsey, Kenter, Retter and Tobin",
+              "How to make the perfect fireworks display: two strategies for Hanabi", "2015",
+              "Mathematics Magazine 88(5) (2015) 323ff.; simulator HanSim (GitHub rjtobin/HanSim)"),
+    Reference("wu2016", "Wu", "hanabi.rs: simulations of Hanabi strategies (information strategy)",
+              "2016", "software, GitHub WuTheFWasThat/hanabi.rs; README results on the first "
+              "20,000 seeds"),
+    Reference("odwyer2019", "O'Dwyer", "A framework for writing bots that play Hanabi (InfoBot, "
+              "SmartBot)", "2019", "software, GitHub Quuxplusone/Hanabi; README results"),
     # hats
     Reference("ebert1998", "Ebert", "Applications of recursive operators to randomness and "
               "complexity", "1998", "PhD thesis, University of California at Santa Barbara"),
