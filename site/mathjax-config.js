@@ -35,7 +35,10 @@
     return mathjax;
   }
 
+  // Sphinx's own configuration, set just before this script, is kept: its processHtmlClass lets
+  // MathJax typeset the `math` spans inside MyST-NB's sections, which are marked mathjax_ignore.
   let current = withHub({
+    ...(window.MathJax || {}),
     startup: {
       ready() {
         window.MathJax.startup.defaultReady();
