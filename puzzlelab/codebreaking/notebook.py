@@ -732,7 +732,7 @@ def scaling_speed(bench: pd.DataFrame) -> pd.DataFrame:
     out = seconds.loc[order, [s for s in STRATEGIES if s in seconds.columns]]
     out.columns = [f"{rule} (seconds)" for rule in out.columns]
     out["plain Python's time over ours"] = plain.reindex(order)
-    return out.rename_axis("Mastermind size")
+    return out.rename(index=lambda size: size.removeprefix("Mastermind ")).rename_axis("Mastermind")
 
 
 def cobra_times(outside: pd.DataFrame, bench: pd.DataFrame) -> pd.DataFrame:
