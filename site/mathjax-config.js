@@ -35,14 +35,17 @@
     return mathjax;
   }
 
-  let current = withHub({
-    startup: {
+  // Sphinx's own configuration comes first (its `options.processHtmlClass` lets MathJax typeset
+  // the `math` spans inside MyST-NB's `mathjax_ignore` sections): keep it, add `startup.ready`.
+  const sphinx = window.MathJax && typeof window.MathJax === "object" ? window.MathJax : {};
+  let current = withHub(Object.assign({}, sphinx, {
+    startup: Object.assign({}, sphinx.startup, {
       ready() {
         window.MathJax.startup.defaultReady();
         window.MathJax.startup.promise.then(() => waiting.splice(0).forEach(typeset));
       },
-    },
-  });
+    }),
+  }));
   Object.defineProperty(window, "MathJax", {
     configurable: true,
     get: () => current,
