@@ -221,25 +221,43 @@ def plot_maximal_distribution(table: pd.DataFrame,
     if not 1 <= table.n_players.nunique() <= 3:
         raise ValueError("the distribution is drawn for one to three player counts")
     ns = sorted(table.n_players.unique())
-    fig, axes = plt.subplots(1, len(ns), figsize=(10.0, 4.2),
+    # as wide as a page of the site (figures.PAGE_WIDTH_PX): no text is shrunk
+    fig, axes = plt.subplots(1, len(ns), figsize=(6.8, 4.2),
                              gridspec_kw={"width_ratios": [1, 1.4, 2.2][: len(ns)]})
+    labels = []
     for ax, n in zip(np.atleast_1d(axes), ns):
         t = table[table.n_players == n]
         bars = ax.bar(t.won_rounds, t.maximal_sets, color="tab:blue")
-        ax.bar_label(bars, labels=[f"{int(v):,}" for v in t.maximal_sets], fontsize=FONT - 2,
-                     rotation=90 if len(t) >= 5 else 0, padding=2)
-        ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))
+        labels.append((ax, ax.bar_label(bars, labels=[f"{int(v):,}" for v in t.maximal_sets],
+                                        fontsize=FONT - 3, rotation=90 if len(t) >= 5 else 0,
+                                        padding=2)))
+        ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True, nbins=4))
         if t.maximal_sets.max() > 1e4 * t.maximal_sets.min():  # billions beside tens: log scale
             ax.set_yscale("log")
-            ax.set_ylim(0.5, t.maximal_sets.max() * 10_000)
+            ax.set_ylim(0.5, t.maximal_sets.max() * 100)
         else:
             ax.margins(y=0.35)
         ax.tick_params(labelsize=FONT - 2)
-        ax.set_title(f"N = {n}: {int(t.maximal_sets.sum()):,} sets", fontsize=FONT)
-        ax.set_xlabel("won rounds", fontsize=FONT)
-    np.atleast_1d(axes)[0].set_ylabel("maximal won sets", fontsize=FONT)
+        ax.set_title(f"N = {n}: {int(t.maximal_sets.sum()):,} sets", fontsize=FONT - 1)
+        ax.set_xlabel("won rounds", fontsize=FONT - 1)
+    np.atleast_1d(axes)[0].set_ylabel("maximal won sets", fontsize=FONT - 1)
     fig.tight_layout()
+    _fit_labels(fig, labels)
     return finish(fig, name)
+
+
+def _fit_labels(fig: Figure, labels: list) -> None:
+    """Raise each panel's top until its bar labels stay inside the frame."""
+    for _ in range(20):
+        fig.canvas.draw()
+        over = [ax for ax, texts in labels
+                if any(t.get_window_extent().y1 > ax.get_window_extent().y1 for t in texts)]
+        if not over:
+            return
+        for ax in over:
+            low, high = ax.get_ylim()
+            ax.set_ylim(low, high * 10 if ax.get_yscale() == "log" else high * 1.15)
+    raise ValueError("the bar labels do not fit in the figure")
 
 
 # --- cached tables ------------------------------------------------------------------------------
