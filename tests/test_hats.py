@@ -540,3 +540,12 @@ def test_custom_deals_read_in_the_thesis_n4_order_evaluate_like_its_tables():
         won = len(hats.evaluate([thesis.to_our_order(x, 4, order) for x in strings]))
         assert shown.iloc[-1].won.startswith(str(Fraction(won, 16)))
         assert list(shown.iloc[-1][[f"agent {a}" for a in range(1, 5)]]) == strings
+
+
+def test_explore_deal_labels_its_rows_by_round_not_by_number():
+    from puzzlelab.display import meaningless_index
+
+    shown = notebook.explore_deal(3, 2)
+    assert shown.index.name == "round" and not meaningless_index(shown)
+    assert list(shown.index[:-1]) == ["".join(r) for r in itertools.product("RB", repeat=3)]
+    assert shown.index[-1].startswith("deal") and shown.iloc[-1].won.startswith("3/4")

@@ -635,7 +635,8 @@ def explore_deal(n_players: int = 3, n_colors: int = 2, preset: str = PRESETS[0]
                  custom: str = "", view_order: str = VIEW_ORDERS[0]) -> pd.DataFrame:
     """Every round of a deal: each player's answer, won or lost, and the deal's score last.
 
-    `custom` strategies (preset "custom") and the deal row list the views in `view_order`.
+    Rows are labelled by the round (the last row by the deal); `custom` strategies (preset
+    "custom") and the deal row list the views in `view_order`.
     """
     n, m = _explorable(n_players, n_colors, "explore_deal lists rounds:")
     deal = _chosen_deal(preset, custom, n, m, view_order)
@@ -650,11 +651,12 @@ def explore_deal(n_players: int = 3, n_colors: int = 2, preset: str = PRESETS[0]
         rows.append(row)
     df = pd.DataFrame(rows)
     strings = _deal_strings(deal, m, view_order)
-    df.attrs["deal"] = strings
     score = rounds_correct(deal, m)
     footer = {"round": f"deal, {_order_name(view_order)}", **{f"agent {i + 1}": strings[i] for i in range(n)},
               "won": f"{score} = {float(score):.1%}"}
-    return pd.concat([df, pd.DataFrame([footer])], ignore_index=True)
+    shown = pd.concat([df, pd.DataFrame([footer])], ignore_index=True).set_index("round")
+    shown.attrs["deal"] = strings
+    return shown
 
 
 def explore_hypercube(n_players: int = 4, preset: str = PRESETS[3], custom: str = "",
