@@ -35,14 +35,15 @@
     return mathjax;
   }
 
-  let current = withHub({
+  // keep the options Sphinx and MyST-NB set before this script (processHtmlClass: "math", ...)
+  let current = withHub(Object.assign({}, window.MathJax, {
     startup: {
       ready() {
         window.MathJax.startup.defaultReady();
         window.MathJax.startup.promise.then(() => waiting.splice(0).forEach(typeset));
       },
     },
-  });
+  }));
   Object.defineProperty(window, "MathJax", {
     configurable: true,
     get: () => current,
