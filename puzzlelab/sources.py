@@ -76,6 +76,14 @@ _OUTSIDE = (
     # Hanabi
     Reference("karp1972", "Karp", "Reducibility among combinatorial problems", "1972",
               "Complexity of Computer Computations, Plenum Press (1972) 85-103"),
+    Reference("cox2015", "Cox, De Silva, Deorsey, Kenter, Retter and Tobin",
+              "How to make the perfect fireworks display: two strategies for Hanabi", "2015",
+              "Mathematics Magazine 88(5) (2015) 323ff.; simulator HanSim (GitHub rjtobin/HanSim)"),
+    Reference("wu2016", "Wu", "hanabi.rs: simulations of Hanabi strategies (information strategy)",
+              "2016", "software, GitHub WuTheFWasThat/hanabi.rs; README results on the first "
+              "20,000 seeds"),
+    Reference("odwyer2019", "O'Dwyer", "A framework for writing bots that play Hanabi (InfoBot, "
+              "SmartBot)", "2019", "software, GitHub Quuxplusone/Hanabi; README results"),
     # hats
     Reference("ebert1998", "Ebert", "Applications of recursive operators to randomness and "
               "complexity", "1998", "PhD thesis, University of California at Santa Barbara"),
@@ -103,6 +111,13 @@ _OUTSIDE = (
               url="https://www.combinatorics.org/ojs/index.php/eljc/article/view/v21i3p29"),
     Reference("gattinger2018", "Gattinger", "New Directions in Model Checking Dynamic Epistemic "
               "Logic (SMCDEL)", "2018", "PhD thesis, ILLC, University of Amsterdam"),
+    Reference("johnson1962", "Johnson", "A new upper bound for error-correcting codes", "1962",
+              "IRE Transactions on Information Theory 8 (1962) 203-207"),
+    Reference("schoenheim1964", "Schönheim", "On coverings", "1964",
+              "Pacific J. Mathematics 14 (1964) 1405-1411"),
+    Reference("flener2002", "Flener, Frisch, Hnich, Kiziltan, Miguel, Pearson and Walsh",
+              "Breaking row and column symmetries in matrix models", "2002",
+              "Principles and Practice of Constraint Programming (CP 2002), LNCS 2470, 462-477"),
 )
 
 REFERENCES: dict[str, Reference] = {r.key: r for r in _SOURCES + _OUTSIDE}

@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 __all__ = [
     "COLUMNS", "Cold", "Method", "QUICK_ENV", "SPEED_COLUMNS", "Task", "best_of", "cold_run",
     "interleaved", "measure", "profile_summary", "quick", "repetitions", "schema_row",
-    "SPEED_NAMES", "speed_table", "speed_view", "timed", "warm_peak_mib", "write_rows",
+    "SPEED_NAMES", "speed_table", "speed_view", "timed", "warm_peak_mib", "with_rates",
+    "write_rows",
 ]
 
 QUICK_ENV = "PUZZLELAB_BENCH_QUICK"
@@ -344,6 +345,25 @@ def _add_ratios(rows: list[dict]) -> None:
         if base and mine is not None and (row["warm_median_s"] is None) == (
                 subject["warm_median_s"] is None):
             row["times_subject"] = mine / base
+
+
+def with_rates(rows: list[dict], count: int, unit: str = "games") -> list[dict]:
+    """Rows with `count` / seconds (warm median, else the cold run) at the front of each note,
+    e.g. '2,650 games/s'."""
+    from .checks import ArgumentTypeError, integer, text
+
+    fields = {"warm_median_s", "cold_s", "note"}
+    if not isinstance(rows, list) or not all(isinstance(r, dict) and fields <= r.keys()
+                                             for r in rows):
+        raise ArgumentTypeError(f"rows must be a list of benchmark rows (from measure), "
+                                f"got {rows!r}")
+    count, unit = integer(count, "count", low=0), text(unit, "unit")
+    for row in rows:
+        seconds = row["warm_median_s"] or row["cold_s"]
+        if seconds:
+            rate = f"{count / seconds:,.0f} {unit}/s"
+            row["note"] = "; ".join(x for x in (rate, row["note"]) if x)
+    return rows
 
 
 def write_rows(rows: Sequence[dict], name: str) -> "pd.DataFrame":

@@ -35,7 +35,8 @@
     return mathjax;
   }
 
-  // keep the options Sphinx and MyST-NB set before this script (processHtmlClass: "math", ...)
+  // Keep the configuration Sphinx set before this script (its processHtmlClass: "math", without
+  // which MathJax skips the pages' sections, marked mathjax_ignore by MyST-NB).
   let current = withHub(Object.assign({}, window.MathJax, {
     startup: {
       ready() {

@@ -22,7 +22,7 @@ import pytest
 from puzzlelab import cache, checks, paths, sweeps
 
 PYTHON = sys.executable
-# The seven command lines, each with the arguments that select a table it writes.
+# The command lines, each with the arguments that select a table it writes.
 COMMANDS = {
     "puzzlelab.hats.optima": [],
     "puzzlelab.russian_cards.grid": [],
@@ -31,6 +31,7 @@ COMMANDS = {
     "puzzlelab.kemps.tournament": [],
     "puzzlelab.kemps.streaming": ["--table", "kemps_million_28"],
     "puzzlelab.hanabi.notebook": [],
+    "puzzlelab.hanabi.hat_sweep": [],
 }
 
 

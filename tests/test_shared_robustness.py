@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from robustness import any_value, public_callables, well_behaved
 
 SHARED = ["bitsets", "checks", "proofs", "sources", "sweeps", "solvers", "epistemic", "timing",
-          "paths", "progress", "figures", "widgets", "cache"]
+          "paths", "progress", "figures", "widgets", "cache", "exact_sums"]
 # Functions that act on the world (write files, open widgets, start clusters) are left out:
 # their arguments are checked in their own tests.
 SKIP = {"write_table", "write_csv", "cached_table", "cached_source_table", "save_figure",

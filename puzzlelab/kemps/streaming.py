@@ -18,21 +18,20 @@ never replaced by sums over other line-ups or deals).
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .. import cache, checks, sweeps
+from .. import cache, checks, exact_sums, sweeps
 from ..cache import Table
+from ..exact_sums import mean_ci_from_sums, sum_row
 from .cards import FULL, Deck, make_deck
 from .engine import MAX_TURNS
 from .strategies import STRATEGIES
-from .tournament import DECKS, MEDIUM, Z95, _block, _lineup, lineups
+from .tournament import DECKS, MEDIUM, _block, _lineup, lineups
 
 __all__ = [
     "LONG_RUNS", "check_long_run",
@@ -42,7 +41,7 @@ __all__ = [
 
 SIX = 6  # a win share is 0, 1/3, 1/2 or 1: six times it is an integer
 KEYS = ["table", "scope", "item", "measure"]
-SUMS = [*KEYS, "deals", "total", "squares", "denominator"]
+SUMS = [*KEYS, *exact_sums.COUNTS]
 DEALS_PER_TASK = 500
 SELF_PLAY = tuple((s,) * 3 for s in STRATEGIES)  # greedy, kb-greedy, blocking, tom
 # The long runs behind the notebook: a million deals for each self-play line-up, and the
@@ -79,9 +78,7 @@ def _six_wins(k: np.ndarray) -> np.ndarray:
 
 def _row(table: str, scope: str, item: str, measure: str, s: np.ndarray, den: int) -> dict:
     """One row of sums for the per-deal quantity s / den."""
-    s = s.astype(np.int64)
-    return {"table": table, "scope": scope, "item": item, "measure": measure, "deals": len(s),
-            "total": int(s.sum()), "squares": int((s * s).sum()), "denominator": int(den)}
+    return sum_row({"table": table, "scope": scope, "item": item, "measure": measure}, s, den)
 
 
 def _strategy_rows(ups: list[tuple[str, ...]], k: np.ndarray, w: np.ndarray) -> list[dict]:
@@ -195,39 +192,10 @@ def _lineups(lineup_list: object) -> list[tuple[str, ...]]:
 
 def merge_sums(parts: pd.DataFrame) -> pd.DataFrame:
     """Add up blocks' sums row by row (same table, scope, item, measure); checks the parts."""
-    if not isinstance(parts, pd.DataFrame):
-        raise checks.ArgumentTypeError(f"parts must be a DataFrame of sums, got {parts!r}")
-    missing = [c for c in SUMS if c not in parts.columns]
-    if missing or parts.empty:
-        raise ValueError(f"sums need the columns {SUMS}; missing {missing}")
-    parts = parts[SUMS].fillna({"item": ""}).astype({"item": str})
-    dens = parts.groupby(KEYS, sort=False)["denominator"].nunique()
-    if (dens > 1).any():
-        raise ValueError(f"blocks disagree on the denominator of {list(dens[dens > 1].index)}")
-    for col in ("deals", "total", "squares", "denominator"):
-        if not pd.api.types.is_integer_dtype(parts[col]):
-            raise ValueError(f"sums must be integers; column {col!r} is {parts[col].dtype}")
-    out = parts.groupby(KEYS, sort=False, as_index=False).agg(
-        deals=("deals", "sum"), total=("total", "sum"), squares=("squares", "sum"),
-        denominator=("denominator", "first"))
-    if (out["deals"] < 1).any() or (out["denominator"] < 1).any():
-        raise ValueError("sums need at least one deal and a positive denominator per row")
-    return out
+    return exact_sums.merge_sums(parts, KEYS, text_keys=("item",))
 
 
 # ----- summaries from sums -------------------------------------------------------------------
-def mean_ci_from_sums(deals: int, total: int, squares: int, den: int) -> tuple[float, float]:
-    """Mean and 95% normal half-width of x = S / den over deals, from exact integer sums."""
-    n = int(deals)
-    mean = float(Fraction(int(total), n * int(den)))
-    if n < 2:
-        return mean, float("nan")
-    var = Fraction(n * int(squares) - int(total) ** 2, n * (n - 1) * int(den) ** 2)
-    if var < 0:
-        raise ValueError("sums are inconsistent: the sum of squares is too small")
-    return mean, Z95 * math.sqrt(float(var) / n)
-
-
 def check_long_run(lineup_list: Sequence[str], deals: int) -> Callable[[pd.DataFrame], None]:
     """A check of a table of sums against what made it: its rows add up (`merge_sums`) to
     exactly these line-ups ('tom/tom/tom', ...) and `deals` deals for each."""

@@ -25,6 +25,7 @@ import pandas as pd
 
 from .. import cache, checks, sweeps
 from ..cache import Table
+from ..exact_sums import Z95
 from .cards import FULL, Deck, make_deck
 from .engine import MAX_TURNS
 from .play import play_scores
@@ -37,7 +38,6 @@ __all__ = [
     "unpack", "valve_table", "win_shares",
 ]
 
-Z95 = 1.959963984540054  # two-sided 95% normal quantile
 ENDS = {"deck exhausted": "d", "stalemate": "s", "turn limit": "t"}
 COLUMNS = ["lineup", "seed", "k1", "k2", "k3", "turns", "end"]
 PACKED = ["lineup", "seed", "k1", "k2", "k3", "end"]  # what pack() keeps

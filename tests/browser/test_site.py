@@ -280,15 +280,6 @@ def test_code_and_appendices_are_folded(browser_context, site: str, name):
 
 
 @pytest.mark.parametrize("name", NOTEBOOK_PAGES)
-def test_mathematics_is_typeset(browser_context, site: str, name):
-    """Every formula of the prose is drawn by MathJax, none left as TeX source."""
-    with opened(browser_context, f"{site}{name}.html") as page:
-        raw = page.evaluate("""() => Array.from(document.querySelectorAll('article .math'))
-            .filter(e => !e.querySelector('mjx-container')).map(e => e.textContent.slice(0, 40))""")
-        assert not raw, f"{name}: mathematics left as TeX: {raw[:3]}"
-
-
-@pytest.mark.parametrize("name", NOTEBOOK_PAGES)
 def test_figures_are_shown_as_the_legibility_test_assumes(browser_context, site: str, name):
     """Outputs get at least figures.PAGE_WIDTH_PX on a 1280 px page; no image is stretched."""
     from puzzlelab import figures
@@ -300,3 +291,14 @@ def test_figures_are_shown_as_the_legibility_test_assumes(browser_context, site:
         for natural, shown, column in sizes:
             assert column >= figures.PAGE_WIDTH_PX, f"{name}: output column {column} px"
             assert shown <= natural + 1, f"{name}: an image stretched from {natural} to {shown}"
+
+
+@pytest.mark.parametrize("name", NOTEBOOK_PAGES)
+def test_mathematics_is_typeset(browser_context, site: str, name):
+    """Every formula of the prose is drawn by MathJax (none left as TeX), with no TeX error."""
+    with opened(browser_context, f"{site}{name}.html") as page:
+        left = page.evaluate("""() => Array.from(document.querySelectorAll('article span.math'))
+            .filter(s => !s.querySelector('mjx-container')).map(s => s.textContent.slice(0, 40))""")
+        errors = page.evaluate("() => document.querySelectorAll('article mjx-merror').length")
+        assert not left, f"{name}: formulas left as TeX: {left[:3]}"
+        assert not errors, f"{name}: {errors} formulas MathJax could not read"
