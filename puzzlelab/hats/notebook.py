@@ -89,7 +89,7 @@ FONT = 12  # points: at about 100 pixels an inch, as large as the notebook's bod
 
 
 def plot_chain_crossing(name: str | None = "hats_chain_crossing") -> Figure:
-    """Thesis Figure 4.2: the 8 chains of N = 3 and which pairs cross (and at which agent)."""
+    """Thesis Figure 4.2: the 8 chains of N = 3 and which pairs cross (and at which player)."""
     n = 3
     pos = hypercube_layout(n)
     fig, ax = plt.subplots(figsize=(8.0, 6.0))
@@ -102,7 +102,7 @@ def plot_chain_crossing(name: str | None = "hats_chain_crossing") -> Figure:
         ax.text(x, y, f"{ch.number}\n{round_to_string(ch.incorrect)}", ha="center", va="center",
                 fontsize=FONT, zorder=3)
     handles = [plt.Line2D([], [], color=AGENT_COLOURS[i], lw=2.5,
-                          label=f"they cross at agent {i + 1}") for i in range(n)]
+                          label=f"they cross at player {i + 1}") for i in range(n)]
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 0.7), fontsize=FONT,
               frameon=False, title="edge colour", title_fontsize=FONT)
     ax.set_title("Chain crossing for N = 3: each circle is a chain (its number and its\n"
