@@ -92,6 +92,10 @@ _OUTSIDE = (
               url="https://arxiv.org/abs/cs/0509045"),
     Reference("van_wee1988", "van Wee", "Improved sphere bounds on the covering radius of codes",
               "1988", "IEEE Transactions on Information Theory 34 (1988) 237-245"),
+    Reference("cohen1997", "Cohen, Honkala, Litsyn and Lobstein", "Covering Codes", "1997",
+              "North-Holland Mathematical Library 54, Elsevier, Amsterdam (1997)"),
+    Reference("kramer_mesner1976", "Kramer and Mesner", "t-designs on hypergraphs", "1976",
+              "Discrete Mathematics 15 (1976) 263-296"),
     # Russian Cards
     Reference("van_ditmarsch2003", "van Ditmarsch", "The Russian cards problem", "2003",
               "Studia Logica 75 (2003) 31-62"),

@@ -539,4 +539,25 @@ def test_custom_deals_read_in_the_thesis_n4_order_evaluate_like_its_tables():
         shown = notebook.explore_deal(4, 2, "custom", " ".join(strings), notebook.VIEW_ORDERS[1])
         won = len(hats.evaluate([thesis.to_our_order(x, 4, order) for x in strings]))
         assert shown.iloc[-1].won.startswith(str(Fraction(won, 16)))
-        assert list(shown.iloc[-1][[f"agent {a}" for a in range(1, 5)]]) == strings
+        assert list(shown.iloc[-1][[f"player {a}" for a in range(1, 5)]]) == strings
+
+
+def test_explore_deal_labels_its_rows_by_round_not_by_number():
+    from puzzlelab.display import meaningless_index
+
+    shown = notebook.explore_deal(3, 2)
+    assert shown.index.name == "round" and not meaningless_index(shown)
+    assert list(shown.index[:-1]) == ["".join(r) for r in itertools.product("RB", repeat=3)]
+    assert shown.index[-1].startswith("deal") and shown.iloc[-1].won.startswith("3/4")
+
+
+@pytest.mark.parametrize("number", [0, 1, 30_720, 10**6 + 1, 2**31, 31 * 2**26, 63 * 2**57, 2**63])
+def test_power_of_two_text_is_exact(number):
+    text = notebook.power_of_two_text(number)
+    digits = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+    if "2" in text and text.translate(digits) != text:  # odd · 2^power
+        odd, _, power = text.rpartition("2")
+        odd = int(odd.replace("·", "").replace(",", "").strip() or 1)
+        assert odd % 2 == 1 and odd * 2 ** int(power.translate(digits)) == number
+    else:
+        assert int(text.replace(",", "")) == number

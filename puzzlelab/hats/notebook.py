@@ -44,7 +44,7 @@ __all__ = [
     "OPTIMAL_SET_PLAYERS", "ORBIT_WORLDS", "PRESETS", "PRESET_ROUNDS", "SLICE_CASE",
     "VIEW_ORDERS",
     "best_deal_letters", "best_known_won_set", "explore_deal", "explore_hypercube",
-    "hamming_row", "hypercube_layout", "maximal_census", "maximal_distribution",
+    "hamming_row", "hypercube_layout", "power_of_two_text", "maximal_census", "maximal_distribution",
     "open_case_deals", "optimal_set_counts", "orbit_deals", "optimum_cases", "optimum_rows",
     "optimum_table",
     "plot_chain_crossing", "plot_hypercube", "plot_maximal_distribution",
@@ -89,7 +89,7 @@ FONT = 12  # points: at about 100 pixels an inch, as large as the notebook's bod
 
 
 def plot_chain_crossing(name: str | None = "hats_chain_crossing") -> Figure:
-    """Thesis Figure 4.2: the 8 chains of N = 3 and which pairs cross (and at which agent)."""
+    """Thesis Figure 4.2: the 8 chains of N = 3 and which pairs cross (and at which player)."""
     n = 3
     pos = hypercube_layout(n)
     fig, ax = plt.subplots(figsize=(8.0, 6.0))
@@ -102,7 +102,7 @@ def plot_chain_crossing(name: str | None = "hats_chain_crossing") -> Figure:
         ax.text(x, y, f"{ch.number}\n{round_to_string(ch.incorrect)}", ha="center", va="center",
                 fontsize=FONT, zorder=3)
     handles = [plt.Line2D([], [], color=AGENT_COLOURS[i], lw=2.5,
-                          label=f"they cross at agent {i + 1}") for i in range(n)]
+                          label=f"they cross at player {i + 1}") for i in range(n)]
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.02, 0.7), fontsize=FONT,
               frameon=False, title="edge colour", title_fontsize=FONT)
     ax.set_title("Chain crossing for N = 3: each circle is a chain (its number and its\n"
@@ -272,6 +272,21 @@ ORBIT_WORLDS = ((3, 3), (4, 3), (5, 3), (3, 4), (4, 4))  # M >= 3, N >= 3: the o
 
 
 
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def power_of_two_text(number: int) -> str:
+    """A whole number written exactly and short for a table: with thousands separators, or, from
+    a million on and when 2¹⁰ divides it, as an odd number times a power of two: 31 · 2²⁶ (2³¹
+    when the odd part is 1)."""
+    n = checks.integer(number, "number", low=0)
+    power = (n & -n).bit_length() - 1
+    if n < 10**6 or power < 10:
+        return f"{n:,}"
+    odd = n >> power
+    return (f"{odd:,} · " if odd > 1 else "") + "2" + str(power).translate(_SUPERSCRIPT)
+
+
 def hamming_row(n_players: int) -> dict:
     """For N = 2**k - 1 (two colours): the Hamming code's won rounds, checked, vs the sphere bound.
 
@@ -283,10 +298,10 @@ def hamming_row(n_players: int) -> dict:
     if n <= HAMMING_BUILT:
         lost_set = hamming_lost_set(n)
         lost, covers = lost_set.bit_count(), valid_lost_mask(lost_set, n, 2)
-        how = f"Hamming code built, checked round by round (2^{lost.bit_length() - 1} lost)"
+        how = f"Hamming code built, checked round by round ({power_of_two_text(lost)} lost)"
     else:
         lost, covers = hamming_coset_check(n)
-        how = f"Hamming code checked by its syndromes (2^{lost.bit_length() - 1} lost)"
+        how = f"Hamming code checked by its syndromes ({power_of_two_text(lost)} lost)"
     if not covers:
         raise AssertionError(f"the Hamming code of length {n} must cover every round")
     won, sphere = 2**n - lost, n * 2**n // (n + 1)
@@ -635,7 +650,8 @@ def explore_deal(n_players: int = 3, n_colors: int = 2, preset: str = PRESETS[0]
                  custom: str = "", view_order: str = VIEW_ORDERS[0]) -> pd.DataFrame:
     """Every round of a deal: each player's answer, won or lost, and the deal's score last.
 
-    `custom` strategies (preset "custom") and the deal row list the views in `view_order`.
+    Rows are labelled by the round (the last row by the deal); `custom` strategies (preset
+    "custom") and the deal row list the views in `view_order`.
     """
     n, m = _explorable(n_players, n_colors, "explore_deal lists rounds:")
     deal = _chosen_deal(preset, custom, n, m, view_order)
@@ -645,16 +661,18 @@ def explore_deal(n_players: int = 3, n_colors: int = 2, preset: str = PRESETS[0]
     for x, r in enumerate(rounds(n, m)):
         row = {"round": "".join(LETTERS[c] for c in r)}
         for i in range(n):
-            row[f"agent {i + 1}"] = mark[int(ans[i, x])]
+            row[f"player {i + 1}"] = mark[int(ans[i, x])]
         row["won"] = "won" if (ans[:, x] == 1).any() and not (ans[:, x] == -1).any() else "lost"
         rows.append(row)
     df = pd.DataFrame(rows)
     strings = _deal_strings(deal, m, view_order)
-    df.attrs["deal"] = strings
     score = rounds_correct(deal, m)
-    footer = {"round": f"deal, {_order_name(view_order)}", **{f"agent {i + 1}": strings[i] for i in range(n)},
+    footer = {"round": f"deal, {_order_name(view_order)}",
+              **{f"player {i + 1}": strings[i] for i in range(n)},
               "won": f"{score} = {float(score):.1%}"}
-    return pd.concat([df, pd.DataFrame([footer])], ignore_index=True)
+    shown = pd.concat([df, pd.DataFrame([footer])], ignore_index=True).set_index("round")
+    shown.attrs["deal"] = strings
+    return shown
 
 
 def explore_hypercube(n_players: int = 4, preset: str = PRESETS[3], custom: str = "",
