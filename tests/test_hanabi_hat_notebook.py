@@ -43,7 +43,7 @@ def test_tables_and_figure_from_sums(sums):
     scores = N.hat_score_table(summary)
     assert list(scores.columns) == ["2 players", "3 players", "4 players", "5 players"]
     assert scores.loc[N.HAT_VARIANTS["recommendation"], "2 players"] == "–"
-    assert all(" ± " in c for c in scores.loc[N.HAT_VARIANTS["mixed"]])
+    assert all("\u00a0±\u00a0" in c for c in scores.loc[N.HAT_VARIANTS["mixed"]])
     gains = N.hat_gains_table(N.hat_gains(sums))
     assert list(gains.index) == [f"{a} - {b}" for a, b in W.GAINS]
     fig = N.plot_hat_scores(summary, name=None)

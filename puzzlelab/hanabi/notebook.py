@@ -229,12 +229,13 @@ def toggle_table(
 # ----- Hanabi played: the hat strategies -------------------------------------------------------
 
 MAX_SHOWN_TURNS = 40  # the first turns of a deal an exploration shows
-# The ways of playing shown, and how the page names them.
+# The ways of playing shown, and how the page names them (the first four: the information
+# strategy, its messages counted three ways).
 HAT_VARIANTS: dict[str, str] = {
-    "plain": "information, plain: 2 groups per player (as published)",
-    "mixed": "information, mixed: maximum sure groups of colours and values",
-    "separate": "information, separate: sure groups of colours, of values",
-    "plain, Cox rules": "information, plain, under the rules of Cox et al.'s simulator",
+    "plain": "plain: 2 groups a player (as published)",
+    "mixed": "mixed: the largest partition",
+    "separate": "separate: colours and values apart",
+    "plain, Cox rules": "plain, under the rules of Cox et al.'s simulator",
     "recommendation": "recommendation (five players)",
 }
 
@@ -306,7 +307,8 @@ def _check_summary(summary: object) -> pd.DataFrame:
 
 
 def _pm(mean: float, half: float, digits: int) -> str:
-    return f"{mean:.{digits}f} ± {half:.{digits}f}"
+    """'24.713 ± 0.009', kept on one line in a table cell (no-break spaces)."""
+    return f"{mean:.{digits}f}\u00a0±\u00a0{half:.{digits}f}"
 
 
 def hat_score_table(summary: pd.DataFrame, measure: str = "score") -> pd.DataFrame:
@@ -358,7 +360,7 @@ def beside_published(summary: pd.DataFrame, quoted: pd.DataFrame) -> pd.DataFram
                      "figures": "quoted", "mean score": f"{r.score:.2f}",
                      "perfect games (%)": perfect, "rules and strategy": r.differs})
     for r in summary[summary.variant.isin(["plain", "mixed"])].itertuples():
-        rows.append({"players": r.players, "who": f"ours, {HAT_VARIANTS[r.variant]}",
+        rows.append({"players": r.players, "who": f"ours, information, {HAT_VARIANTS[r.variant]}",
                      "figures": "measured", "mean score": _pm(r.score, r.score_ci, 2),
                      "perfect games (%)": _pm(r.perfect_pct, r.perfect_pct_ci, 1),
                      "rules and strategy": "the standard rules (rules.py); 20,000 deals"})
