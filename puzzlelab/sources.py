@@ -107,6 +107,13 @@ _OUTSIDE = (
               url="https://www.combinatorics.org/ojs/index.php/eljc/article/view/v21i3p29"),
     Reference("gattinger2018", "Gattinger", "New Directions in Model Checking Dynamic Epistemic "
               "Logic (SMCDEL)", "2018", "PhD thesis, ILLC, University of Amsterdam"),
+    Reference("johnson1962", "Johnson", "A new upper bound for error-correcting codes", "1962",
+              "IRE Transactions on Information Theory 8 (1962) 203-207"),
+    Reference("schoenheim1964", "Schönheim", "On coverings", "1964",
+              "Pacific J. Mathematics 14 (1964) 1405-1411"),
+    Reference("flener2002", "Flener, Frisch, Hnich, Kiziltan, Miguel, Pearson and Walsh",
+              "Breaking row and column symmetries in matrix models", "2002",
+              "Principles and Practice of Constraint Programming (CP 2002), LNCS 2470, 462-477"),
 )
 
 REFERENCES: dict[str, Reference] = {r.key: r for r in _SOURCES + _OUTSIDE}

@@ -18,9 +18,9 @@ import pandas as pd
 from puzzlelab.kemps import play
 from puzzlelab.kemps import knowledge as K
 from puzzlelab.kemps.env import ACTIONS, KempsEnv, run_episode
-from puzzlelab.kemps.notebook import explore_game, explore_knowledge
+from puzzlelab.kemps.notebook import STRATEGY_NAMES, explore_game, explore_knowledge, named
 from puzzlelab.kemps.play import make_agents, new_game, play_out, play_scores
-from puzzlelab.kemps.strategies import STRATEGIES, TheoryOfMind, make_agent
+from puzzlelab.kemps.strategies import ABLATIONS, STRATEGIES, TheoryOfMind, make_agent
 from puzzlelab.kemps.tournament import (Z95, by_strategy, head_to_head, pack, seat_differences,
                                         seat_rows,
                                         tournament, unpack, win_shares)
@@ -353,6 +353,14 @@ def test_seat_differences_are_paired():
 def test_bad_input_raises_value_error(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_strategies_and_line_ups_are_named_in_words():
+    assert set(STRATEGY_NAMES) == set(STRATEGIES) | set(ABLATIONS)
+    assert named("kb-greedy/tom/tom") == "KB Greedy, Bold+ToM, Bold+ToM"
+    assert named("bold") == "Bold"
+    for other in ("1 - 3", "all line-ups", "greedy/", "", 28, None):  # left as they are
+        assert named(other) == other
 
 
 def test_illegal_moves_rejected():

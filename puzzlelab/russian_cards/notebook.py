@@ -43,7 +43,7 @@ __all__ = [
     "sum_mod_table", "yn_table",
 ]
 
-EXPLORE_N_MAX = 12  # the explorer decides a size on the spot: decks of at most 12 cards
+EXPLORE_N_MAX = 12  # outside the grid the explorer decides decks of at most 12 cards
 # The notebook's small tables (the grids and smallest announcements are declared in `grid`).
 AGREEMENT, SUM_MOD, REPORT_DFS = (
     cache.register(Table(f"russian_cards_{name}")) for name in ("model_agreement", "sum_mod",
@@ -365,29 +365,28 @@ def explore_views(
     """Anne's announcement for (a, b, c) and what Bill ('B') or Cath ('C') still considers.
 
     Anne holds `hand` (default: cards 0..a-1). Sizes of the grid (c <= 3, n <= 16) use its
-    cached, verified verdict; others with n <= EXPLORE_N_MAX are decided on the spot. When no
-    announcement exists, the rows are the proof: the lemma with its numbers, or the CP-SAT
-    cases (each INFEASIBLE, with its work).
+    cached, verified verdict; others with n <= EXPLORE_N_MAX are decided when asked. Rows are
+    labelled by the hand Bill or Cath holds, with the hands of Anne they still consider and
+    how many. When no announcement exists, the rows are the proof: the lemma with its numbers,
+    or the CP-SAT cases (each INFEASIBLE, with its work).
     """
     a, b, c = hand_sizes(a, b, c)
     h = check_hand(hand if hand not in ("", None) else None, a, b, c)
     who = checks.choice(who, "who ('B' for Bill, 'C' for Cath)", ("B", "C"))
     v = _verdict(a, b, c)
     if v.status != "solvable":
-        head = dict(holds=f"({a},{b},{c}): {v.status}", anne_could_hold=v.method, count=0)
-        steps = [dict(holds=f"proof, step {i}", anne_could_hold=step, count=0)
-                 for i, step in enumerate(v.detail.split("; "), 1)]
-        return pd.DataFrame([head, *steps])
+        rows = [(f"({a},{b},{c})", f"{v.status}: {v.method}")]
+        rows += [(f"step {i}", step) for i, step in enumerate(v.detail.split("; "), 1)]
+        return pd.DataFrame(rows, columns=["", "proof"]).set_index("")
     ann = for_hand(v, h)
     seen = views(ann, a, b, c, who)
-    rows = [dict(holds="Anne announces", anne_could_hold=_few(ann), count=len(ann))]
-    rows += [dict(holds=short([x]), anne_could_hold=_few(left) if left else "no options left",
-                  count=len(left))
+    holder = f"{dict(B='Bill', C='Cath')[who]} holds"
+    rows = [("Anne announces", _few(ann), len(ann))]
+    rows += [(short([x]), _few(left) if left else "no options left", len(left))
              for x, left in list(seen.items())[:EXPLORE_ROWS]]
     if len(seen) > EXPLORE_ROWS:
-        rows.append(dict(holds=f"… {len(seen) - EXPLORE_ROWS} more hands", anne_could_hold="",
-                         count=0))
-    return pd.DataFrame(rows)
+        rows.append((f"… {len(seen) - EXPLORE_ROWS} more hands", "", ""))
+    return pd.DataFrame(rows, columns=[holder, "Anne could hold", "hands"]).set_index(holder)
 
 
 @lru_cache(maxsize=1)

@@ -291,3 +291,14 @@ def test_figures_are_shown_as_the_legibility_test_assumes(browser_context, site:
         for natural, shown, column in sizes:
             assert column >= figures.PAGE_WIDTH_PX, f"{name}: output column {column} px"
             assert shown <= natural + 1, f"{name}: an image stretched from {natural} to {shown}"
+
+
+@pytest.mark.parametrize("name", NOTEBOOK_PAGES)
+def test_mathematics_is_typeset(browser_context, site: str, name):
+    """Every formula of the prose is drawn by MathJax (none left as TeX), with no TeX error."""
+    with opened(browser_context, f"{site}{name}.html") as page:
+        left = page.evaluate("""() => Array.from(document.querySelectorAll('article span.math'))
+            .filter(s => !s.querySelector('mjx-container')).map(s => s.textContent.slice(0, 40))""")
+        errors = page.evaluate("() => document.querySelectorAll('article mjx-merror').length")
+        assert not left, f"{name}: formulas left as TeX: {left[:3]}"
+        assert not errors, f"{name}: {errors} formulas MathJax could not read"
