@@ -441,9 +441,10 @@ def _order_text(order: int, hand_size: int) -> str:
 
 def explore_hat_game(players: int = 5, variant: str = "mixed", seed: int = 0,
                      turns: int = 8) -> pd.DataFrame:
-    """A deal's first turns, each hint decoded: the messages M, the message, and for every
-    other player the card told about, the value the hinter gave it, the value he decodes,
-    and what he knows of that card now (or the order he gets, for the recommendation)."""
+    """A deal's first turns, each hint decoded: its message of M, and for every other player
+    the card told about, the value the hinter gave it and the value he decodes (sent →
+    decoded), and what he knows of that card now (or the order he gets, for the
+    recommendation)."""
     team = _team(players, variant, seed)
     turns = checks.integer(turns, "turns", low=1, high=MAX_SHOWN_TURNS)
     g, rows = team.game, []
@@ -457,10 +458,9 @@ def explore_hat_game(players: int = 5, variant: str = "mixed", seed: int = 0,
             continue
         step = team.steps[-1]
         for p in step.plan.order:
-            row = dict(base, **{"messages M": str(step.plan.modulus),
-                                "message": str(step.message), "to player": str(p),
-                                "value sent": str(step.values[p]),
-                                "value decoded": str(step.decoded[p])})
+            row = dict(base, **{"message of M": f"{step.message} of {step.plan.modulus}",
+                                "to player": str(p),
+                                "value sent → decoded": f"{step.values[p]} → {step.decoded[p]}"})
             if variant == "recommendation":
                 row["he now knows"] = _order_text(step.decoded[p], len(g.hands[p]))
             else:
@@ -469,8 +469,8 @@ def explore_hat_game(players: int = 5, variant: str = "mixed", seed: int = 0,
                 row["he now knows"] = hats.mask_text(step.learned[p])
             rows.append(row)
             base = {"turn": "", "player": "", "move": ""}
-    columns = ["turn", "player", "move", "messages M", "message", "to player", "card told about",
-               "value sent", "value decoded", "he now knows"]
+    columns = ["turn", "player", "move", "message of M", "to player", "card told about",
+               "value sent → decoded", "he now knows"]
     table = pd.DataFrame([{c: row.get(c, "") for c in columns} for row in rows], columns=columns)
     if variant == "recommendation":
         table = table.drop(columns="card told about")
