@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from puzzlelab import cache
+from puzzlelab import cache, sources
 from puzzlelab.hanabi import hat_strategies as S
 from puzzlelab.hanabi import hat_sweep as W
 from puzzlelab.hanabi import notebook as N
@@ -83,6 +83,15 @@ def test_published_figures_stand_beside_ours_marked_quoted(sums):
                     "perfect games (%)"] == "–"
     with pytest.raises(ValueError, match="citation key"):
         N.beside_published(N.hat_summary(sums), quoted.assign(source="nobody"))
+
+
+def test_the_published_figures_are_cited_and_shown_by_default(sums):
+    quoted = N.published_hat_scores()
+    assert set(quoted.source) <= set(sources.REFERENCES)
+    assert quoted.players.between(2, 5).all() and quoted.score.between(0, 25).all()
+    shown = N.beside_published(N.hat_summary(sums))
+    assert shown.equals(N.beside_published(N.hat_summary(sums), quoted))
+    assert (shown.figures == "quoted").sum() == len(quoted)
 
 
 def test_bad_explorations_say_what_is_wrong():

@@ -33,7 +33,7 @@ __all__ = [
     "beside_published", "capacity_summary", "describe_cards", "explore_hat_game",
     "explore_partition", "hat_gains", "hat_gains_table", "hat_game_sums", "hat_game_views",
     "hat_score_table", "hat_summary", "hint_capacity_table", "partition_view", "plot_hat_scores",
-    "plot_hint_capacity", "plot_mixing_gain", "toggle_table",
+    "plot_hint_capacity", "plot_mixing_gain", "published_hat_scores", "toggle_table",
 ]
 
 CAPACITY_TABLE = "hanabi_hint_capacity"
@@ -342,14 +342,38 @@ def hat_gains_table(gains: pd.DataFrame) -> pd.DataFrame:
     return table.loc[list(dict.fromkeys(gains.difference))]
 
 
-def beside_published(summary: pd.DataFrame, quoted: pd.DataFrame) -> pd.DataFrame:
+def published_hat_scores() -> pd.DataFrame:
+    """The published scores of hat-guessing strategies, as their authors give them (quoted,
+    never computed here): a row per source, strategy and player count, with the mean score (of
+    25), the share of perfect games in percent and what the source's rules or strategy do
+    otherwise than ours. Cox et al. (2015) simulated five players; Wu (2016, hanabi.rs) and
+    O'Dwyer (2019, InfoBot and SmartBot) report two to five players under the standard rules."""
+    rows = [
+        ("cox2015", "information", 5, 24.68, 75, "4th misplay ends a game; discards with 8 tokens"),
+        *[("wu2016", "information", n, s, p, "messages also by which cards a hint touches")
+          for n, s, p in [(2, 22.5217, 12.55), (3, 24.7946, 84.48), (4, 24.9356, 95.05),
+                          (5, 24.9223, 94.04)]],
+        *[("odwyer2019", "InfoBot", n, s, p, "colour and value groups packed apart (> 4)")
+          for n, s, p in [(2, 20.00, 0.38), (3, 24.26, 51.53), (4, 24.86, 89.55),
+                          (5, 24.89, 91.36)]],
+        *[("odwyer2019", "SmartBot", n, s, p, "no hat guessing")
+          for n, s, p in [(2, 23.09, 29.52), (3, 23.30, 19.54), (4, 22.44, 4.56),
+                          (5, 20.69, 0.08)]],
+    ]
+    return pd.DataFrame(rows, columns=["source", "strategy", "players", "score", "perfect_pct",
+                                       "differs"])
+
+
+def beside_published(summary: pd.DataFrame, quoted: pd.DataFrame | None = None) -> pd.DataFrame:
     """Our measured scores beside published ones (marked quoted), by player count.
 
-    `quoted` has columns source (a citation key of `puzzlelab.sources`), strategy, players,
-    score, perfect_pct (may be NaN) and differs (what the published rules or strategy do
-    otherwise).
+    `quoted` (by default `published_hat_scores()`) has columns source (a citation key of
+    `puzzlelab.sources`), strategy, players, score, perfect_pct (may be NaN) and differs (what
+    the published rules or strategy do otherwise).
     """
     summary = _check_summary(summary)
+    if quoted is None:
+        quoted = published_hat_scores()
     need = ["source", "strategy", "players", "score", "perfect_pct", "differs"]
     if not isinstance(quoted, pd.DataFrame) or [c for c in need if c not in quoted.columns]:
         raise ValueError(f"quoted must be a DataFrame with the columns {need}")
