@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from puzzlelab import cache
+from puzzlelab import cache, sources
 from puzzlelab.hanabi import hat_strategies as S
 from puzzlelab.hanabi import hat_sweep as W
 from puzzlelab.hanabi import notebook as N
@@ -22,13 +22,14 @@ def sums(tmp_path_factory):
 def test_the_explored_game_shows_every_hint_decoded_by_every_other_player():
     for players, variant in [(2, "plain"), (3, "mixed"), (4, "separate"), (5, "recommendation")]:
         table = N.explore_hat_game(players, variant, seed=3, turns=12)
-        hints = table[table["messages M"] != ""]
-        assert (hints["value sent"] == hints["value decoded"]).all()
+        hints = table[table["message of M"] != ""]
+        sent, decoded = zip(*(v.split(" → ") for v in hints["value sent → decoded"]))
+        assert sent == decoded
         team = S.play(players, 3, "recommendation" if variant == "recommendation" else
                       "information", "plain" if variant == "recommendation" else variant)
         shown = [t for t in team.game.history[:12] if t.move.kind == "hint"]
         assert len(hints) == len(shown) * (players - 1)
-        assert list(hints["message"].astype(int)) == [
+        assert [int(m.split(" of ")[0]) for m in hints["message of M"]] == [
             s.message for s in team.steps[:len(shown)] for _ in range(players - 1)]
 
 
@@ -43,7 +44,7 @@ def test_tables_and_figure_from_sums(sums):
     scores = N.hat_score_table(summary)
     assert list(scores.columns) == ["2 players", "3 players", "4 players", "5 players"]
     assert scores.loc[N.HAT_VARIANTS["recommendation"], "2 players"] == "–"
-    assert all(" ± " in c for c in scores.loc[N.HAT_VARIANTS["mixed"]])
+    assert all("\u00a0±\u00a0" in c for c in scores.loc[N.HAT_VARIANTS["mixed"]])
     gains = N.hat_gains_table(N.hat_gains(sums))
     assert list(gains.index) == [f"{a} - {b}" for a, b in W.GAINS]
     fig = N.plot_hat_scores(summary, name=None)
@@ -82,6 +83,15 @@ def test_published_figures_stand_beside_ours_marked_quoted(sums):
                     "perfect games (%)"] == "–"
     with pytest.raises(ValueError, match="citation key"):
         N.beside_published(N.hat_summary(sums), quoted.assign(source="nobody"))
+
+
+def test_the_published_figures_are_cited_and_shown_by_default(sums):
+    quoted = N.published_hat_scores()
+    assert set(quoted.source) <= set(sources.REFERENCES)
+    assert quoted.players.between(2, 5).all() and quoted.score.between(0, 25).all()
+    shown = N.beside_published(N.hat_summary(sums))
+    assert shown.equals(N.beside_published(N.hat_summary(sums), quoted))
+    assert (shown.figures == "quoted").sum() == len(quoted)
 
 
 def test_bad_explorations_say_what_is_wrong():

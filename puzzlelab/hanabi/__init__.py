@@ -49,7 +49,7 @@ _NOTEBOOK_NAMES = (
     "beside_published", "capacity_summary", "describe_cards", "explore_hat_game",
     "explore_partition", "hat_gains", "hat_gains_table", "hat_game_sums", "hat_game_views",
     "hat_score_table", "hat_summary", "hint_capacity_table", "partition_view", "plot_hat_scores",
-    "plot_hint_capacity", "plot_mixing_gain", "toggle_table",
+    "plot_hint_capacity", "plot_mixing_gain", "published_hat_scores", "toggle_table",
 )
 
 __all__ = sorted(

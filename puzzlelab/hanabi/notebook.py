@@ -33,7 +33,7 @@ __all__ = [
     "beside_published", "capacity_summary", "describe_cards", "explore_hat_game",
     "explore_partition", "hat_gains", "hat_gains_table", "hat_game_sums", "hat_game_views",
     "hat_score_table", "hat_summary", "hint_capacity_table", "partition_view", "plot_hat_scores",
-    "plot_hint_capacity", "plot_mixing_gain", "toggle_table",
+    "plot_hint_capacity", "plot_mixing_gain", "published_hat_scores", "toggle_table",
 ]
 
 CAPACITY_TABLE = "hanabi_hint_capacity"
@@ -229,12 +229,13 @@ def toggle_table(
 # ----- Hanabi played: the hat strategies -------------------------------------------------------
 
 MAX_SHOWN_TURNS = 40  # the first turns of a deal an exploration shows
-# The ways of playing shown, and how the page names them.
+# The ways of playing shown, and how the page names them (the first four: the information
+# strategy, its messages counted three ways).
 HAT_VARIANTS: dict[str, str] = {
-    "plain": "information, plain: 2 groups per player (as published)",
-    "mixed": "information, mixed: maximum sure groups of colours and values",
-    "separate": "information, separate: sure groups of colours, of values",
-    "plain, Cox rules": "information, plain, under the rules of Cox et al.'s simulator",
+    "plain": "plain: 2 groups a player (as published)",
+    "mixed": "mixed: the largest partition",
+    "separate": "separate: colours and values apart",
+    "plain, Cox rules": "plain, under the rules of Cox et al.'s simulator",
     "recommendation": "recommendation (five players)",
 }
 
@@ -306,7 +307,8 @@ def _check_summary(summary: object) -> pd.DataFrame:
 
 
 def _pm(mean: float, half: float, digits: int) -> str:
-    return f"{mean:.{digits}f} ± {half:.{digits}f}"
+    """'24.713 ± 0.009', kept on one line in a table cell (no-break spaces)."""
+    return f"{mean:.{digits}f}\u00a0±\u00a0{half:.{digits}f}"
 
 
 def hat_score_table(summary: pd.DataFrame, measure: str = "score") -> pd.DataFrame:
@@ -340,14 +342,38 @@ def hat_gains_table(gains: pd.DataFrame) -> pd.DataFrame:
     return table.loc[list(dict.fromkeys(gains.difference))]
 
 
-def beside_published(summary: pd.DataFrame, quoted: pd.DataFrame) -> pd.DataFrame:
+def published_hat_scores() -> pd.DataFrame:
+    """The published scores of hat-guessing strategies, as their authors give them (quoted,
+    never computed here): a row per source, strategy and player count, with the mean score (of
+    25), the share of perfect games in percent and what the source's rules or strategy do
+    otherwise than ours. Cox et al. (2015) simulated five players; Wu (2016, hanabi.rs) and
+    O'Dwyer (2019, InfoBot and SmartBot) report two to five players under the standard rules."""
+    rows = [
+        ("cox2015", "information", 5, 24.68, 75, "4th misplay ends a game; discards with 8 tokens"),
+        *[("wu2016", "information", n, s, p, "messages also by which cards a hint touches")
+          for n, s, p in [(2, 22.5217, 12.55), (3, 24.7946, 84.48), (4, 24.9356, 95.05),
+                          (5, 24.9223, 94.04)]],
+        *[("odwyer2019", "InfoBot", n, s, p, "colour and value groups packed apart (> 4)")
+          for n, s, p in [(2, 20.00, 0.38), (3, 24.26, 51.53), (4, 24.86, 89.55),
+                          (5, 24.89, 91.36)]],
+        *[("odwyer2019", "SmartBot", n, s, p, "no hat guessing")
+          for n, s, p in [(2, 23.09, 29.52), (3, 23.30, 19.54), (4, 22.44, 4.56),
+                          (5, 20.69, 0.08)]],
+    ]
+    return pd.DataFrame(rows, columns=["source", "strategy", "players", "score", "perfect_pct",
+                                       "differs"])
+
+
+def beside_published(summary: pd.DataFrame, quoted: pd.DataFrame | None = None) -> pd.DataFrame:
     """Our measured scores beside published ones (marked quoted), by player count.
 
-    `quoted` has columns source (a citation key of `puzzlelab.sources`), strategy, players,
-    score, perfect_pct (may be NaN) and differs (what the published rules or strategy do
-    otherwise).
+    `quoted` (by default `published_hat_scores()`) has columns source (a citation key of
+    `puzzlelab.sources`), strategy, players, score, perfect_pct (may be NaN) and differs (what
+    the published rules or strategy do otherwise).
     """
     summary = _check_summary(summary)
+    if quoted is None:
+        quoted = published_hat_scores()
     need = ["source", "strategy", "players", "score", "perfect_pct", "differs"]
     if not isinstance(quoted, pd.DataFrame) or [c for c in need if c not in quoted.columns]:
         raise ValueError(f"quoted must be a DataFrame with the columns {need}")
@@ -358,7 +384,7 @@ def beside_published(summary: pd.DataFrame, quoted: pd.DataFrame) -> pd.DataFram
                      "figures": "quoted", "mean score": f"{r.score:.2f}",
                      "perfect games (%)": perfect, "rules and strategy": r.differs})
     for r in summary[summary.variant.isin(["plain", "mixed"])].itertuples():
-        rows.append({"players": r.players, "who": f"ours, {HAT_VARIANTS[r.variant]}",
+        rows.append({"players": r.players, "who": f"ours, information, {HAT_VARIANTS[r.variant]}",
                      "figures": "measured", "mean score": _pm(r.score, r.score_ci, 2),
                      "perfect games (%)": _pm(r.perfect_pct, r.perfect_pct_ci, 1),
                      "rules and strategy": "the standard rules (rules.py); 20,000 deals"})
@@ -439,9 +465,10 @@ def _order_text(order: int, hand_size: int) -> str:
 
 def explore_hat_game(players: int = 5, variant: str = "mixed", seed: int = 0,
                      turns: int = 8) -> pd.DataFrame:
-    """A deal's first turns, each hint decoded: the messages M, the message, and for every
-    other player the card told about, the value the hinter gave it, the value he decodes,
-    and what he knows of that card now (or the order he gets, for the recommendation)."""
+    """A deal's first turns, each hint decoded: its message of M, and for every other player
+    the card told about, the value the hinter gave it and the value he decodes (sent →
+    decoded), and what he knows of that card now (or the order he gets, for the
+    recommendation)."""
     team = _team(players, variant, seed)
     turns = checks.integer(turns, "turns", low=1, high=MAX_SHOWN_TURNS)
     g, rows = team.game, []
@@ -455,10 +482,9 @@ def explore_hat_game(players: int = 5, variant: str = "mixed", seed: int = 0,
             continue
         step = team.steps[-1]
         for p in step.plan.order:
-            row = dict(base, **{"messages M": str(step.plan.modulus),
-                                "message": str(step.message), "to player": str(p),
-                                "value sent": str(step.values[p]),
-                                "value decoded": str(step.decoded[p])})
+            row = dict(base, **{"message of M": f"{step.message} of {step.plan.modulus}",
+                                "to player": str(p),
+                                "value sent → decoded": f"{step.values[p]} → {step.decoded[p]}"})
             if variant == "recommendation":
                 row["he now knows"] = _order_text(step.decoded[p], len(g.hands[p]))
             else:
@@ -467,8 +493,8 @@ def explore_hat_game(players: int = 5, variant: str = "mixed", seed: int = 0,
                 row["he now knows"] = hats.mask_text(step.learned[p])
             rows.append(row)
             base = {"turn": "", "player": "", "move": ""}
-    columns = ["turn", "player", "move", "messages M", "message", "to player", "card told about",
-               "value sent", "value decoded", "he now knows"]
+    columns = ["turn", "player", "move", "message of M", "to player", "card told about",
+               "value sent → decoded", "he now knows"]
     table = pd.DataFrame([{c: row.get(c, "") for c in columns} for row in rows], columns=columns)
     if variant == "recommendation":
         table = table.drop(columns="card told about")
