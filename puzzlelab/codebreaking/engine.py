@@ -283,24 +283,20 @@ def _all_strings(strings: np.ndarray, colors: int) -> tuple[bool, bool]:
     lexicographic order? (the symmetries and the absent-colour reduction need that), and are
     they of distinct symbols?"""
     n, pegs = strings.shape
-    distinct = bool(n) and all(len(set(row)) == pegs for row in strings.tolist())
+    ordered_pegs = np.sort(strings, axis=1)
+    distinct = bool(n) and bool((ordered_pegs[:, 1:] != ordered_pegs[:, :-1]).all())
     expected = math.perm(colors, pegs) if distinct and pegs > 1 else colors**pegs
     ordered = n < 2 or bool((np.diff(_bytes_word(strings[:, ::-1]).astype(np.int64)) > 0).all())
     in_range = bool(n) and int(strings.min()) >= 1 and int(strings.max()) <= colors
     return n == expected and ordered and in_range, distinct and pegs > 1
 
 
-@njit(cache=True)
-def _common_table(shapes):
-    """common[a, b] = Σ_c min(shapes[a, c], shapes[b, c]): colours two multisets have in common."""
-    m = shapes.shape[0]
-    common = np.empty((m, m), np.int8)
-    for a in range(m):
-        for b in range(m):
-            total = 0
-            for c in range(shapes.shape[1]):
-                total += min(shapes[a, c], shapes[b, c])
-            common[a, b] = total
+def _common_table(shapes: np.ndarray) -> np.ndarray:
+    """common[a, b] = Σ_c min(shapes[a, c], shapes[b, c]): colours two multisets have in common
+    (numpy, a row at a time: no compiled code to load while the game is built)."""
+    common = np.empty((len(shapes), len(shapes)), np.int8)
+    for a, shape in enumerate(shapes):
+        common[a] = np.minimum(shape, shapes).sum(axis=1)
     return common
 
 
@@ -668,9 +664,10 @@ def _outcome_bit(guess, guess_colours, code, code_colours, whites):
 @njit(cache=True)
 def _scan_small(F, live, segp, segw, start, s, candidates, n_cand, live_mask, hit_code,
                 ends_final, strategy, perfect, clogc, logs, lanes, counters, sizes, scratch):
-    """`_scan` for at most 63 codes with packed colour words and at most 7 pegs, 64 candidates
-    at a time: each code's outcome bit is added to six bit-sliced counters (a bit per outcome,
-    a lane per candidate: the loop is vectorised), and the scores are read off the counters."""
+    """`_scan` for packed colour words and at most 7 pegs, 64 candidates at a time: each code's
+    outcome bit is added to six bit-sliced counters (a bit per outcome, a lane per candidate:
+    the loop is vectorised), at most 63 codes, and the scores are read off the counters; most
+    parts only ORs the bits, for any number of codes."""
     packed, words, whites, outcome_at = F[2], F[3], F[5], F[7]
     width, n_out, identity = lanes.shape[1], len(sizes), np.arange(len(sizes))
     best, best_miss, best_j = np.inf, 2, -1
@@ -680,15 +677,22 @@ def _scan_small(F, live, segp, segw, start, s, candidates, n_cand, live_mask, hi
             j = candidates[first + min(b, m - 1)]
             lanes[0, b], lanes[1, b] = packed[j], words[j]
         counters[:] = 0
-        for i in range(start, start + s):
-            code, code_colours = segp[i], segw[i]
-            for b in range(width):  # add one to this code's outcome counter, in binary
-                carry = _outcome_bit(lanes[0, b], lanes[1, b], code, code_colours, whites)
-                for level in range(5):
-                    x = counters[level, b]
-                    counters[level, b] = x ^ carry
-                    carry &= x
-                counters[5, b] ^= carry
+        if strategy == 3:  # most parts needs only which outcomes occur, whatever the codes
+            for i in range(start, start + s):
+                code, code_colours = segp[i], segw[i]
+                for b in range(width):
+                    counters[0, b] |= _outcome_bit(lanes[0, b], lanes[1, b], code, code_colours,
+                                                   whites)
+        else:
+            for i in range(start, start + s):
+                code, code_colours = segp[i], segw[i]
+                for b in range(width):  # add one to this code's outcome counter, in binary
+                    carry = _outcome_bit(lanes[0, b], lanes[1, b], code, code_colours, whites)
+                    for level in range(5):
+                        x = counters[level, b]
+                        counters[level, b] = x ^ carry
+                        carry &= x
+                    counters[5, b] ^= carry
         for b in range(m):
             j = candidates[first + b]
             used, largest, top = np.uint64(0), 0, np.uint64(0)
@@ -731,7 +735,7 @@ def _scan_small(F, live, segp, segw, start, s, candidates, n_cand, live_mask, hi
                 else:
                     score = -float(_mikemag_rank(sizes, identity, s, strategy, logs))
             miss = 0 if ends_final and hit_code[j] >= 0 and live_mask[hit_code[j]] else 1
-            if perfect and largest == 1:
+            if perfect and (largest == 1 if strategy != 3 else score == -s):
                 return score, miss, j
             if score < best or (score == best and miss < best_miss):
                 best, best_miss, best_j = score, miss, j
@@ -740,18 +744,18 @@ def _scan_small(F, live, segp, segw, start, s, candidates, n_cand, live_mask, hi
 
 @njit(cache=True)
 def _choose(F, live, segp, segw, start, s, candidates, n_cand, live_mask, hit_code, hitters_start,
-            hitters, ends_final, strategy, clogc, slot_of, work):
+            hitters, ends_final, strategy, clogc, slot_of, work, hits=True):
     """The experiment the strategy picks at this node (lowest score; then a possible hit; then
-    lowest index)."""
+    lowest index); `hits=False` when no guess that may hit splits the codes into singletons."""
     counts, buf, scratch, lanes, counters, sizes = work
     small = s <= len(slot_of)  # few enough codes for a guess to split them into singletons
     logs = _logs(s, strategy)
-    if small:  # one that may hit wins
+    if small and hits:  # one that may hit wins
         j = _first_perfect_hit(F, live, segp, segw, start, s, hitters_start, hitters,
                                ends_final, clogc, slot_of, counts, buf, scratch)
         if j >= 0:
             return j
-    if len(F[7]) and s <= SMALL_NODE:
+    if len(F[7]) and (s <= SMALL_NODE or strategy == 3):
         return _scan_small(F, live, segp, segw, start, s, candidates, n_cand, live_mask,
                            hit_code, ends_final, strategy, small, clogc, logs, lanes, counters,
                            sizes, scratch)[2]
@@ -877,45 +881,56 @@ def _candidates(strings, colors, perms, path, npath, s, taus, used, out):
 
 
 @njit(cache=True)
-def _absent_filter(strings, masks, colors, rule, live, start, s, candidates, n_cand, out):
-    """Of candidates[:n_cand], those whose absent colours (held by no live code) are the least
-    absent colour (rule 1), or the least ones in increasing order (rule 2: distinct symbols);
-    writes them to `out` and returns how many, or −1 when fewer than two colours are absent."""
+def _canonical(strings, masks, colors, rule, live, start, s, played, candidates, n_cand, out):
+    """Of candidates[:n_cand], those written canonically (see the module docstring): absent
+    colours (held by no live code) are the least one (rule 1), or the least ones in order (rule
+    2: distinct symbols); free colours (held by live codes, in no guess so far) are the least
+    ones, in order of first use. Writes them to `out`, returns how many, or −1 if no two colours
+    are absent and no two free."""
     present = np.uint64(0)
     for i in range(start, start + s):
         present |= masks[live[i]]
-    absent, n_absent = np.uint64(0), 0
-    for c in range(1, colors + 1):
-        if not (present >> np.uint64(c)) & np.uint64(1):
-            absent |= np.uint64(1) << np.uint64(c)
-            n_absent += 1
-    if n_absent < 2:
+    everyone = ((np.uint64(1) << np.uint64(colors + 1)) - np.uint64(1)) & ~np.uint64(1)
+    absent, free = everyone & ~present, everyone & present & ~played
+    two_absent = _popcount(absent) >= 2
+    two_free = _popcount(free) >= 2
+    if not two_absent and not two_free:
         return -1
     others = absent & (absent - np.uint64(1))  # all but the least absent colour
     count = 0
     for c in range(n_cand):
         x = candidates[c]
-        if (masks[x] & others) == 0 if rule == 1 else _absent_in_order(strings[x], absent, colors):
-            out[count] = x
-            count += 1
+        if two_absent and not ((masks[x] & others) == 0 if rule == 1 else
+                               _in_order(strings[x], absent)):
+            continue
+        if two_free and not _in_order(strings[x], free):
+            continue
+        out[count] = x
+        count += 1
     return count
 
 
 @njit(cache=True)
-def _absent_in_order(row, absent, colors):
-    """Are the absent colours of `row` the least absent colours, in increasing order?"""
-    expect = 1
-    while not (absent >> np.uint64(expect)) & np.uint64(1):
-        expect += 1
+def _in_order(row, colours):
+    """Do the colours of the set `colours` (a bit mask) that `row` holds come first in it in
+    increasing order, and are they the least of the set?"""
+    left = colours
     for p in range(len(row)):
-        c = np.int64(row[p])
-        if (absent >> np.uint64(c)) & np.uint64(1):
-            if c != expect:
+        bit = np.uint64(1) << np.uint64(row[p])
+        if left & bit:
+            if bit != left & (~left + np.uint64(1)):  # not the least colour still unseen
                 return False
-            expect += 1
-            while expect <= colors and not (absent >> np.uint64(expect)) & np.uint64(1):
-                expect += 1
+            left ^= bit
     return True
+
+
+@njit(cache=True)
+def _played(masks, path, npath):
+    """The colours of the guesses on the path (a bit mask)."""
+    played = np.uint64(0)
+    for g in range(npath):
+        played |= masks[path[g]]
+    return played
 
 
 # --- the decision tree ---------------------------------------------------------------------------
@@ -1009,23 +1024,29 @@ def _subtree(F, strings, colors, perms, symmetry, absent_rule, masks, n_exp, is_
         if node == 0 and first >= 0:
             j = first
         else:
-            candidates, n_cand = everything, n_exp
-            if symmetry:
-                npath = _path(nodes, par, prefix, path)
-                found = _candidates(strings, colors, perms, path, npath, s, taus, used, cand)
-                if found >= 0:
-                    candidates, n_cand = cand, found
-                if absent_rule:
-                    kept = _absent_filter(strings, masks, colors, absent_rule, live, start, s,
-                                          candidates, n_cand, cand)
-                    if kept >= 0:
-                        candidates, n_cand = cand, kept
-            for i in range(start, start + s):
-                live_mask[live[i]] = True
-            j = _choose(F, live, segp, segw, start, s, candidates, n_cand, live_mask, hit_code,
-                        hitters_start, hitters, ends_final, strategy, clogc, slot_of, work)
-            for i in range(start, start + s):
-                live_mask[live[i]] = False
+            j = -1
+            if s <= n_out:  # a guess that may hit and splits the codes into singletons wins
+                j = _first_perfect_hit(F, live, segp, segw, start, s, hitters_start, hitters,
+                                       ends_final, clogc, slot_of, work[0], work[1], work[2])
+            if j < 0:
+                candidates, n_cand = everything, n_exp
+                if symmetry:
+                    npath = _path(nodes, par, prefix, path)
+                    found = _candidates(strings, colors, perms, path, npath, s, taus, used, cand)
+                    if found >= 0:
+                        candidates, n_cand = cand, found
+                    if absent_rule:
+                        kept = _canonical(strings, masks, colors, absent_rule, live, start, s,
+                                          _played(masks, path, npath), candidates, n_cand, cand)
+                        if kept >= 0:
+                            candidates, n_cand = cand, kept
+                for i in range(start, start + s):
+                    live_mask[live[i]] = True
+                j = _choose(F, live, segp, segw, start, s, candidates, n_cand, live_mask,
+                            hit_code, hitters_start, hitters, ends_final, strategy, clogc,
+                            slot_of, work, False)
+                for i in range(start, start + s):
+                    live_mask[live[i]] = False
         nodes[4, node] = j
         _split(F, outcome_of, j, live, segp, segw, spare, start, s, parts, buf, offsets)
         if not _useful(parts, is_final, s):
