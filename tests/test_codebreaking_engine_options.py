@@ -30,8 +30,9 @@ def twins(make, a: int, b: int):
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
-@pytest.mark.parametrize("game", [mastermind(4, 5), bulls_and_cows(4, 6), black_peg_mastermind(4, 4),
-                                  counterfeit_coin(12, True)], ids=lambda g: g.name)
+@pytest.mark.parametrize("game", [mastermind(4, 5), bulls_and_cows(4, 6),
+                                  black_peg_mastermind(4, 4), counterfeit_coin(12, True)],
+                         ids=lambda g: g.name)
 def test_threads_give_the_same_analysis(game, strategy, monkeypatch):
     monkeypatch.setattr(engine, "PARALLEL_CODES", 0)  # small games too go to the threads
     one = engine.analyze(game, strategy)

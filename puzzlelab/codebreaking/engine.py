@@ -17,10 +17,12 @@ three arrays (code, packed code, colour word) split in place outcome by outcome 
 counting sort), so the memory is a few words per code and the inner loop reads them in order.
 An experiment is scored by counting its slots over the live codes, a block at a time; it stops
 as soon as its score must exceed the best so far, or equal it without winning the tie
-(`max-models`, `exp-models`, `parts`; `ent-models` on a margin). The choice is the least
-(score, not a possible hit, index) over the candidates, which does not depend on the order
-they are scored in, so the candidates may also be split between threads (`threads`). A guess
-that may hit and splits the live codes into singletons ends the search at once.
+(`max-models`, `exp-models`, `parts`; `ent-models` on a margin). Up to 63 live codes (and for
+`parts` at any size) 64 experiments are scored at once: each code adds its outcome's bit to
+bit-sliced counters, one lane per experiment, a loop the compiler vectorises (`parts` only
+ORs the bits). The choice is the least (score, not a possible hit, index) over the candidates,
+which does not depend on the order they are scored in. A guess that may hit and splits the
+live codes into singletons wins at once; with none, the first guess that splits them so.
 
 Fewer candidates, the same choice (§3.4; Ville 2013, §5.4):
 
@@ -31,6 +33,8 @@ Fewer candidates, the same choice (§3.4; Ville 2013, §5.4):
 - Absent colours: colours that no live code holds answer alike, so a guess keeps its outcome
   on every live code when they are replaced by the least absent colour (in Bulls and Cows, by
   the least absent colours in increasing order); only guesses so written need scoring.
+- Free colours (held by live codes, in no guess so far) may be renamed among themselves, as
+  above; only guesses using the least of them, in order of first use, need scoring.
 
 `rules="mikemag"` plays by the rules of Magruder's C++ program (github.com/mikemag/Mastermind,
 `algos.hpp`, `solver_cpu_opt.inl`): the same ties (first best in index order, a possible
@@ -39,8 +43,9 @@ integers (`rank`), so totals can be compared like for like with its runs; its pr
 guess is given with `first`.
 
 Inner loops are compiled with numba (`@njit(cache=True)`, so a fresh process loads them from
-disk); the whole-tree loop releases the GIL, so `threads > 1` plays the root's subtrees on
-a pool of threads.
+disk, after numba's own start: about a second on this machine, most of it importing numba,
+scipy and pandas); the whole-tree loop releases the GIL, so `threads > 1` plays the root's
+subtrees, largest first, on a pool of threads (the same tree, numbered as one walk).
 """
 
 from __future__ import annotations
@@ -81,8 +86,8 @@ MAX_MULTISETS = 2048  # colour multisets up to which colours in common are read 
 WORD_COLOURS = 8  # colours whose counts fit in one 64-bit word, a byte each
 BYTES_PER_CODE = 400  # engine arrays (~100 bytes) and the decision-tree table (~300 bytes) per code
 BLOCK = 256  # codes scored between two checks of a score against the best
-PARALLEL_CODES = 2000
-SMALL_NODE = 63  # live codes up to which candidates are scored 64 at a time (`_scan_small`)  # fewer codes than this are analysed on one thread whatever `threads` says
+PARALLEL_CODES = 2000  # fewer codes than this are analysed on one thread whatever `threads` says
+SMALL_NODE = 63  # live codes up to which candidates are scored 64 at a time (`_scan_small`)
 
 
 @dataclass(frozen=True)

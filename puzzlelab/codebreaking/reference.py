@@ -223,6 +223,7 @@ def _fma32(a: np.float32, b: np.float32, c: np.float32) -> np.float32:
     """a·b + c rounded once to single precision (to nearest, ties to even), exactly."""
     exact = Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c))
     near = np.float32(float(exact))
-    options = [near, np.nextafter(near, np.float32(np.inf)), np.nextafter(near, np.float32(-np.inf))]
+    up, down = np.nextafter(near, np.float32(np.inf)), np.nextafter(near, np.float32(-np.inf))
+    options = [near, up, down]
     return min(options, key=lambda f: (abs(Fraction(float(f)) - exact),
                                        int(np.float32(f).view(np.uint32)) & 1))
