@@ -195,6 +195,20 @@ def _row(pegs: int, colors: int, strategy: str, label: str, role: str, like: boo
     return row
 
 
+def _kept_rows(sizes: list[tuple[int, int]]) -> list[dict]:
+    """The rows of the last run for the sizes not run this time (a run of some sizes keeps the
+    others' rows, each with its own repetitions and load)."""
+    from puzzlelab.cache import data_path, read_table
+
+    if not data_path("bench_codebreaking_peer").exists():
+        return []
+    table = read_table("bench_codebreaking_peer")
+    rerun = tuple(f"Mastermind {p}x{c}" for p, c in sizes)
+    kept = table[~table.case.str.endswith(rerun)]
+    return [{k: (None if v != v else v) for k, v in row.items()}
+            for row in kept.to_dict("records")]
+
+
 def main(rounds: int, sizes: list[tuple[int, int]]) -> None:
     folder = peer_folder()
     if folder is None:
@@ -203,7 +217,7 @@ def main(rounds: int, sizes: list[tuple[int, int]]) -> None:
         return
     from puzzlelab.timing import _add_ratios, write_rows
 
-    rows = []
+    rows = _kept_rows(sizes)
     for pegs, colors in sizes:
         for strategy in STRATEGIES:
             if not peer_binary(folder, pegs, colors, strategy).is_file():
@@ -220,7 +234,8 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int,
                         default=1 if os.environ.get("PUZZLELAB_BENCH_QUICK") else 3)
     parser.add_argument("--sizes", default=",".join(f"{p}x{c}" for p, c in SIZES),
-                        help="sizes to run, e.g. 4x6,5x7 (all four by default)")
+                        help="sizes to run, e.g. 4x6,5x7 (all four by default; the rows of "
+                             "the others are kept)")
     parser.add_argument("--case", nargs=6, metavar=("PEGS", "COLORS", "STRATEGY", "FIRST",
                                                     "RULES", "THREADS"),
                         help="run one case in this process (internal)")
