@@ -226,7 +226,8 @@ def main(rounds: int, sizes: list[tuple[int, int]]) -> None:
             case_rows = rows_of(folder, pegs, colors, strategy, rounds)
             _add_ratios(case_rows)
             rows += case_rows
-    print(write_rows(rows, "bench_codebreaking_peer").to_string(index=False))
+            table = write_rows(rows, "bench_codebreaking_peer")  # after each case: a stop keeps it
+    print(table.to_string(index=False))
 
 
 if __name__ == "__main__":
