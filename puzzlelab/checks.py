@@ -17,12 +17,15 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+import os
 from collections.abc import Collection, Iterable
 from typing import TypeVar
 
 __all__ = [
     "MEMORY_BUDGET", "ArgumentTypeError", "boolean", "choice", "integer", "integers", "number",
     "seed", "text", "within_budget",
+    # worker processes (the one rule for `workers=` and `--workers`)
+    "MAX_WORKERS_ENV", "WORKERS_PER_CORE", "worker_limit", "workers",
 ]
 
 T = TypeVar("T")
@@ -138,3 +141,44 @@ def _amount(x: float, unit: str) -> str:
         if x >= scale:
             return f"{x / scale:.3g} {name}"
     return f"{x:.0f} bytes"
+
+
+# --- worker processes: the one rule for every `workers=` argument and `--workers` option -------
+MAX_WORKERS_ENV = "PUZZLELAB_MAX_WORKERS"  # an explicit override of the limit below
+WORKERS_PER_CORE = 4  # more local processes than this per core only slow a sweep down
+
+
+def _cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # no affinity on this system
+        return os.cpu_count() or 1
+
+
+def worker_limit() -> int:
+    """The most worker processes one call may start: PUZZLELAB_MAX_WORKERS if set, else
+    WORKERS_PER_CORE times the machine's cores."""
+    raw = os.environ.get(MAX_WORKERS_ENV, "").strip()
+    if not raw:
+        return WORKERS_PER_CORE * _cores()
+    try:
+        limit = int(raw)
+    except ValueError:
+        limit = 0
+    if limit < 1:
+        raise ValueError(f"{MAX_WORKERS_ENV} must be a positive integer, got {raw!r}")
+    return limit
+
+
+def workers(value: object, name: str = "workers") -> int:
+    """A number of worker processes: a positive integer no larger than `worker_limit()`,
+    checked before any process starts (the message says the limit and how to raise it)."""
+    count = integer(value, name, low=1)
+    limit = worker_limit()
+    if count > limit:
+        why = (f"set by {MAX_WORKERS_ENV}" if os.environ.get(MAX_WORKERS_ENV, "").strip()
+               else f"{WORKERS_PER_CORE} per core on this machine's {_cores()} cores")
+        raise ValueError(f"{name} = {count} is more than the limit of {limit} worker processes "
+                         f"({why}); set the environment variable {MAX_WORKERS_ENV} to raise it")
+    return count
