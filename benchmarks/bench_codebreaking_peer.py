@@ -108,8 +108,12 @@ def run_ours(pegs: int, colors: int, strategy: str, first: str, rules: str,
 
 
 def case(pegs: int, colors: int, strategy: str, first: str, rules: str, threads: int) -> dict:
-    """Inside a fresh process: build the game, analyse it twice, report both calls' times."""
+    """Inside a fresh process: import the engine, build the game, analyse it twice, report the
+    import's wall time and both calls' times."""
+    start = time.perf_counter()
     from puzzlelab.codebreaking import engine, mastermind
+
+    imported = time.perf_counter() - start
 
     game = mastermind(pegs, colors)
     options = {"threads": threads, "rules": rules, "first": first or None}
@@ -119,7 +123,8 @@ def case(pegs: int, colors: int, strategy: str, first: str, rules: str, threads:
         result = engine.analyze(game, strategy, **options)
         times.append((time.process_time() - cpu, time.perf_counter() - wall))
     return {"total": result.total, "worst": result.worst,
-            "first": result.tree.experiment.iloc[0], "cold cpu": times[0][0],
+            "first": result.tree.experiment.iloc[0], "import wall": imported,
+            "cold cpu": times[0][0],
             "cold wall": times[0][1], "warm cpu": times[1][0], "warm wall": times[1][1]}
 
 
@@ -167,9 +172,20 @@ def rows_of(folder: Path, pegs: int, colors: int, strategy: str, rounds: int) ->
         done = runs[key]
         result = _result(done[0])
         same = like and result == subject_result
-        rows.append(_row(pegs, colors, strategy, label, role, same, result, done, threads,
-                         f"{note}; {machine()}" if key == "ours" else note))
+        if key == "ours":
+            note = f"{note}; {_fresh(done)}; {machine()}"
+        rows.append(_row(pegs, colors, strategy, label, role, same, result, done, threads, note))
     return rows
+
+
+def _fresh(runs: list[dict]) -> str:
+    """What a fresh process of ours costs (medians): its import, first call and whole run."""
+    def median(key: str) -> float:
+        return statistics.median(r[key] for r in runs)
+
+    return (f"a fresh process: import {median('import wall'):.2f} s, first call (loads the "
+            f"compiled code) {median('cold wall'):.2f} s, whole process {median('wall'):.2f} s "
+            "(wall)")
 
 
 def _result(run: dict) -> str:
