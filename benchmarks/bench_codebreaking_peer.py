@@ -65,12 +65,20 @@ def peer_commit(folder: Path) -> str:
     return out.stdout.strip() or "unknown commit"
 
 
+# GNU time reports its command's own peak memory: a child of this process would report this
+# process's peak instead when it is larger (Linux keeps the peak of the forked copy across exec).
+GNU_TIME = shutil.which("time")
+
+
 def run_child(command: list[str], cwd: str | None = None) -> tuple[str, float, float, float]:
-    """Run a process to its end: its output, wall seconds, CPU seconds (user + system) and peak
-    resident memory (MiB), the last two from its own resource usage (wait4)."""
-    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+    """Run a process to its end: its output, wall seconds, CPU seconds (user + system, wait4)
+    and peak resident memory (MiB, by GNU time; without it, wait4's figure, an upper bound)."""
+    with tempfile.TemporaryDirectory() as scratch, tempfile.TemporaryFile("w+") as out, \
+            tempfile.TemporaryFile("w+") as err:
+        peak_file = Path(scratch) / "peak"
+        timed = [GNU_TIME, "-f", "%M", "-o", str(peak_file), *command] if GNU_TIME else command
         start = time.perf_counter()
-        child = subprocess.Popen(command, cwd=cwd, stdout=out, stderr=err,
+        child = subprocess.Popen(timed, cwd=cwd, stdout=out, stderr=err,
                                  env=dict(os.environ, TQDM_DISABLE="1"))
         _, status, usage = os.wait4(child.pid, 0)
         wall = time.perf_counter() - start
@@ -78,7 +86,9 @@ def run_child(command: list[str], cwd: str | None = None) -> tuple[str, float, f
         out.seek(0), err.seek(0)
         if child.returncode:
             raise RuntimeError(f"{command[0]} failed: {err.read().strip()[-500:]}")
-        return out.read(), wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+        peak = (int(peak_file.read_text().split()[-1]) if GNU_TIME and peak_file.exists()
+                else usage.ru_maxrss)
+        return out.read(), wall, usage.ru_utime + usage.ru_stime, peak / 1024
 
 
 def run_peer(folder: Path, pegs: int, colors: int, strategy: str) -> dict:
