@@ -43,9 +43,10 @@ integers (`rank`), so totals can be compared like for like with its runs; its pr
 guess is given with `first`.
 
 Inner loops are compiled with numba (`@njit(cache=True)`, so a fresh process loads them from
-disk, after numba's own start: about a second on this machine, most of it importing numba,
-scipy and pandas); the whole-tree loop releases the GIL, so `threads > 1` plays the root's
-subtrees, largest first, on a pool of threads (the same tree, numbered as one walk).
+disk; a fresh process still spends about a second of CPU on this machine importing numpy,
+pandas and numba and setting numba up at the first call); the whole-tree loop releases the
+GIL, so `threads > 1` plays the root's subtrees, largest first, on a pool of threads (the same
+tree, numbered as one walk).
 """
 
 from __future__ import annotations
