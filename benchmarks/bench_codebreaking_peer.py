@@ -20,8 +20,9 @@ times, the minimum and median over rounds:
 
 Each row records the process's wall time and peak resident memory, the core count, the mean
 1-minute load over the case's runs (above the core count, other work shared the cores) and
-the machine. Writes data/bench_codebreaking_peer.csv (the shared schema). About 25 minutes on
-a quiet 2-core machine with 3 rounds (`--rounds`; PUZZLELAB_BENCH_QUICK=1 runs 1).
+the machine (peak memory by GNU time where there is one). Writes data/bench_codebreaking_peer.csv
+(the shared schema). About 20 minutes on a quiet 2-core machine with 3 rounds (`--rounds`;
+PUZZLELAB_BENCH_QUICK=1 runs 1; one round took 25 minutes on this machine at a load of 6 to 12).
 """
 
 from __future__ import annotations
