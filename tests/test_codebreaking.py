@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from puzzlelab.codebreaking import (STRATEGIES, Game, analyze, bags_of_gold, black_peg_mastermind,
                                     bulls_and_cows, counterfeit_coin, lemma14_bound, mastermind,
                                     optimal, parse, simulate, well_formed_table)
+from puzzlelab import checks
 from puzzlelab.codebreaking import coins, reference
 from puzzlelab.codebreaking import notebook as explore
 from puzzlelab.codebreaking.games import mastermind_by_formulas, outcome_clauses
@@ -548,6 +549,33 @@ def test_cobra_figures_stand_beside_the_case_they_name():
                                                                       "73/27 per code"]]
     with pytest.raises(ValueError, match="no value of ours"):
         explore.cobra_answers(outside, {})
+
+
+def test_peer_speed_sets_the_fastest_runs_side_by_side_per_rule_and_size():
+    case = "Knuth (max-models), Mastermind 5x7"
+    methods = [("puzzlelab engine, mikemag's rules, 1 thread (CPU)", "subject", "87936 (worst 7)",
+                0.5, 200.0),
+               ("mikemag/Mastermind abc1234, CPU solver, 1 thread", "baseline", "87936 (worst 7)",
+                2.0, 6.0),
+               ("puzzlelab engine, mikemag's rules, 2 threads (wall)", "baseline",
+                "87936 (worst 7)", 0.25, 210.0),
+               ("puzzlelab engine, own rules, 1 thread (CPU)", "baseline", "87940 (worst 7)",
+                0.5, 200.0)]
+    bench = pd.DataFrame([(case, m, role, result, t, mib, 1.5)
+                          for m, role, result, t, mib in methods],
+                         columns=["case", "method", "role", "result", "warm_min_s",
+                                  "cold_peak_mib", "load_1min"])
+    row = explore.peer_speed(bench).iloc[0].to_dict()
+    assert row["rule"] == "Knuth" and row["Mastermind"] == "5 × 7"
+    assert (row["ours, 1 core (s)"], row["ours, every core (s)"],
+            row["the peer, 1 core (s)"], row["the peer's time over ours"]) == (0.5, 0.25, 2.0, 4.0)
+    assert (row["total by the peer's rules: ours"], row["the peer's"],
+            row["total by our rules"]) == ("87936", "87936", "87940")
+    assert row["peak memory, ours / the peer's (MiB)"] == "200 / 6"
+    assert explore.peer_version(bench) == "mikemag/Mastermind abc1234"
+    assert explore.peer_speed(bench[bench.role == "subject"]).empty  # no peer row: no row
+    with pytest.raises(checks.ArgumentTypeError, match="bench_codebreaking_peer"):
+        explore.peer_speed(bench[["case"]])
 
 
 def test_every_cobra_time_names_a_case_of_our_benchmark():

@@ -40,7 +40,7 @@ __all__ = [
     "describe_greedy_gaps", "explore_game_text", "explore_play", "explore_strategy",
     "final_outcome_effect", "greedy_average_gaps", "hidden_code", "lambda_table",
     "language_table", "make_game", "optimal_row", "optimal_sizes_long", "optimal_table",
-    "play_widgets",
+    "peer_speed", "peer_version", "play_widgets",
     "printed_clause_checks", "scaling_speed",
     "SIZE_CONTROLS", "histogram_views", "plot_histograms", "strategies_table",
     "strategy_rows", "strategy_widgets",
@@ -748,6 +748,49 @@ def cobra_times(outside: pd.DataFrame, bench: pd.DataFrame) -> pd.DataFrame:
                      "ours, seconds (first run)": mine.cold_s.get(case),
                      "ours, seconds (warm, median)": mine.warm_median_s.get(case)})
     return pd.DataFrame(rows)
+
+
+PEER = "mikemag/Mastermind"  # the C++ program data/bench_codebreaking_peer.csv times
+
+
+def peer_speed(bench: pd.DataFrame) -> pd.DataFrame:
+    """data/bench_codebreaking_peer.csv, one row per rule and size: the fastest of the interleaved
+    runs of ours (one core, in-process CPU; every core, wall) and of the peer (one core), the
+    peer's time over ours, both totals by the peer's rules and whether they agree, ours by our
+    own rules, peak memory and the machine's load."""
+    _table(bench, ["case", "method", "role", "result", "warm_min_s", "cold_peak_mib",
+                   "load_1min"], "bench_codebreaking_peer")
+    rows = []
+    for case, runs in bench.groupby("case", sort=False):
+        rule, size = case.split(", Mastermind ")
+        ours = runs[runs.role == "subject"]
+        peer = runs[runs.method.str.startswith(PEER)]
+        cores = runs[runs.method.str.contains("mikemag's rules") & (runs.role != "subject")]
+        own = runs[runs.method.str.contains("own rules")]
+        if ours.empty or peer.empty:
+            continue
+        ours, peer = ours.iloc[0], peer.iloc[0]
+        rows.append({
+            "rule": rule.split(" (")[0], "Mastermind": size.replace("x", " × "),
+            "ours, 1 core (s)": ours.warm_min_s,
+            "ours, every core (s)": cores.warm_min_s.iloc[0] if len(cores) else None,
+            "the peer, 1 core (s)": peer.warm_min_s,
+            "the peer's time over ours": peer.warm_min_s / ours.warm_min_s,
+            "total by the peer's rules: ours": ours.result.split(" (")[0],
+            "the peer's": peer.result.split(" (")[0],
+            "total by our rules": own.result.iloc[0].split(" (")[0] if len(own) else None,
+            "peak memory, ours / the peer's (MiB)":
+                f"{ours.cold_peak_mib:.0f} / {peer.cold_peak_mib:.0f}",
+            "machine load": ours.load_1min,
+        })
+    return pd.DataFrame(rows)
+
+
+def peer_version(bench: pd.DataFrame) -> str:
+    """The peer's name and commit as data/bench_codebreaking_peer.csv records them."""
+    _table(bench, ["method"], "bench_codebreaking_peer")
+    methods = bench.method[bench.method.str.startswith(PEER)]
+    return methods.iloc[0].split(",")[0] if len(methods) else PEER
 
 
 def cobra_answers(outside: pd.DataFrame, ours: dict[str, str]) -> pd.DataFrame:

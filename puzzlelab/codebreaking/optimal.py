@@ -29,8 +29,6 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from .. import checks
 from . import engine
@@ -127,6 +125,9 @@ class Search:
             return perms.min(axis=0) == np.arange(n)
         if len(perms) == 0:
             return np.ones(n, dtype=bool)
+        from scipy.sparse import coo_matrix  # here: importing scipy costs a fresh process 0.3 s
+        from scipy.sparse.csgraph import connected_components
+
         src = np.tile(np.arange(n), len(perms))
         graph = coo_matrix((np.ones(src.size, dtype=np.int8), (src, perms.ravel())), shape=(n, n))
         _, labels = connected_components(graph, directed=False)

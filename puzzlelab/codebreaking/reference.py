@@ -5,11 +5,19 @@ the reference of the compiled engine; `analyze_plain` plays a strategy by recurs
 lists; `optimal_plain` computes the
 optimal worst case and total by plain recursion over every experiment, with no bounds, no
 symmetry and no merging of equal partitions. Both are for small games only.
+`play_mikemag` plays Magruder's rules (github.com/mikemag/Mastermind, `algos.hpp` and
+`solver_cpu_opt.inl`) the way that program does, every game at once level by level, with its
+single-precision ranks computed one operation at a time (numpy's float32 scalars, the C
+library's logf, an exactly rounded fused multiply-add): the reference of
+`engine.analyze(..., rules="mikemag")`.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import math
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
@@ -19,7 +27,7 @@ from .analysis import Analysis, _choose, _play
 from .game import Game, check_game
 from .strategies import Scoring, scoring, strategy_name
 
-__all__ = ["PLAIN_MAX_CODES", "analyze_plain", "analyze_table", "optimal_plain"]
+__all__ = ["PLAIN_MAX_CODES", "analyze_plain", "analyze_table", "optimal_plain", "play_mikemag"]
 
 PLAIN_MAX_CODES = 64  # the plain recursions are exponential: small games only
 
@@ -118,3 +126,104 @@ def analyze_table(game: Game, strategy: str | Scoring = "max-models") -> Analysi
                    strategy_name(strategy))
     result.game = game
     return result
+
+
+# --- Magruder's rules, level by level ------------------------------------------------------------
+def play_mikemag(game: Game, strategy: str, first: int) -> dict[int, list[int]]:
+    """Every code's guesses (experiment indices) under mikemag's rules after the first guess
+    `first`: all games advance one guess at a time, the codes answered alike so far forming a
+    region that plays one guess, chosen from the region alone (Mastermind-like string games)."""
+    game = check_game(game)
+    table, win = game.outcome_table, int(np.flatnonzero(game.is_final)[0])
+    pegs = len(game.experiments[0][1])  # a guess is a string of pegs
+    regions, guesses = [(np.arange(game.n_codes), [first])], {}
+    while regions:
+        following = []
+        for codes, path in regions:
+            answers = table[path[-1], codes]
+            for o in sorted(set(answers.tolist())):
+                part = codes[answers == o]
+                if o == win:
+                    guesses[int(part[0])] = path
+                else:
+                    guess = _mikemag_guess(table, part, path, strategy, pegs, win)
+                    following.append((part, path + [guess]))
+        regions = following
+    return guesses
+
+
+def _mikemag_guess(table: np.ndarray, part: np.ndarray, path: list[int], strategy: str, pegs: int,
+                   win: int) -> int:
+    """The region's guess: its first code if it has at most two; else its first code that splits
+    it into singletons if it has fewer codes than scores; else the best ranked experiment (an
+    experiment splitting it into singletons at once; a possible solution first on equal ranks;
+    never one already played)."""
+    if len(part) <= 2:
+        return int(part[0])
+    if len(part) < pegs * (pegs + 3) // 2:
+        for a in part:
+            if len(set(table[a, part].tolist())) == len(part):
+                return int(a)
+    best, best_rank, best_possible = -1, 0, False
+    for g in range(table.shape[0]):
+        row = table[g, part]
+        counts = np.bincount(row)
+        if np.count_nonzero(counts) == len(part):
+            return g
+        rank, possible = _mikemag_rank(counts, len(part), strategy), bool((row == win).any())
+        if rank > best_rank or (not best_possible and possible and rank == best_rank):
+            if g in path:
+                continue
+            best, best_rank, best_possible = g, rank, possible
+    return best
+
+
+def _mikemag_rank(counts: np.ndarray, s: int, strategy: str) -> int:
+    """The rank of a guess from its part sizes (higher is better), as algos.hpp computes it."""
+    return _rank_of(tuple(counts.tolist()), s, strategy)
+
+
+@lru_cache(maxsize=None)
+def _rank_of(counts: tuple[int, ...], s: int, strategy: str) -> int:
+    counts = np.array(counts, np.int64)
+    if strategy == "max-models":
+        return s - int(counts.max())
+    if strategy == "parts":
+        return int(np.count_nonzero(counts))
+    acc, n = np.float32(0.0), np.float32(s)
+    for c in counts[counts > 0].tolist():
+        f = np.float32(c)
+        if strategy == "exp-models":
+            acc = np.float32(acc + np.float32(f * f) / n)
+        else:
+            p = np.float32(f / n)
+            acc = _fma32(-p, _logf(p), acc)
+    if strategy == "exp-models":
+        return (2**32 - _unsigned(float(acc) * 1e6)) % 2**32
+    return _unsigned(float(acc) * 1e9)
+
+
+def _unsigned(y: float) -> int:
+    """C's round() of y ≥ 0 converted to a 32-bit unsigned integer by x86's instruction (2³² − 1
+    when out of range)."""
+    r = math.floor(y) + (1 if y - math.floor(y) >= 0.5 else 0)
+    return r if r < 2**32 else 2**32 - 1
+
+
+_LIBM = ctypes.CDLL(ctypes.util.find_library("m"))
+_LIBM.logf.restype, _LIBM.logf.argtypes = ctypes.c_float, [ctypes.c_float]
+
+
+def _logf(x: np.float32) -> np.float32:
+    """The C library's single-precision logarithm."""
+    return np.float32(_LIBM.logf(float(x)))
+
+
+def _fma32(a: np.float32, b: np.float32, c: np.float32) -> np.float32:
+    """a·b + c rounded once to single precision (to nearest, ties to even), exactly."""
+    exact = Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c))
+    near = np.float32(float(exact))
+    up, down = np.nextafter(near, np.float32(np.inf)), np.nextafter(near, np.float32(-np.inf))
+    options = [near, up, down]
+    return min(options, key=lambda f: (abs(Fraction(float(f)) - exact),
+                                       int(np.float32(f).view(np.uint32)) & 1))
