@@ -30,10 +30,10 @@ from typing import Any
 
 import pandas as pd
 
-from . import cache, runner, sweeps
+from . import cache, checks, runner, sweeps
 from .runner import duration
 
-__all__ = ["bench", "compute", "main", "parser", "reproduce", "site", "tables"]
+__all__ = ["main", "parser", "table_list"]  # the subcommands run through main()
 
 PROG = "puzzlelab"
 NOTEBOOK_TIMEOUT = 1200  # seconds a cell may stay silent before its notebook is run again
@@ -110,6 +110,8 @@ def _rebuild_command(name: str, declared: dict[str, cache.Table], builds: dict[s
 def table_list(puzzle: str | None = None) -> pd.DataFrame:
     """Every table in data/ and every declared one: name, puzzle, rows, file, checksum state,
     when it was last computed and the command that rebuilds it."""
+    if puzzle is not None:
+        puzzle = checks.choice(puzzle, "puzzle", cache.PUZZLES)
     declared, builds = cache.registered(), cache.rebuilders()
     names = sorted({p.stem for p in cache.DATA.glob("*.csv")} | set(declared))
     rows = []

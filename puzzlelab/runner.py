@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from . import cache
+from . import cache, checks
 
 __all__ = [
     "IGNORE_TAG", "KEEP_TAG", "WIDGET_NOTE", "Progress", "clean", "duration", "expected_seconds",
@@ -58,6 +58,7 @@ def _read(path: Path) -> dict[str, dict[str, Any]]:
 def expected_seconds(kind: str, name: str) -> dict[str, Any] | None:
     """What is known of how long `name` (a notebook or a table, by `kind`) takes: the last
     measured run here, else the committed expectation; None when neither knows it."""
+    kind, name = checks.text(kind, "kind"), checks.text(name, "name")
     committed, measured = times_files()
     for path in (measured, committed):
         entry = _read(path).get(kind, {}).get(name)
@@ -70,8 +71,10 @@ def record_seconds(kind: str, name: str, seconds: float, *, commit: bool = False
                    **details: Any) -> None:
     """Keep how long `name` took as the last measured run (and, with `commit`, as the
     committed expectation), atomically."""
+    kind, name = checks.text(kind, "kind"), checks.text(name, "name")
+    seconds = checks.number(seconds, "seconds", low=0, high=1e9)  # type: ignore[assignment]
     committed, measured = times_files()
-    for path in (measured, committed) if commit else (measured,):
+    for path in (measured, committed) if checks.boolean(commit, "commit") else (measured,):
         record = _read(path)
         record.setdefault(kind, {})[name] = {"seconds": round(float(seconds), 1), **details}
         text = json.dumps(record, indent=1, sort_keys=True) + "\n"
@@ -80,6 +83,7 @@ def record_seconds(kind: str, name: str, seconds: float, *, commit: bool = False
 
 def duration(seconds: float) -> str:
     """A duration as a reader says it: 40 s, 4 min, 1 h 10 min."""
+    seconds = checks.number(seconds, "seconds", low=0, high=1e9)  # type: ignore[assignment]
     if seconds < 60:
         return f"{round(seconds)} s"
     minutes = round(seconds / 60)
@@ -94,8 +98,13 @@ class Progress:
     def __init__(self, label: str, total: int, expected: float | None, *,
                  unit: str = "cell", every: float = EVERY,
                  say: Callable[[str], None] = lambda line: print(line, flush=True)) -> None:
-        self.label, self.total, self.expected, self.unit = label, total, expected, unit
-        self.every, self.say = every, say
+        self.label, self.unit = checks.text(label, "label"), checks.text(unit, "unit")
+        self.total = checks.integer(total, "total", low=0)
+        self.expected = checks.number(expected, "expected", low=0, high=1e9, allow_none=True)
+        self.every = checks.number(every, "every", low=0.01, high=1e6)
+        if not callable(say):
+            raise checks.ArgumentTypeError(f"say must be a function of a line, got {say!r}")
+        self.say = say
         self.start = self.last = time.monotonic()
         self.step = 0
         self._lock = threading.Lock()
@@ -148,6 +157,8 @@ def clean(nb: Any) -> Any:
     """Strip widget state, timing and version metadata, and the outputs of ignore-output cells."""
     import nbformat
 
+    if not isinstance(nb, nbformat.NotebookNode) or "cells" not in nb:
+        raise checks.ArgumentTypeError(f"nb must be a notebook (nbformat), got {type(nb).__name__}")
     nb.metadata = nbformat.NotebookNode(kernelspec=KERNELSPEC, language_info={"name": "python"})
     for cell in nb.cells:
         for key in ("execution", "collapsed", "scrolled"):
@@ -203,6 +214,8 @@ def run_notebook(path: Path, timeout: int = 1200, *, expected: float | None = No
     on an overloaded machine) is retried once with a fresh kernel before giving up.
     """
     nbformat, _, CellTimeoutError = _modules()
+    if not isinstance(path, Path) or path.suffix != ".ipynb":
+        raise ValueError(f"path must be the Path of a .ipynb notebook, got {path!r}")
     start = time.perf_counter()
     for attempt in range(1, tries + 1):
         progress = Progress(path.stem, 0, expected, every=every)
