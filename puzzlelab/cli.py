@@ -384,6 +384,9 @@ def site(args: argparse.Namespace) -> None:
 def bench(args: argparse.Namespace) -> None:
     """puzzlelab bench [NAME...]: run the benchmarks (all by default) into data/bench_*.csv."""
     found = _benchmarks()
+    if not found:
+        raise ValueError(f"no benchmarks in {_root() / 'benchmarks'}: this needs a checkout of "
+                         "the repository")
     unknown = [n for n in args.names if n not in found]
     if unknown:
         raise ValueError(f"unknown benchmark {unknown[0]!r}; choose from {', '.join(found)}")

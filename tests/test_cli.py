@@ -97,6 +97,12 @@ def test_unknown_tables_are_refused_with_the_known_ones():
     assert set(known) == {n for n in set(cache.registered()) | set(cache.rebuilders())}
 
 
+def test_site_and_bench_outside_a_checkout_say_what_is_missing(scratch):
+    assert "needs its npm packages first: run `make site`" in one_line_error(
+        run("site", root=scratch))
+    assert "no benchmarks in" in one_line_error(run("bench", root=scratch))
+
+
 def test_a_long_run_is_refused_unless_asked():
     error = one_line_error(run("compute", "hanabi_hat_games"))
     assert "long run" in error and "--long-run" in error
@@ -184,6 +190,16 @@ def test_compute_reports_a_table_it_changed(scratch):
     assert re.search(r"CHANGED data/russian_cards_sum_mod.csv changed: (\d+) rows before, "
                      r"(\d+) after", done.stdout), done.stdout
     assert csv.read_bytes() == (paths.DATA / "russian_cards_sum_mod.csv").read_bytes()
+
+
+def test_compute_fresh_discards_finished_chunks(scratch):
+    chunks = scratch / "data" / "partial" / "russian_cards_sum_mod"
+    chunks.mkdir(parents=True)
+    (chunks / "chunk.csv").write_text("x\n1\n")
+    done = run("compute", "russian_cards_sum_mod", "--fresh", root=scratch)
+    assert done.returncode == 0, done.stderr
+    assert "discarded the finished chunks in data/partial/russian_cards_sum_mod/" in done.stdout
+    assert not chunks.exists()
 
 
 def test_recomputing_rebuilds_the_named_table_only(tmp_path, monkeypatch):
