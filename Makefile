@@ -61,7 +61,7 @@ nbval: $(STAMP)
 	$(QUIET) $(BIN)/python -m pytest -q $(NBVAL) $(NB)
 
 notebook: $(STAMP)
-	$(QUIET) PUZZLELAB_RECOMPUTE=$${PUZZLELAB_RECOMPUTE:-0} $(BIN)/python tools/run_notebooks.py $(NB)
+	$(QUIET) $(BIN)/puzzlelab reproduce --only $(basename $(notdir $(NB))) $(if $(filter 1,$(PUZZLELAB_RECOMPUTE)),--recompute)
 
 ## Speed measurements (results in data/bench_*.csv); not part of reproduce or test.
 bench: $(STAMP)
