@@ -26,7 +26,8 @@ from typing import Any
 from . import cache, checks
 
 __all__ = [
-    "IGNORE_TAG", "KEEP_TAG", "WIDGET_NOTE", "Progress", "clean", "duration", "expected_seconds",
+    "IGNORE_TAG", "KEEP_TAG", "WIDGET_NOTE", "Progress", "clean", "clock", "duration",
+    "expected_seconds",
     "record_seconds", "run_notebook", "times_files",
 ]
 
@@ -37,7 +38,7 @@ VOLATILE_MIME = "application/vnd.jupyter.widget-view+json"
 # What a reader sees in place of a widget in the committed notebook (its state is not stored;
 # nbval compares widget outputs as the same token, see tests/nbval_sanitize.cfg).
 WIDGET_NOTE = "Interactive view: run this cell in JupyterLab, or open the published site (make site)."
-EVERY = 15.0  # seconds between progress lines while nothing else is said
+EVERY = 30.0  # seconds between progress lines while nothing else is said
 
 
 # --- how long things take ------------------------------------------------------------------------
@@ -90,6 +91,13 @@ def duration(seconds: float) -> str:
     return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60} min"
 
 
+def clock(seconds: float) -> str:
+    """Time elapsed as a clock shows it: 0:07, 2:35, 1:02:03."""
+    whole = int(checks.number(seconds, "seconds", low=0, high=1e9))  # type: ignore[arg-type]
+    hours, rest = divmod(whole, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
 # --- progress ------------------------------------------------------------------------------------
 class Progress:
     """One line saying how far a long job is (step k of n, elapsed, expected), printed when a
@@ -115,7 +123,7 @@ class Progress:
         expected = (f", expected about {duration(self.expected)}" if self.expected is not None
                     else ", no earlier run to compare")
         return (f"  {self.label}: {self.unit} {self.step} of {self.total}, "
-                f"{duration(elapsed)} elapsed{expected}")
+                f"{clock(elapsed)} elapsed{expected}")
 
     def started(self, step: int, *, say: bool = False) -> None:
         """Step `step` (from 1) has started: say so if asked, if it is the first, or if a while

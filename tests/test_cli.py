@@ -227,7 +227,7 @@ def test_reproduce_one_notebook_shows_progress_and_a_summary(scratch):
     assert lines[0] == "running 1 notebook(s), reading data/: no earlier run to go by"
     cells = sum(1 for c in json.loads((ROOT / "notebooks" / "index.ipynb").read_text())["cells"]
                 if c["cell_type"] == "code" and "".join(c["source"]).strip())
-    assert re.search(rf"index: cell 1 of {cells}, \d+ s elapsed", done.stdout), done.stdout
+    assert re.search(rf"index: cell 1 of {cells}, \d+:\d\d elapsed", done.stdout), done.stdout
     assert "summary:" in lines and "  tables rewritten: none" in lines
     assert "  files this run rewrote: 0" in lines  # the notebook is saved as it was committed
     assert "  committed files: not a git checkout, cannot tell" in lines
@@ -235,7 +235,7 @@ def test_reproduce_one_notebook_shows_progress_and_a_summary(scratch):
     assert set(measured["notebooks (cached)"]) == {"index"}
     second = run("reproduce", "--only", "index", root=scratch)  # expected from the last run
     assert re.match(r"running 1 notebook\(s\), reading data/: about \d+ (s|min)\n", second.stdout)
-    assert re.search(r"index: cell 1 of \d+, \d+ s elapsed, expected about", second.stdout)
+    assert re.search(r"index: cell 1 of \d+, \d+:\d\d elapsed, expected about", second.stdout)
     assert not (scratch / "tools").exists()  # committed expectations only with --record-times
 
 
@@ -249,6 +249,7 @@ def test_times_are_committed_only_when_asked(tmp_path, monkeypatch):
     assert runner.expected_seconds("tables", "u") is None
     assert [runner.duration(s) for s in (0.2, 59, 61, 3600 + 600)] == ["0 s", "59 s", "1 min",
                                                                        "1 h 10 min"]
+    assert [runner.clock(s) for s in (7.9, 155, 3723)] == ["0:07", "2:35", "1:02:03"]
 
 
 # --- the README's commands -----------------------------------------------------------------------
