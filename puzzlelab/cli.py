@@ -226,7 +226,8 @@ def _outcome(name: str, before: dict | None, changes: Path) -> str:
     if before.get("sha256") == after.get("sha256"):
         return f"  unchanged: data/{name}.csv has the same bytes ({after.get('rows')} rows), " \
                "no file written"
-    return f"  rewrote data/{name}.csv ({before.get('rows')} rows before, {after.get('rows')} after)"
+    return (f"  rewrote data/{name}.csv ({before.get('rows')} rows before, "
+            f"{after.get('rows')} after)")
 
 
 def compute(args: argparse.Namespace) -> None:
@@ -396,8 +397,11 @@ def bench(args: argparse.Namespace) -> None:
 
 
 # --- the parser ----------------------------------------------------------------------------------
-def _subcommand(subs: Any, function: Callable[[argparse.Namespace], None]) -> argparse.ArgumentParser:
-    summary = inspect.getdoc(function).splitlines()[0].split(": ", 1)[-1].rstrip(".")  # type: ignore[union-attr]
+def _subcommand(subs: Any, function: Callable[[argparse.Namespace], None]
+                ) -> argparse.ArgumentParser:
+    """A subcommand named after `function`, its help the first line of its docstring."""
+    doc = inspect.getdoc(function) or ""
+    summary = doc.splitlines()[0].split(": ", 1)[-1].rstrip(".")
     command = subs.add_parser(function.__name__, help=summary, description=summary)
     command.set_defaults(run=function)
     return command

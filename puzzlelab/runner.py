@@ -37,7 +37,8 @@ KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3
 VOLATILE_MIME = "application/vnd.jupyter.widget-view+json"
 # What a reader sees in place of a widget in the committed notebook (its state is not stored;
 # nbval compares widget outputs as the same token, see tests/nbval_sanitize.cfg).
-WIDGET_NOTE = "Interactive view: run this cell in JupyterLab, or open the published site (make site)."
+WIDGET_NOTE = ("Interactive view: run this cell in JupyterLab, or open the published site "
+               "(make site).")
 EVERY = 30.0  # seconds between progress lines while nothing else is said
 
 
