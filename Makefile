@@ -21,9 +21,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-## The main job: re-execute every notebook in place, recomputing data/ and figures/.
+## The main job: re-execute every notebook in place, recomputing data/ and figures/, with an
+## estimate at the start, a progress line per notebook and a summary of what changed.
 reproduce: $(STAMP)
-	$(QUIET) PUZZLELAB_RECOMPUTE=1 $(BIN)/python tools/run_notebooks.py $(NOTEBOOKS)
+	$(QUIET) $(BIN)/puzzlelab reproduce --recompute
 
 ## Unit tests, every notebook checked cell by cell against its committed outputs, then the
 ## browser tests when Debian's chromium is installed (one line says so when it is not).
@@ -40,8 +41,7 @@ $(NPM_STAMP): site/package.json site/package-lock.json
 	cd site && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 
 site: $(STAMP) $(NPM_STAMP)
-	$(QUIET) $(BIN)/python tools/build_site.py
-	@echo "site built: $(SITE_HTML)/index.html"
+	$(QUIET) $(BIN)/puzzlelab site
 
 ## Build the site and serve it at http://127.0.0.1:8000 (Ctrl-C stops it).
 serve: site
@@ -61,11 +61,11 @@ nbval: $(STAMP)
 	$(QUIET) $(BIN)/python -m pytest -q $(NBVAL) $(NB)
 
 notebook: $(STAMP)
-	$(QUIET) PUZZLELAB_RECOMPUTE=$${PUZZLELAB_RECOMPUTE:-0} $(BIN)/python tools/run_notebooks.py $(NB)
+	$(QUIET) $(BIN)/puzzlelab reproduce --only $(basename $(notdir $(NB))) $(if $(filter 1,$(PUZZLELAB_RECOMPUTE)),--recompute)
 
 ## Speed measurements (results in data/bench_*.csv); not part of reproduce or test.
 bench: $(STAMP)
-	@for b in benchmarks/bench_*.py; do echo "== $$b"; MPLBACKEND=Agg $(BIN)/python $$b || exit 1; done
+	$(BIN)/puzzlelab bench
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab notebooks

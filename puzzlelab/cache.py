@@ -52,11 +52,11 @@ except ImportError:  # pragma: no cover - not on Linux or macOS
     fcntl = None  # type: ignore[assignment]
 
 __all__ = [
-    "CHANGES_ENV", "CacheWarning", "RECOMPUTE_ENV", "Table", "cached_source_table",
+    "CHANGES_ENV", "CacheWarning", "RECOMPUTE_ENV", "Table", "atomic_write", "cached_source_table",
     "cached_table", "check_writable", "checksum_path", "compute_table", "data_path",
     "metadata_path", "partial_dir", "read_csv_checked", "read_long_run", "read_table",
-    "recompute_requested", "record_metadata", "register", "registered", "table_metadata",
-    "write_csv", "write_table",
+    "rebuilders", "rebuilds", "recompute_requested", "recomputing", "record_metadata",
+    "register", "registered", "table_metadata", "write_csv", "write_table",
 ]
 
 RECOMPUTE_ENV = "PUZZLELAB_RECOMPUTE"
@@ -72,9 +72,25 @@ class CacheWarning(UserWarning):
     """A table in data/ was missing, damaged, stale or unverified, or a recompute changed it."""
 
 
-def recompute_requested() -> bool:
-    """True when the environment asks every cached table to be recomputed (`make reproduce`)."""
-    return os.environ.get(RECOMPUTE_ENV, "") not in ("", "0", "false", "no")
+_RECOMPUTING: set[str] = set()  # the tables `recomputing` asks for, whatever the environment
+
+
+def recompute_requested(name: str | None = None) -> bool:
+    """True when the environment asks every cached table to be recomputed (`make reproduce`),
+    or when the table `name` is being rebuilt (`recomputing`)."""
+    return name in _RECOMPUTING or os.environ.get(RECOMPUTE_ENV, "") not in ("", "0", "false", "no")
+
+
+@contextlib.contextmanager
+def recomputing(*names: str) -> Iterator[None]:
+    """Within this block the tables `names`, and no others, are recomputed when read through
+    `cached_table` (what `puzzlelab compute NAME` does); the tables they read stay cached."""
+    added = {_check_name(n, "table name") for n in names} - _RECOMPUTING
+    _RECOMPUTING.update(added)
+    try:
+        yield
+    finally:
+        _RECOMPUTING.difference_update(added)
 
 
 def _check_name(name: object, what: str = "cache name") -> str:
@@ -207,6 +223,32 @@ def registered() -> dict[str, Table]:
     return dict(_REGISTRY)
 
 
+_REBUILDERS: dict[str, Callable[..., Any]] = {}
+
+
+def rebuilds(*tables: Table | str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator: the function the notebooks call to read these tables (through `cached_table`)
+    is the one `puzzlelab compute` calls, inside `recomputing`, to rebuild them; it may take
+    `executor=` and `workers=`. Returns the function unchanged."""
+    names = [t.name if isinstance(t, Table) else _check_name(t, "table name") for t in tables]
+    if not names:
+        raise ValueError("rebuilds needs at least one table")
+
+    def declare(build: Callable[..., Any]) -> Callable[..., Any]:
+        if not callable(build):
+            raise ArgumentTypeError(f"rebuilds decorates a function, got {build!r}")
+        for name in names:
+            _REBUILDERS[name] = build
+        return build
+    return declare
+
+
+def rebuilders() -> dict[str, Callable[..., Any]]:
+    """The function that rebuilds each table that has one, by name (see `rebuilds`)."""
+    registered()
+    return dict(_REBUILDERS)
+
+
 def _declared(name: str) -> Table | None:
     return _REGISTRY.get(name) or registered().get(name)
 
@@ -267,6 +309,15 @@ def _atomic_write(path: Path, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def atomic_write(path: str | os.PathLike, data: bytes) -> Path:
+    """Write the bytes `data` to `path` whole or not at all (a temporary file, then a rename)."""
+    if not isinstance(data, bytes):
+        raise ArgumentTypeError(f"data must be bytes, got {type(data).__name__}")
+    path = _csv_path(path, "path")
+    _atomic_write(path, data)
+    return path
 
 
 @contextlib.contextmanager
@@ -637,7 +688,7 @@ def cached_table(
     spec = _spec(name)
     verify = verify or spec.check
     if recompute is None:
-        recompute = recompute_requested()
+        recompute = recompute_requested(spec.name)
     if not recompute:
         df, problem = _usable(spec, verify)
         if problem is None:
@@ -672,6 +723,8 @@ def cached_source_table(name: str, source: str, parse: Callable[[str], pd.DataFr
     """
     spec = _spec(name)
     if not paths.source_available(source):
+        if spec.name in _RECOMPUTING:  # asked to rebuild it: say that it cannot be re-read
+            paths.source_text(source)  # the ValueError naming where the source was looked for
         df, problem = _usable(spec, None)
         if problem is None:
             return df  # type: ignore[return-value]
@@ -680,4 +733,4 @@ def cached_source_table(name: str, source: str, parse: Callable[[str], pd.DataFr
         except ValueError as err:
             raise ValueError(f"data/{name}.csv {problem}, and it cannot be re-read: {err}") from None
     return cached_table(spec, lambda: parse(paths.source_text(source)),
-                        recompute=recompute_requested())
+                        recompute=recompute_requested(spec.name))

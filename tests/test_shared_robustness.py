@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from robustness import any_value, public_callables, well_behaved
 
 SHARED = ["bitsets", "checks", "proofs", "sources", "sweeps", "solvers", "epistemic", "timing",
-          "paths", "progress", "figures", "widgets", "cache", "exact_sums"]
+          "paths", "progress", "figures", "widgets", "cache", "exact_sums", "runner", "cli"]
 # Functions that act on the world (write files, open widgets, start clusters) are left out:
 # their arguments are checked in their own tests.
 SKIP = {"write_table", "write_csv", "cached_table", "cached_source_table", "save_figure",
@@ -25,7 +25,11 @@ SKIP = {"write_table", "write_csv", "cached_table", "cached_source_table", "save
         "schema_row", "Cold", "Method", "Task", "command_line",
         # they import every puzzle's declarations or write metadata in data/ (their arguments
         # are checked in tests/test_data_safety.py)
-        "registered", "check_writable", "compute_table", "record_metadata", "read_long_run"}
+        "registered", "check_writable", "compute_table", "record_metadata", "read_long_run",
+        "rebuilders", "table_list", "atomic_write",
+        # the puzzlelab command and the notebook runner run notebooks, benchmarks and sweeps and
+        # record times (tests/test_cli.py checks their arguments)
+        "main", "run_notebook", "record_seconds"}
 
 
 @pytest.mark.parametrize("module", SHARED)

@@ -697,6 +697,7 @@ _DECLARED = [cache.register(Table(name, command=f"python -m puzzlelab.codebreaki
              for name in TABLES if name != OPTIMAL_SIZES.name]
 
 
+@cache.rebuilds("codebreaking_printed_clauses")
 def printed_clause_checks() -> pd.DataFrame:
     """Example 10's printed clauses of Outcome(1, 1), each checked (`source.clause_report`),
     read from the thesis once and cached as data/codebreaking_printed_clauses.csv."""

@@ -71,6 +71,7 @@ def describe_cards(table: HintTable) -> pd.DataFrame:
     )
 
 
+@cache.rebuilds("hanabi_hint_capacity")
 def hint_capacity_table(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """The hint-capacity study, 400 tables per point, cached as data/hanabi_hint_capacity.csv."""
     if executor is not None and not callable(getattr(executor, "submit", None)):
@@ -268,6 +269,7 @@ def _same_as(compute) -> object:
     return verify
 
 
+@cache.rebuilds("hanabi_hat_summary")
 def hat_summary(sums: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per player count and variant: mean score (both conventions), perfect games and bits
     per hint, each with its 95% half-width over deals (`hat_sweep.summary_from_sums`).
@@ -283,6 +285,7 @@ def hat_summary(sums: pd.DataFrame | None = None) -> pd.DataFrame:
     return cached_table(HAT_SUMMARY, compute, verify=_same_as(compute))
 
 
+@cache.rebuilds("hanabi_hat_gains")
 def hat_gains(sums: pd.DataFrame | None = None) -> pd.DataFrame:
     """Paired score differences between ways of counting messages, deal by deal, with 95%
     half-widths (`hat_sweep.gains_from_sums`); without `sums`, from the committed long run,

@@ -24,6 +24,7 @@ from .. import cache, checks
 from ..cache import Table, cached_table
 from ..figures import finish
 from ..sweeps import sweep
+from . import thesis  # noqa: F401  (declares how its tables are rebuilt)
 from .census import census_cases, maximal_counts, pattern_counts
 from .chains import chain_crossings, chains
 from .model import (
@@ -397,6 +398,7 @@ def _verify_witnesses(table: pd.DataFrame) -> None:
             raise ValueError(f"the witness deal of N = {n}, M = {m} does not win {r.lower} rounds")
 
 
+@cache.rebuilds("hats_optima")
 def optimum_table(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """Exact optimum or bounds for every (N, M) of `optimum_cases()` (data/hats_optima.csv)."""
     return cached_table(OPTIMA,
@@ -439,6 +441,7 @@ SLICE_CERTIFICATE = cache.register(Table("hats_slice_certificate",
                                          params=dict(case=SLICE_CASE)))
 
 
+@cache.rebuilds("hats_orbit_deals")
 def orbit_deals(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """For each world of ORBIT_WORLDS, the best won set made of orbits of one symmetry of the
     game and that symmetry (data/hats_orbit_deals.csv; `orbits` module)."""
@@ -454,6 +457,7 @@ def _maximal_rows(n: int) -> list[dict]:
     return [{"n_players": n, "won_rounds": k, "maximal_sets": c} for k, c in sorted(count.items())]
 
 
+@cache.rebuilds("hats_maximal_sets")
 def maximal_distribution(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """How many maximal won sets (M = 2) win each number of rounds (data/hats_maximal_sets.csv)."""
 
@@ -465,6 +469,7 @@ def maximal_distribution(*, executor: Executor | None = None, workers: int = 1) 
     return cached_table(MAXIMAL_SETS, compute)
 
 
+@cache.rebuilds("hats_maximal_census")
 def maximal_census(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """Maximal won sets (M = 2) per N <= 6 and won rounds, counted by symmetry (census.py).
 
@@ -531,6 +536,7 @@ def open_case_deals(table: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
 
 
+@cache.rebuilds("hats_slice_certificate")
 def slice_certificate_table() -> pd.DataFrame:
     """The certificate that no deal of N = 4, M = 3 loses fewer than 33 rounds
     (data/hats_slice_certificate.csv): every canonical smallest slice and how it is ruled out."""
@@ -686,3 +692,7 @@ def explore_hypercube(n_players: int = 4, preset: str = PRESETS[3], custom: str 
     title = (f"N = {n}: {rounds_correct(deal, 2)} of the rounds won\n"
              + textwrap.fill(f"strategies (views listed {_order_name(view_order)}): {strings}", 64))
     return plot_hypercube(deal, 2, title=title, name=None)
+
+
+# What `puzzlelab compute hats_optimal_sets` runs: the counts of the optima the notebook reads.
+cache.rebuilds(OPTIMAL_SETS)(lambda: optimal_set_counts(optimum_table()))

@@ -80,6 +80,13 @@ def tournament_games(name: str) -> pd.DataFrame:
                                                                        games=games))))
 
 
+for _cards, _table in CLAIMS.items():  # what `puzzlelab compute` runs for each table
+    cache.rebuilds(_table)(functools.partial(claims, _cards))
+for _name, _table in DECLARED.items():
+    cache.rebuilds(_table)(functools.partial(tournament_games, _name))
+
+
+@cache.rebuilds("kemps_valve_52")
 def valve() -> pd.DataFrame:
     """How all-ToM and Greedy-between-two-ToM games depend on the turn valve
     (data/kemps_valve_52.csv)."""

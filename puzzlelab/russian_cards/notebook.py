@@ -68,6 +68,7 @@ def proof_family(kind: str, status: str) -> str:
 
 
 # -- cached tables -----------------------------------------------------------------------------
+@cache.rebuilds("russian_cards_grid")
 def grid_table() -> pd.DataFrame:
     """The solvability grid (c = 1, 2, 3, n <= 16): data/russian_cards_grid.csv, verified."""
     return cached_table(rg.GRID, rg.decide_grid, verify=rg.check_grid)
@@ -196,11 +197,13 @@ def orbit_changes(smallest: pd.DataFrame) -> pd.DataFrame:
     }).set_index("size")
 
 
+@cache.rebuilds("russian_cards_appendix")
 def appendix_table() -> pd.DataFrame:
     """The appendix's view lines (`source.parse_appendix`): data/russian_cards_appendix.csv."""
     return cached_source_table("russian_cards_appendix", source.SOURCE, source.parse_appendix)
 
 
+@cache.rebuilds("russian_cards_report_table")
 def c1_table() -> pd.DataFrame:
     """The report's c = 1 table, cell by cell: data/russian_cards_report_table.csv."""
     return cached_source_table("russian_cards_report_table", source.SOURCE,
@@ -218,6 +221,7 @@ def candidate_families() -> dict[str, list]:
     }
 
 
+@cache.rebuilds("russian_cards_model_agreement")
 def agreement_table() -> pd.DataFrame:
     """Model check against Rules 1 and 2: data/russian_cards_model_agreement.csv."""
     def rows() -> pd.DataFrame:
@@ -230,6 +234,7 @@ def agreement_table() -> pd.DataFrame:
     return cached_table(AGREEMENT, rows)
 
 
+@cache.rebuilds("russian_cards_sum_mod")
 def sum_mod_table() -> pd.DataFrame:
     """Sum modulo n and modulo the least prime >= n on every c = 1 cell with a, b >= 3."""
     from .constructions import _is_prime, sum_mod
@@ -246,6 +251,7 @@ def sum_mod_table() -> pd.DataFrame:
     return cached_table(SUM_MOD, rows)
 
 
+@cache.rebuilds("russian_cards_report_dfs")
 def report_dfs_table() -> pd.DataFrame:
     """The report's solver on the sizes of its two tables: data/russian_cards_report_dfs.csv."""
     def rows() -> pd.DataFrame:
@@ -521,3 +527,8 @@ def cell_views(grid: pd.DataFrame, smallest: pd.DataFrame) -> dict[str, pd.DataF
     todo = _grid(grid)[grid.proof != "lemma"].sort_values(["c", "a", "b"])
     return {f"({r.a},{r.b},{r.c}) {r.status}": cell_view(r.a, r.b, r.c, smallest)
             for r in todo.itertuples()}
+
+
+# What `puzzlelab compute` runs for the tables the notebook reads from other tables.
+cache.rebuilds(rg.SMALLEST)(lambda: smallest_table(grid_table()))
+cache.rebuilds(rg.ORBITS)(lambda: orbit_table(smallest_table(grid_table())))

@@ -1,0 +1,240 @@
+"""Execute notebooks for the record, saying how far they are, and keep how long things take.
+
+`run_notebook` executes a notebook top to bottom in a fresh kernel, prints a progress line
+(cell k of n, time elapsed, time expected) when a cell starts and while a long cell runs, and
+saves it with deterministic, stripped metadata (`clean`). Cells tagged `nbval-ignore-output`
+(widgets, live timings) are saved without outputs, so that re-running leaves every committed
+file unchanged; a cell tagged both `nbval-ignore-output` and `keep-output` keeps its outputs
+(speed tables read from data/bench_*.csv, which `make bench` rewrites).
+
+How long a notebook or a table took is kept twice: the last measured run in
+`.puzzlelab/times.json` (not committed, rewritten by every run) and the expectations a
+newcomer sees first in `tools/expected_times.json` (committed, rewritten only when asked:
+`puzzlelab reproduce --record-times`), so a second run changes no committed file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from . import cache, checks
+
+__all__ = [
+    "IGNORE_TAG", "KEEP_TAG", "WIDGET_NOTE", "Progress", "clean", "clock", "duration",
+    "expected_seconds",
+    "record_seconds", "run_notebook", "times_files",
+]
+
+IGNORE_TAG = "nbval-ignore-output"
+KEEP_TAG = "keep-output"
+KERNELSPEC = {"display_name": "Python 3", "language": "python", "name": "python3"}
+VOLATILE_MIME = "application/vnd.jupyter.widget-view+json"
+# What a reader sees in place of a widget in the committed notebook (its state is not stored;
+# nbval compares widget outputs as the same token, see tests/nbval_sanitize.cfg).
+WIDGET_NOTE = ("Interactive view: run this cell in JupyterLab, or open the published site "
+               "(make site).")
+EVERY = 30.0  # seconds between progress lines while nothing else is said
+
+
+# --- how long things take ------------------------------------------------------------------------
+def times_files() -> tuple[Path, Path]:
+    """(the committed expectations, the last measured run) beside data/."""
+    root = cache.DATA.parent
+    return root / "tools" / "expected_times.json", root / ".puzzlelab" / "times.json"
+
+
+def _read(path: Path) -> dict[str, dict[str, Any]]:
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return record if isinstance(record, dict) else {}
+
+
+def expected_seconds(kind: str, name: str) -> dict[str, Any] | None:
+    """What is known of how long `name` (a notebook or a table, by `kind`) takes: the last
+    measured run here, else the committed expectation; None when neither knows it."""
+    kind, name = checks.text(kind, "kind"), checks.text(name, "name")
+    committed, measured = times_files()
+    for path in (measured, committed):
+        entry = _read(path).get(kind, {}).get(name)
+        if isinstance(entry, dict) and isinstance(entry.get("seconds"), (int, float)):
+            return entry
+    return None
+
+
+def record_seconds(kind: str, name: str, seconds: float, *, commit: bool = False,
+                   **details: Any) -> None:
+    """Keep how long `name` took as the last measured run (and, with `commit`, as the
+    committed expectation), atomically."""
+    kind, name = checks.text(kind, "kind"), checks.text(name, "name")
+    seconds = checks.number(seconds, "seconds", low=0, high=1e9)  # type: ignore[assignment]
+    committed, measured = times_files()
+    for path in (measured, committed) if checks.boolean(commit, "commit") else (measured,):
+        record = _read(path)
+        record.setdefault(kind, {})[name] = {"seconds": round(float(seconds), 1), **details}
+        text = json.dumps(record, indent=1, sort_keys=True) + "\n"
+        cache.atomic_write(path, text.encode("utf-8"))
+
+
+def duration(seconds: float) -> str:
+    """A duration as a reader says it: 40 s, 4 min, 1 h 10 min."""
+    seconds = checks.number(seconds, "seconds", low=0, high=1e9)  # type: ignore[assignment]
+    if seconds < 60:
+        return f"{round(seconds)} s"
+    minutes = round(seconds / 60)
+    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60} min"
+
+
+def clock(seconds: float) -> str:
+    """Time elapsed as a clock shows it: 0:07, 2:35, 1:02:03."""
+    whole = int(checks.number(seconds, "seconds", low=0, high=1e9))  # type: ignore[arg-type]
+    hours, rest = divmod(whole, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+# --- progress ------------------------------------------------------------------------------------
+class Progress:
+    """One line saying how far a long job is (step k of n, elapsed, expected), printed when a
+    step starts and every `every` seconds while a step runs."""
+
+    def __init__(self, label: str, total: int, expected: float | None, *,
+                 unit: str = "cell", every: float = EVERY,
+                 say: Callable[[str], None] = lambda line: print(line, flush=True)) -> None:
+        self.label, self.unit = checks.text(label, "label"), checks.text(unit, "unit")
+        self.total = checks.integer(total, "total", low=0)
+        self.expected = checks.number(expected, "expected", low=0, high=1e9, allow_none=True)
+        self.every = checks.number(every, "every", low=0.01, high=1e6)
+        if not callable(say):
+            raise checks.ArgumentTypeError(f"say must be a function of a line, got {say!r}")
+        self.say = say
+        self.start = self.last = time.monotonic()
+        self.step = 0
+        self._lock = threading.Lock()
+
+    def line(self) -> str:
+        """The progress line as it stands now."""
+        elapsed = time.monotonic() - self.start
+        expected = (f", expected about {duration(self.expected)}" if self.expected is not None
+                    else ", no earlier run to compare")
+        return (f"  {self.label}: {self.unit} {self.step} of {self.total}, "
+                f"{clock(elapsed)} elapsed{expected}")
+
+    def started(self, step: int, *, say: bool = False) -> None:
+        """Step `step` (from 1) has started: say so if asked, if it is the first, or if a while
+        has passed."""
+        with self._lock:
+            self.step = step
+            if say or step == 1 or time.monotonic() - self.last >= self.every:
+                self._say()
+
+    def tick(self) -> None:
+        """Say where the job is if nothing was said for `every` seconds."""
+        with self._lock:
+            if self.step and time.monotonic() - self.last >= self.every:
+                self._say()
+
+    def _say(self) -> None:
+        self.last = time.monotonic()
+        self.say(self.line())
+
+    @contextlib.contextmanager
+    def ticking(self) -> Iterator[Progress]:
+        """Within this block a thread calls `tick` every second."""
+        done = threading.Event()
+
+        def beat() -> None:
+            while not done.wait(1.0):
+                self.tick()
+        thread = threading.Thread(target=beat, daemon=True)
+        thread.start()
+        try:
+            yield self
+        finally:
+            done.set()
+            thread.join()
+
+
+# --- notebooks -----------------------------------------------------------------------------------
+def clean(nb: Any) -> Any:
+    """Strip widget state, timing and version metadata, and the outputs of ignore-output cells."""
+    import nbformat
+
+    if not isinstance(nb, nbformat.NotebookNode) or "cells" not in nb:
+        raise checks.ArgumentTypeError(f"nb must be a notebook (nbformat), got {type(nb).__name__}")
+    nb.metadata = nbformat.NotebookNode(kernelspec=KERNELSPEC, language_info={"name": "python"})
+    for cell in nb.cells:
+        for key in ("execution", "collapsed", "scrolled"):
+            cell.metadata.pop(key, None)
+        if cell.cell_type != "code":
+            continue
+        tags = cell.metadata.get("tags", [])
+        if IGNORE_TAG in tags and KEEP_TAG not in tags:
+            cell.outputs = []
+            continue
+        for out in cell.outputs:
+            data = out.get("data", {})
+            if data.pop(VOLATILE_MIME, None) is not None:  # a widget: its state is not saved here
+                data["text/plain"] = WIDGET_NOTE
+    return nb
+
+
+def _modules() -> tuple[Any, Any, Any]:
+    try:
+        import nbformat
+        from nbclient import NotebookClient
+        from nbclient.exceptions import CellTimeoutError
+    except ImportError:  # pragma: no cover - depends on the installed extra
+        raise ValueError("running notebooks needs Jupyter: pip install 'puzzlelab[notebooks]'") \
+            from None
+    return nbformat, NotebookClient, CellTimeoutError
+
+
+def _execute(path: Path, timeout: int, progress: Progress) -> Any:
+    """The notebook at `path`, executed top to bottom in its own folder by a fresh kernel."""
+    nbformat, NotebookClient, _ = _modules()
+    nb = nbformat.read(path, as_version=4)
+    steps = {i: k for k, i in enumerate(
+        (i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.strip()), 1)}
+    progress.total = len(steps)
+
+    def started(cell: Any = None, cell_index: int = 0, **_: Any) -> None:
+        if cell_index in steps:
+            progress.started(steps[cell_index])
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                            resources={"metadata": {"path": str(path.parent)}},
+                            record_timing=False, on_cell_start=started)
+    with progress.ticking():
+        client.execute()
+    return nb
+
+
+def run_notebook(path: Path, timeout: int = 1200, *, expected: float | None = None,
+                 tries: int = 2, every: float = EVERY) -> float:
+    """Execute one notebook with progress lines and write it back; return the seconds it took.
+
+    A cell that produces nothing for `timeout` seconds (a kernel that stopped answering, seen
+    on an overloaded machine) is retried once with a fresh kernel before giving up.
+    """
+    nbformat, _, CellTimeoutError = _modules()
+    if not isinstance(path, Path) or path.suffix != ".ipynb":
+        raise ValueError(f"path must be the Path of a .ipynb notebook, got {path!r}")
+    start = time.perf_counter()
+    for attempt in range(1, tries + 1):
+        progress = Progress(path.stem, 0, expected, every=every)
+        try:
+            nb = _execute(path, timeout, progress)
+            break
+        except CellTimeoutError:
+            if attempt == tries:
+                raise
+            print(f"  a cell timed out after {timeout} s; running {path} again", flush=True)
+    seconds = time.perf_counter() - start
+    nbformat.write(clean(nb), path)
+    return seconds

@@ -1,0 +1,272 @@
+"""The `puzzlelab` command: its help, its one-line errors, the table list against data/, tables
+rebuilt byte for byte (serially and on a Dask LocalCluster), a notebook re-run with progress.
+
+Every command that could write runs in a scratch copy of the repository's data/ (PUZZLELAB_ROOT
+points the command there); the real data/ is only read, and a test checks it is untouched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from puzzlelab import cache, cli, paths, runner
+
+ROOT = Path(__file__).resolve().parents[1]
+COMMAND = Path(sys.executable).parent / "puzzlelab"  # the installed entry point
+SUBCOMMANDS = ("tables", "compute", "reproduce", "site", "bench")
+# Small tables, rebuilt in seconds: one through the notebook's function with a sweep, one
+# through the table's own command (python -m ... sweep), one computed serially.
+SMALL = ("hats_maximal_sets", "codebreaking_dyson", "russian_cards_sum_mod")
+
+
+def run(*args: str, root: Path | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
+    """`puzzlelab ARGS` through the installed entry point (in `root` when given)."""
+    env = {k: v for k, v in __import__("os").environ.items()
+           if k not in (cache.RECOMPUTE_ENV, cache.CHANGES_ENV)}
+    env["TQDM_DISABLE"] = "1"
+    if root is not None:
+        env["PUZZLELAB_ROOT"] = str(root)
+    return subprocess.run([str(COMMAND), *args], capture_output=True, text=True, timeout=timeout,
+                          env=env, cwd=root or ROOT)
+
+
+def fingerprint(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file() and "partial" not in p.parts}
+
+
+@pytest.fixture(scope="module")
+def real_data():
+    """The real data/ before and after this module's tests: it must not change."""
+    before = fingerprint(paths.DATA)
+    yield paths.DATA
+    assert fingerprint(paths.DATA) == before, "a test of the puzzlelab command wrote data/"
+
+
+@pytest.fixture
+def scratch(tmp_path, real_data):
+    """A scratch repository root holding a copy of data/ (the command's PUZZLELAB_ROOT)."""
+    shutil.copytree(real_data, tmp_path / "data", ignore=shutil.ignore_patterns("partial"))
+    return tmp_path
+
+
+def one_line_error(done: subprocess.CompletedProcess) -> str:
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("error: ")
+    return done.stderr
+
+
+# --- help and errors -----------------------------------------------------------------------------
+def test_help_lists_every_subcommand_with_one_line():
+    done = run("--help")
+    assert done.returncode == 0, done.stderr
+    for name in SUBCOMMANDS:
+        assert re.search(rf"^\s+{name}\s*\n?\s+\w", done.stdout, re.M), (name, done.stdout)
+    assert re.findall(r"^    (\w+)", done.stdout, re.M) == list(SUBCOMMANDS)
+
+
+@pytest.mark.parametrize("args,message", [
+    ((), "the following arguments are required"),
+    (("frobnicate",), "invalid choice: 'frobnicate'"),
+    (("compute",), "the following arguments are required: NAME"),
+    (("compute", "hats_optima", "--workers", "0"), "must be an integer at least 1"),
+    (("compute", "hats_optima", "--workers", "many"), "invalid int value"),
+    (("tables", "chess"), "invalid choice: 'chess'"),
+    (("reproduce", "--only", "chess"), "unknown notebook 'chess'; choose from"),
+    (("bench", "chess"), "unknown benchmark 'chess'; choose from"),
+])
+def test_bad_arguments_end_with_one_line(args, message):
+    assert message in one_line_error(run(*args))
+
+
+def test_unknown_tables_are_refused_with_the_known_ones():
+    error = one_line_error(run("compute", "hats_optima", "no_such_table"))
+    assert "unknown table 'no_such_table'; known tables: " in error
+    known = error.split("known tables: ")[1].strip().split(", ")
+    assert set(known) == {n for n in set(cache.registered()) | set(cache.rebuilders())}
+
+
+def test_site_and_bench_outside_a_checkout_say_what_is_missing(scratch):
+    assert "needs its npm packages first: run `make site`" in one_line_error(
+        run("site", root=scratch))
+    assert "no benchmarks in" in one_line_error(run("bench", root=scratch))
+
+
+def test_a_long_run_is_refused_unless_asked():
+    error = one_line_error(run("compute", "hanabi_hat_games"))
+    assert "long run" in error and "--long-run" in error
+    assert cache.registered()["hanabi_hat_games"].command in error
+
+
+# --- puzzlelab tables ----------------------------------------------------------------------------
+def test_tables_lists_every_csv_in_data_with_a_command_that_rebuilds_it(real_data):
+    listing = cli.table_list()
+    assert sorted(listing.name) == sorted(p.stem for p in real_data.glob("*.csv"))
+    assert (listing.file == "data/" + listing.name + ".csv").all()
+    assert (listing.state == "ok").all(), listing[listing.state != "ok"]
+    for row in listing.itertuples():
+        meta = cache.table_metadata(row.name)
+        assert row.rows == meta["rows"] and row._6 == meta["computed_at"], row
+    parser = cli.parser()
+    known = set(cache.registered()) | set(cache.rebuilders())
+    for command in listing.rebuild:
+        words = shlex.split(command)
+        if words[0] == "puzzlelab":  # a command line this parser takes, naming a known table
+            args = parser.parse_args(words[1:])
+            assert args.run in (cli.compute, cli.bench), command
+            assert all(n in known or n in cli._benchmarks() for n in args.names), command
+        else:
+            assert "make" in words, command
+
+
+def test_tables_prints_every_table_and_one_puzzle(real_data):
+    done = run("tables")
+    assert done.returncode == 0, done.stderr
+    shown = {line.split()[0] for line in done.stdout.splitlines()[1:-1]}
+    assert shown == {p.stem for p in real_data.glob("*.csv")}
+    hats = run("tables", "hats").stdout.splitlines()[1:-1]
+    assert hats and all(line.split()[1] == "hats" for line in hats)
+
+
+def test_a_damaged_table_is_listed_as_changed(scratch, monkeypatch):
+    monkeypatch.setattr(cache, "DATA", scratch / "data")
+    csv = scratch / "data" / "kemps_claims_20.csv"
+    csv.write_bytes(csv.read_bytes() + b"\n")
+    (scratch / "data" / "checksums" / "kemps_valve_52.json").unlink()
+    states = cli.table_list("kemps").set_index("name").state
+    assert states["kemps_claims_20"] == "changed"
+    assert states["kemps_valve_52"] == "missing metadata"
+    assert states["kemps_claims_28"] == "ok"
+
+
+# --- puzzlelab compute ---------------------------------------------------------------------------
+@pytest.mark.parametrize("executor", [(), ("--scheduler", "local", "--workers", "2")],
+                         ids=["serial", "local-cluster"])
+def test_compute_rebuilds_small_tables_byte_for_byte(scratch, real_data, executor):
+    names = SMALL if not executor else SMALL[:2]
+    for name in names:  # rebuilt from nothing: the file and its checksum must come back the same
+        (scratch / "data" / f"{name}.csv").unlink()
+    done = run("compute", *names, *executor, root=scratch)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.startswith(f"computing {len(names)} table(s): ")
+    for name in names:
+        assert f"{name}: table" in out and f"{name}: done in" in out, out
+        assert f"wrote data/{name}.csv" in out, out
+        for path in (f"{name}.csv", f"checksums/{name}.sha256"):
+            assert (scratch / "data" / path).read_bytes() == (real_data / path).read_bytes(), path
+    measured = json.loads((scratch / ".puzzlelab" / "times.json").read_text())["tables"]
+    assert set(measured) == set(names)
+    assert not (scratch / "tools" / "expected_times.json").exists()
+    again = run("compute", *names[:1], root=scratch)  # the same bytes again: no file written
+    assert f"unchanged: data/{names[0]}.csv has the same bytes" in again.stdout, again.stdout
+    assert re.match(r"computing 1 table\(s\): about \d+ (s|min) on 1 core\n", again.stdout)
+
+
+def test_compute_reports_a_table_it_changed(scratch):
+    csv = scratch / "data" / "russian_cards_sum_mod.csv"
+    lines = csv.read_text().splitlines(keepends=True)
+    edited = "".join(lines[:-1])  # a committed table with its last row lost, checksum updated
+    csv.write_text(edited)
+    meta_path = scratch / "data" / "checksums" / "russian_cards_sum_mod.json"
+    meta = json.loads(meta_path.read_text())
+    meta.update(sha256=hashlib.sha256(edited.encode()).hexdigest(), rows=meta["rows"] - 1)
+    meta_path.write_text(json.dumps(meta))
+    (scratch / "data" / "checksums" / "russian_cards_sum_mod.sha256").write_text(
+        f"{meta['sha256']}  russian_cards_sum_mod.csv\n")
+    done = run("compute", "russian_cards_sum_mod", root=scratch)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"CHANGED data/russian_cards_sum_mod.csv changed: (\d+) rows before, "
+                     r"(\d+) after", done.stdout), done.stdout
+    assert csv.read_bytes() == (paths.DATA / "russian_cards_sum_mod.csv").read_bytes()
+
+
+def test_compute_fresh_discards_finished_chunks(scratch):
+    chunks = scratch / "data" / "partial" / "russian_cards_sum_mod"
+    chunks.mkdir(parents=True)
+    (chunks / "chunk.csv").write_text("x\n1\n")
+    done = run("compute", "russian_cards_sum_mod", "--fresh", root=scratch)
+    assert done.returncode == 0, done.stderr
+    assert "discarded the finished chunks in data/partial/russian_cards_sum_mod/" in done.stdout
+    assert not chunks.exists()
+
+
+def test_recomputing_rebuilds_the_named_table_only(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache, "DATA", tmp_path)
+    monkeypatch.delenv(cache.RECOMPUTE_ENV, raising=False)
+    calls = []
+
+    def table(name: str) -> pd.DataFrame:
+        return cache.cached_table(name, lambda: calls.append(name) or pd.DataFrame({"x": [1]}))
+    with pytest.warns(cache.CacheWarning, match="is missing: computing it now"):
+        table("a"), table("b")
+    with cache.recomputing("a"):
+        table("a"), table("b")
+    table("a")
+    assert calls == ["a", "b", "a"] and not cache.recompute_requested("a")
+
+
+# --- puzzlelab reproduce -------------------------------------------------------------------------
+def test_reproduce_one_notebook_shows_progress_and_a_summary(scratch):
+    for folder in ("notebooks", "figures"):
+        shutil.copytree(ROOT / folder, scratch / folder)
+    done = run("reproduce", "--only", "index", root=scratch)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "running 1 notebook(s), reading data/: no earlier run to go by"
+    cells = sum(1 for c in json.loads((ROOT / "notebooks" / "index.ipynb").read_text())["cells"]
+                if c["cell_type"] == "code" and "".join(c["source"]).strip())
+    assert re.search(rf"index: cell 1 of {cells}, \d+:\d\d elapsed", done.stdout), done.stdout
+    assert "summary:" in lines and "  tables rewritten: none" in lines
+    assert "  files this run rewrote: 0" in lines  # the notebook is saved as it was committed
+    assert "  committed files: not a git checkout, cannot tell" in lines
+    measured = json.loads((scratch / ".puzzlelab" / "times.json").read_text())
+    assert set(measured["notebooks (cached)"]) == {"index"}
+    second = run("reproduce", "--only", "index", root=scratch)  # expected from the last run
+    assert re.match(r"running 1 notebook\(s\), reading data/: about \d+ (s|min)\n", second.stdout)
+    assert re.search(r"index: cell 1 of \d+, \d+:\d\d elapsed, expected about", second.stdout)
+    assert not (scratch / "tools").exists()  # committed expectations only with --record-times
+
+
+def test_times_are_committed_only_when_asked(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache, "DATA", tmp_path / "data")
+    committed, measured = runner.times_files()
+    runner.record_seconds("tables", "t", 61.0, workers=2)
+    assert not committed.exists() and runner.expected_seconds("tables", "t")["seconds"] == 61.0
+    runner.record_seconds("tables", "t", 30.0, commit=True)
+    assert json.loads(committed.read_text())["tables"]["t"]["seconds"] == 30.0
+    assert runner.expected_seconds("tables", "u") is None
+    assert [runner.duration(s) for s in (0.2, 59, 61, 3600 + 600)] == ["0 s", "59 s", "1 min",
+                                                                       "1 h 10 min"]
+    assert [runner.clock(s) for s in (7.9, 155, 3723)] == ["0:07", "2:35", "1:02:03"]
+
+
+# --- the README's commands -----------------------------------------------------------------------
+def test_the_readme_commands_exist():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = "\n".join(re.findall(r"```bash\n(.*?)```", readme, re.S))
+    commands = [line.split("#")[0].strip() for line in blocks.splitlines()]
+    targets = set(re.findall(r"^([\w.-]+):", (ROOT / "Makefile").read_text(), re.M))
+    parser = cli.parser()
+    seen = set()
+    for command in filter(None, commands):
+        words = shlex.split(command)
+        if words[0] == "make":
+            assert words[1] in targets, command
+        elif words[0] == "puzzlelab":
+            args = parser.parse_args(words[1:])  # a ValueError for anything it does not take
+            if args.run is cli.compute:
+                assert set(args.names) <= set(cache.registered()) | set(cache.rebuilders())
+        seen.add(words[0] if words[0] != "make" else f"make {words[1]}")
+    assert {"make reproduce", "make test", "puzzlelab"} <= seen
