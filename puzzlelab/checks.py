@@ -14,15 +14,26 @@ Conventions (the same in every subpackage):
 
 from __future__ import annotations
 
+import collections.abc as abc
+import dataclasses
+import functools
 import math
 import numbers
 import operator
-from collections.abc import Collection, Iterable
-from typing import TypeVar
+import sys
+import types
+import typing
+from collections.abc import Callable, Collection, Iterable, Mapping
+from math import comb
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
-    "MEMORY_BUDGET", "ArgumentTypeError", "boolean", "choice", "integer", "integers", "number",
-    "seed", "text", "within_budget",
+    "MEMORY_BUDGET", "ArgumentTypeError", "binomial", "boolean", "choice", "collection", "function",
+    "integer", "integers", "multinomial", "number", "power", "record", "seed", "sequence",
+    "sweep_options", "table", "text", "within_budget",
 ]
 
 T = TypeVar("T")
@@ -47,7 +58,7 @@ def _range_text(low: int | float | None, high: int | float | None) -> str:
         return f"at least {low}"
     if high is not None:
         return f"at most {high}"
-    return "any value"
+    return "(not NaN)"
 
 
 def integer(value: object, name: str, *, low: int | None = None, high: int | None = None) -> int:
@@ -55,17 +66,25 @@ def integer(value: object, name: str, *, low: int | None = None, high: int | Non
     if not _is_integer(value):
         raise ArgumentTypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
     v = operator.index(value)
-    if (low is not None and v < low) or (high is not None and v > high):
+    if _outside(v, low, high, name):
         raise ValueError(f"{name} must be an integer {_range_text(low, high)}, got {v}")
     return v
+
+
+def _outside(v: float, low: object, high: object, name: str) -> bool:
+    """Is v below low or above high? (A bound that is not a number is a programming error.)"""
+    try:
+        return (low is not None and v < low) or (high is not None and v > high)  # type: ignore
+    except TypeError:
+        raise ArgumentTypeError(f"the bounds of {name} must be numbers or None, got "
+                                f"low={low!r}, high={high!r}") from None
 
 
 def integers(
     values: object, name: str, *, low: int | None = None, high: int | None = None
 ) -> tuple[int, ...]:
     """A finite sequence of integers (each checked as by `integer`), as a tuple of Python ints."""
-    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
-        raise ArgumentTypeError(f"{name} must be a sequence of integers, got {values!r}")
+    values = collection(values, name, what="a sequence of integers")
     return tuple(integer(v, f"{name}[{i}]", low=low, high=high) for i, v in enumerate(values))
 
 
@@ -80,7 +99,7 @@ def number(
         kind = "a number or None" if allow_none else "a number"
         raise ArgumentTypeError(f"{name} must be {kind}, got {value!r} ({type(value).__name__})")
     v = float(value)
-    if math.isnan(v) or (low is not None and v < low) or (high is not None and v > high):
+    if math.isnan(v) or _outside(v, low, high, name):
         raise ValueError(f"{name} must be a number {_range_text(low, high)}, got {value!r}")
     return v
 
@@ -124,10 +143,12 @@ def within_budget(
     The message names the estimate, the limit and (when given) the largest size that fits,
     e.g. `within_budget("optimum(20)", 2**20 * 8 * 2**20, MEMORY_BUDGET, largest="N = 15")`.
     """
-    if needed <= limit:
+    needed = number(needed, "needed (the estimate)")
+    if needed <= number(limit, "limit"):
         return
     hint = f"; the largest that fits is {largest}" if largest else ""
-    raise ValueError(f"{what} would need about {_amount(needed, unit)}, more than the limit of "
+    about = "more than 1e+300 " + unit if needed == math.inf else "about " + _amount(needed, unit)
+    raise ValueError(f"{what} would need {about}, more than the limit of "
                      f"{_amount(limit, unit)}{hint}")
 
 
@@ -138,3 +159,211 @@ def _amount(x: float, unit: str) -> str:
         if x >= scale:
             return f"{x / scale:.3g} {name}"
     return f"{x:.0f} bytes"
+
+
+# --- shapes and sizes (issue 27, part B): containers, tables, functions, and size estimates that
+# cost nothing whatever the size, so that a budget can refuse 10**20 before computing with it.
+
+
+def collection(value: object, name: str, *, what: str = "a list or tuple") -> Iterable:
+    """`value` if it is a collection of items (list, tuple, range, set, array, generator, ...).
+
+    Text, bytes and mappings are refused: they are never meant as a list of items (a string
+    would be read letter by letter, a dict by its keys)."""
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise ArgumentTypeError(f"{name} must be {what}, got {_shown(value)}")
+    return value
+
+
+def sequence(value: object, name: str, *, what: str = "a list or tuple") -> list:
+    """`value` as a list, if it is a collection of items (as `collection` says)."""
+    return list(collection(value, name, what=what))
+
+
+def table(value: object, name: str, columns: Iterable[str] = (), *,
+          made_by: str | None = None) -> "pd.DataFrame":
+    """`value` if it is a pandas DataFrame with (at least) `columns`; the message names the
+    function that makes such a table (`made_by`) when given."""
+    import pandas as pd
+
+    source = f" (from {made_by})" if made_by else ""
+    if not isinstance(value, pd.DataFrame):
+        raise ArgumentTypeError(f"{name} must be a table (a pandas DataFrame){source}, "
+                                f"got {type(value).__name__}")
+    missing = [c for c in columns if c not in value.columns]
+    if missing:
+        raise ValueError(f"{name} lacks the columns {missing}{source}")
+    return value
+
+
+def function(value: object, name: str) -> Callable[..., object]:
+    """`value` if it can be called."""
+    if not callable(value):
+        raise ArgumentTypeError(f"{name} must be a function, got {_shown(value)}")
+    return value
+
+
+def sweep_options(executor: object, workers: object) -> tuple[object, int]:
+    """A sweep's `executor=` (None, or an object with `submit`, as every concurrent.futures and
+    Dask executor has) and `workers=` (a positive integer), checked before any cached table is
+    read or any process starts."""
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise ArgumentTypeError(f"executor must be a concurrent.futures.Executor (or None), "
+                                f"got {_shown(executor)}")
+    return executor, integer(workers, "workers", low=1)
+
+
+def binomial(n: int, k: int) -> float:
+    """C(n, k) for a budget, at once for any size: exact (as a float, inf beyond floats) when
+    min(k, n - k) <= 64 or n < 4096, else an estimate of a number above 2**64, beyond every
+    budget (computing C(10**20, 10**10) exactly would take longer than the work it guards)."""
+    n, k = integer(n, "n", low=0), integer(k, "k")
+    if k < 0 or k > n:
+        return 0.0
+    k = min(k, n - k)
+    if k <= 64 or n < 4096:
+        exact = comb(n, k)
+        return float(exact) if exact.bit_length() <= 1000 else math.inf
+    if n < 10**12:  # lgamma's rounding is still far below one unit of the logarithm
+        log = math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+    else:  # C(n, k) >= (n / k)**k
+        log = k * math.log(n / k)
+    return math.exp(log) if log < 700 else math.inf
+
+
+def power(base: int, exponent: int) -> float:
+    """base**exponent (base >= 0) for a budget, at once for any size (inf beyond 2**1000)."""
+    base, exponent = integer(base, "base", low=0), integer(exponent, "exponent")
+    if base <= 1 or exponent <= 0:
+        return float(base**max(exponent, 0))
+    return float(base**exponent) if exponent * math.log2(base) <= 1000 else math.inf
+
+
+def multinomial(parts: Iterable[int]) -> float:
+    """(sum of parts)! / (product of part!) for a budget, as a product of `binomial`s."""
+    out, total = 1.0, 0
+    for p in integers(parts, "parts", low=0):
+        total += p
+        out *= binomial(total, p)
+    return out
+
+
+def _shown(value: object) -> str:
+    """A short description of a value for a message: its repr cut to 60 characters and its kind."""
+    text = repr(value)
+    return f"{text if len(text) <= 60 else text[:57] + '...'} ({type(value).__name__})"
+
+
+# --- record classes: every field checked against its type hint ------------------------------------
+
+
+def record(obj: object) -> None:
+    """Check each field of a dataclass instance against its type hint (call it in
+    `__post_init__`): int, float, bool, str, Literal, None, unions, tuples and sequences of
+    these, mappings, callables and classes; a field whose hint says nothing more is not checked."""
+    for name, check in _field_checks(type(obj)):
+        check(getattr(obj, name), f"{type(obj).__name__}.{name}")
+
+
+@functools.cache
+def _field_checks(cls: type) -> tuple[tuple[str, Callable[[object, str], object]], ...]:
+    hints = _hints(cls)
+    return tuple((f.name, _kind_check(hints.get(f.name, Any)))
+                 for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+
+
+def _hints(cls: type) -> dict[str, object]:
+    """The class's field hints, evaluated (one by one where some name is only for type checkers)."""
+    try:
+        return typing.get_type_hints(cls)
+    except Exception:
+        space = vars(sys.modules[cls.__module__])
+        out = {}
+        for name, hint in getattr(cls, "__annotations__", {}).items():
+            try:
+                out[name] = eval(hint, space) if isinstance(hint, str) else hint
+            except Exception:
+                out[name] = Any
+        return out
+
+
+def _kind_check(hint: object) -> Callable[[object, str], object]:
+    """A function(value, name) that raises ArgumentTypeError unless value is of the kind `hint`."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    simple = {int: integer, float: number, bool: boolean, str: text}
+    if hint in simple:
+        return simple[hint]  # type: ignore[index]
+    if hint in (Any, object) or isinstance(hint, (typing.TypeVar, str)):
+        return _anything
+    if hint is None or hint is type(None):
+        return _none
+    if origin in (typing.Union, types.UnionType):
+        return _union(tuple(_kind_check(a) for a in args), hint)
+    if origin is typing.Literal:
+        return lambda value, name: choice(value, name, args)
+    if origin in (tuple, list, abc.Sequence, abc.Iterable, abc.Collection, set, frozenset):
+        return _items(origin, args)
+    if origin in (dict, abc.Mapping) or hint in (dict, abc.Mapping):
+        return _instance(abc.Mapping, "a mapping")
+    if origin is abc.Callable or hint is abc.Callable:
+        return function
+    if isinstance(hint, type):
+        return _instance(hint, f"a {hint.__name__}")
+    return _anything
+
+
+def _anything(value: object, name: str) -> object:
+    return value
+
+
+def _none(value: object, name: str) -> None:
+    if value is not None:
+        raise ArgumentTypeError(f"{name} must be None, got {_shown(value)}")
+
+
+def _instance(cls: type, what: str) -> Callable[[object, str], object]:
+    def check(value: object, name: str) -> object:
+        if not isinstance(value, cls):
+            raise ArgumentTypeError(f"{name} must be {what}, got {_shown(value)}")
+        return value
+    return check
+
+
+def _union(checks_: tuple[Callable[[object, str], object], ...], hint: object
+           ) -> Callable[[object, str], object]:
+    def check(value: object, name: str) -> object:
+        for one in checks_:
+            try:
+                return one(value, name)
+            except ArgumentTypeError:
+                continue
+        raise ArgumentTypeError(f"{name} must be {_hint_text(hint)}, got {_shown(value)}")
+    return check
+
+
+def _items(origin: object, args: tuple) -> Callable[[object, str], object]:
+    """A collection (a tuple if the hint says tuple), each item of the kind its hint says."""
+    fixed = origin is tuple and args and args[-1] is not Ellipsis and args != ((),)
+    item_checks = [_kind_check(a) for a in args[: len(args) if fixed else 1]]
+    kind = tuple if origin is tuple else (set, frozenset) if origin in (set, frozenset) else None
+
+    def check(value: object, name: str) -> object:
+        if kind is not None and not isinstance(value, kind):
+            raise ArgumentTypeError(f"{name} must be a {_hint_text(origin)}, got {_shown(value)}")
+        items = collection(value, name)
+        if fixed and len(items) != len(item_checks):  # type: ignore[arg-type]
+            raise ValueError(f"{name} must have {len(item_checks)} items, got {len(items)}")
+        if item_checks and item_checks[0] is not _anything:
+            for i, v in enumerate(items):
+                item_checks[i if fixed else 0](v, f"{name}[{i}]")
+        return value
+    return check
+
+
+def _hint_text(hint: object) -> str:
+    """How a message names a kind: int, str | None, Var | Param | Not, tuple[int, ...]."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return " | ".join(_hint_text(a) for a in typing.get_args(hint))
+    if hint is type(None):
+        return "None"
+    return getattr(hint, "__name__", None) or str(hint).replace("typing.", "")
