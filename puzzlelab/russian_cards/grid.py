@@ -107,6 +107,8 @@ def cells(c: int, n_max: int = N_MAX, n_min: int = 1) -> list[tuple[int, int, in
 
 def grid_name(n_min: int = 1, n_max: int = N_MAX) -> str:
     """The table in data/ of a grid: russian_cards_grid from n = 1 up, else ..._n{min}_{max}."""
+    n_min = checks.integer(n_min, "n_min", low=1)
+    n_max = checks.integer(n_max, "n_max", low=n_min)
     if n_min == 1:
         return "russian_cards_grid"
     return f"russian_cards_grid_n{n_min}_{n_max}"
@@ -164,12 +166,7 @@ def check_grid(grid: pd.DataFrame) -> None:
 
 def check_table(df: object, columns: Sequence[str]) -> pd.DataFrame:
     """`df` if it is a DataFrame with these columns (TypeError / ValueError otherwise)."""
-    if not isinstance(df, pd.DataFrame):
-        raise checks.ArgumentTypeError(f"expected a table (DataFrame), got {type(df).__name__}")
-    missing = [c for c in columns if c not in df.columns]
-    if missing:
-        raise ValueError(f"the table lacks the columns {missing}")
-    return df
+    return checks.table(df, "the table", columns)
 
 
 # -- the smallest announcement ---------------------------------------------------------------
