@@ -42,6 +42,14 @@ class Symmetry:
     cycles: tuple[int, ...]
     twists: tuple[tuple[int, ...], ...]
 
+    def __post_init__(self) -> None:
+        checks.record(self)
+        if len(self.twists) != len(self.cycles) or min(self.cycles, default=1) < 1:
+            raise ValueError(f"a symmetry has cycles of at least one player, one twist each; got "
+                             f"cycles {self.cycles} and {len(self.twists)} twists")
+        if any(sorted(t) != list(range(len(t))) for t in self.twists):
+            raise ValueError(f"every twist must be a permutation of the colours, got {self.twists}")
+
     def __str__(self) -> str:
         """E.g. "5-cycle twisted by (0 1 2)": the cycles of players, each with its twist."""
         return ", ".join(f"{c}-cycle" + ("" if _cycle_notation(t) == "()" else
