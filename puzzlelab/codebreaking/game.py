@@ -70,6 +70,9 @@ class Symmetry:
     # generators only: swaps[g] = the two symbols generator g exchanges
     swaps: np.ndarray | None = None
 
+    def __post_init__(self) -> None:
+        checks.record(self)
+
     @property
     def size(self) -> int:
         return int(self.code_perms.shape[0])
