@@ -182,11 +182,8 @@ def _lineups(lineup_list: object) -> list[tuple[str, ...]]:
 
 def merge_sums(parts: pd.DataFrame) -> pd.DataFrame:
     """Add up blocks' sums row by row (same table, scope, item, measure); checks the parts."""
-    if not isinstance(parts, pd.DataFrame):
-        raise checks.ArgumentTypeError(f"parts must be a DataFrame of sums, got {parts!r}")
-    missing = [c for c in SUMS if c not in parts.columns]
-    if missing or parts.empty:
-        raise ValueError(f"sums need the columns {SUMS}; missing {missing}")
+    if checks.table(parts, "parts (sums)", SUMS, made_by="deal_sums").empty:
+        raise ValueError("parts must hold at least one row of sums")
     parts = parts[SUMS].fillna({"item": ""}).astype({"item": str})
     dens = parts.groupby(KEYS, sort=False)["denominator"].nunique()
     if (dens > 1).any():
@@ -205,11 +202,13 @@ def merge_sums(parts: pd.DataFrame) -> pd.DataFrame:
 # ----- summaries from sums -------------------------------------------------------------------
 def mean_ci_from_sums(deals: int, total: int, squares: int, den: int) -> tuple[float, float]:
     """Mean and 95% normal half-width of x = S / den over deals, from exact integer sums."""
-    n = int(deals)
-    mean = float(Fraction(int(total), n * int(den)))
+    n = checks.integer(deals, "deals", low=1)
+    total, den = checks.integer(total, "total"), checks.integer(den, "den", low=1)
+    squares = checks.integer(squares, "squares", low=0)
+    mean = float(Fraction(total, n * den))
     if n < 2:
         return mean, float("nan")
-    var = Fraction(n * int(squares) - int(total) ** 2, n * (n - 1) * int(den) ** 2)
+    var = Fraction(n * squares - total**2, n * (n - 1) * den**2)
     if var < 0:
         raise ValueError("sums are inconsistent: the sum of squares is too small")
     return mean, Z95 * math.sqrt(float(var) / n)
@@ -240,6 +239,8 @@ def strategy_from_sums(sums: pd.DataFrame) -> pd.DataFrame:
 def head_to_head_from_sums(sums: pd.DataFrame, focal: str) -> pd.DataFrame:
     """`tournament.head_to_head` from sums: one focal agent against two copies of each other."""
     t = _pick(sums, "head_to_head").set_index(["scope", "item", "measure"])
+    focals = sorted({scope.split(" vs ")[0] for scope in t.index.get_level_values("scope")})
+    checks.choice(focal, "focal (an agent of the head-to-head sums)", focals)
     out = []
     for scope in dict.fromkeys(t.index.get_level_values("scope")):
         f, other = scope.split(" vs ")
