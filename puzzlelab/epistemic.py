@@ -25,6 +25,8 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from . import checks
+
 __all__ = ["Agent", "KripkeModel", "Prop", "World"]
 
 World = Hashable
@@ -38,6 +40,9 @@ class KripkeModel:
 
     worlds: frozenset
     cells: Mapping[Agent, Mapping[World, frozenset]]  # agent -> world -> its cell
+
+    def __post_init__(self) -> None:
+        checks.record(self)  # the kinds; `from_observations` makes the partitions
 
     @classmethod
     def from_observations(

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from . import checks
+
 __all__ = ["REFERENCES", "SOURCE_DOCUMENTS", "Reference", "cite", "reference", "references_table"]
 
 
@@ -25,6 +27,9 @@ class Reference:
     venue: str
     file: str | None = None
     url: str | None = None
+
+    def __post_init__(self) -> None:
+        checks.record(self)
 
     @property
     def short(self) -> str:
@@ -104,7 +109,7 @@ SOURCE_DOCUMENTS: dict[str, Reference] = {r.key: r for r in _SOURCES}
 
 def reference(key: str) -> Reference:
     """The reference under `key` (a ValueError lists the known keys)."""
-    if key not in REFERENCES:
+    if checks.text(key, "citation key") not in REFERENCES:
         raise ValueError(f"unknown citation key {key!r}; known: {', '.join(sorted(REFERENCES))}")
     return REFERENCES[key]
 
@@ -116,6 +121,7 @@ def cite(key: str) -> str:
 
 def references_table(source_documents_only: bool = False) -> pd.DataFrame:
     """All references as a table (key, authors, year, title, venue, file)."""
-    refs = SOURCE_DOCUMENTS if source_documents_only else REFERENCES
+    only = checks.boolean(source_documents_only, "source_documents_only")
+    refs = SOURCE_DOCUMENTS if only else REFERENCES
     return pd.DataFrame([{"key": r.key, "authors": r.authors, "year": r.year, "title": r.title,
                           "venue": r.venue, "file": r.file or ""} for r in refs.values()])

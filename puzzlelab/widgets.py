@@ -17,6 +17,8 @@ from typing import Any
 
 from IPython.display import display
 
+from . import checks
+
 __all__ = ["Message", "interact_safely", "show_safely", "static_explorer", "view_html"]
 
 
@@ -24,7 +26,7 @@ class Message:
     """A one-line message shown as plain text (never re-read as Markdown or HTML)."""
 
     def __init__(self, text: str):
-        self.text = text
+        self.text = checks.text(text, "text")
 
     def __repr__(self) -> str:
         return self.text
@@ -105,6 +107,12 @@ def static_explorer(views: Mapping[str, Any], *, description: str = "show",
     """
     import ipywidgets as w
 
+    if not isinstance(views, Mapping):
+        raise checks.ArgumentTypeError(f"views must map labels to views, got {views!r}")
+    checks.text(description, "description")
+    slider = checks.boolean(slider, "slider")
+    for label in views:
+        checks.text(label, "a label of views")
     if not views:
         raise ValueError("static_explorer needs at least one view")
     labels = list(views)
