@@ -8,6 +8,7 @@ solvers' inner loops pay nothing for the checks.
 
 from __future__ import annotations
 
+import types
 from collections.abc import Iterable, Iterator
 
 from . import checks
@@ -16,6 +17,10 @@ __all__ = ["MAX_BITS", "bits", "full", "from_bits", "union"]
 
 # The largest set index: a mask of 2**36 bits takes 8 GiB, the project's memory budget.
 MAX_BITS = 8 * checks.MEMORY_BUDGET
+
+
+# Collections taken at a glance (anything else is checked by `checks.collection` first).
+_PLAIN = (list, tuple, range, set, frozenset, types.GeneratorType)
 
 
 def _element(i: object, name: str) -> int:
@@ -28,9 +33,11 @@ def _element(i: object, name: str) -> int:
 
 def from_bits(items: Iterable[int]) -> int:
     """The mask of a set of indices: {0, 2} -> 0b101."""
+    if type(items) not in _PLAIN:
+        checks.collection(items, "items", what="a collection of set elements")
     mask = 0
-    for i in checks.collection(items, "items", what="a collection of set elements"):
-        if type(i) is not int or not 0 <= i < MAX_BITS:
+    for i in items:
+        if type(i) is not int or i < 0 or i >= MAX_BITS:
             i = _element(i, "an element of items")
         mask |= 1 << i
     return mask
@@ -59,8 +66,10 @@ def full(size: int) -> int:
 
 def union(masks: Iterable[int]) -> int:
     """The union (bitwise or) of masks; 0 for none."""
+    if type(masks) not in _PLAIN:
+        checks.collection(masks, "masks", what="a collection of bit masks")
     out = 0
-    for m in checks.collection(masks, "masks", what="a collection of bit masks"):
+    for m in masks:
         if type(m) is not int or m < 0:
             m = checks.integer(m, "a mask of masks", low=0)
         out |= m

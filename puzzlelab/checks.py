@@ -20,6 +20,7 @@ import functools
 import math
 import numbers
 import operator
+import reprlib
 import sys
 import types
 import typing
@@ -63,29 +64,32 @@ def _range_text(low: int | float | None, high: int | float | None) -> str:
 
 def integer(value: object, name: str, *, low: int | None = None, high: int | None = None) -> int:
     """`value` as a Python int in [low, high]: numpy integers are accepted; bools, floats and text are not."""
-    if not _is_integer(value):
-        raise ArgumentTypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
-    v = operator.index(value)
-    if _outside(v, low, high, name):
-        raise ValueError(f"{name} must be an integer {_range_text(low, high)}, got {v}")
-    return v
-
-
-def _outside(v: float, low: object, high: object, name: str) -> bool:
-    """Is v below low or above high? (A bound that is not a number is a programming error.)"""
+    if type(value) is not int:  # the common case costs one type test
+        if not _is_integer(value):
+            raise ArgumentTypeError(
+                f"{name} must be an integer, got {value!r} ({type(value).__name__})")
+        value = operator.index(value)
     try:
-        return (low is not None and v < low) or (high is not None and v > high)  # type: ignore
-    except TypeError:
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise ValueError(f"{name} must be an integer {_range_text(low, high)}, got {value}")
+    except TypeError:  # a bound that is not a number: an error of the calling code
         raise ArgumentTypeError(f"the bounds of {name} must be numbers or None, got "
                                 f"low={low!r}, high={high!r}") from None
+    return value  # type: ignore[return-value]
 
 
 def integers(
     values: object, name: str, *, low: int | None = None, high: int | None = None
 ) -> tuple[int, ...]:
     """A finite sequence of integers (each checked as by `integer`), as a tuple of Python ints."""
-    values = collection(values, name, what="a sequence of integers")
-    return tuple(integer(v, f"{name}[{i}]", low=low, high=high) for i, v in enumerate(values))
+    out = tuple(collection(values, name, what="a sequence of integers"))
+    try:  # the common case, plain ints within the bounds, in a few C-level passes
+        if all(type(v) is int for v in out) and (not out or (
+                (low is None or min(out) >= low) and (high is None or max(out) <= high))):
+            return out
+    except TypeError:
+        pass  # a bound of the wrong kind: the item by item check below names it
+    return tuple(integer(v, f"{name}[{i}]", low=low, high=high) for i, v in enumerate(out))
 
 
 def number(
@@ -99,8 +103,12 @@ def number(
         kind = "a number or None" if allow_none else "a number"
         raise ArgumentTypeError(f"{name} must be {kind}, got {value!r} ({type(value).__name__})")
     v = float(value)
-    if math.isnan(v) or _outside(v, low, high, name):
-        raise ValueError(f"{name} must be a number {_range_text(low, high)}, got {value!r}")
+    try:
+        if math.isnan(v) or (low is not None and v < low) or (high is not None and v > high):
+            raise ValueError(f"{name} must be a number {_range_text(low, high)}, got {value!r}")
+    except TypeError:  # a bound that is not a number: an error of the calling code
+        raise ArgumentTypeError(f"the bounds of {name} must be numbers or None, got "
+                                f"low={low!r}, high={high!r}") from None
     return v
 
 
@@ -130,6 +138,7 @@ def choice(value: object, name: str, options: Collection[T]) -> T:
     except TypeError:  # unhashable value against a set or dict
         ok = False
     if not ok:
+        options = collection(options, f"the options of {name}")
         listed = ", ".join(repr(o) for o in options)
         raise ValueError(f"{name} must be one of {listed}; got {value!r}")
     return value  # type: ignore[return-value]
@@ -249,8 +258,12 @@ def multinomial(parts: Iterable[int]) -> float:
 
 
 def _shown(value: object) -> str:
-    """A short description of a value for a message: its repr cut to 60 characters and its kind."""
-    text = repr(value)
+    """A short description of a value for a message: its repr cut to 60 characters and its kind
+    (a value too deep or too odd to print is shown by its kind alone)."""
+    try:
+        text = reprlib.repr(value)
+    except Exception:  # noqa: BLE001 - a repr that recurses without end or fails
+        return f"a {type(value).__name__}"
     return f"{text if len(text) <= 60 else text[:57] + '...'} ({type(value).__name__})"
 
 
@@ -261,6 +274,8 @@ def record(obj: object) -> None:
     """Check each field of a dataclass instance against its type hint (call it in
     `__post_init__`): int, float, bool, str, Literal, None, unions, tuples and sequences of
     these, mappings, callables and classes; a field whose hint says nothing more is not checked."""
+    if not dataclasses.is_dataclass(obj) or isinstance(obj, type):
+        raise ArgumentTypeError(f"obj must be a dataclass instance, got {_shown(obj)}")
     for name, check in _field_checks(type(obj)):
         check(getattr(obj, name), f"{type(obj).__name__}.{name}")
 
@@ -290,15 +305,14 @@ def _hints(cls: type) -> dict[str, object]:
 def _kind_check(hint: object) -> Callable[[object, str], object]:
     """A function(value, name) that raises ArgumentTypeError unless value is of the kind `hint`."""
     origin, args = typing.get_origin(hint), typing.get_args(hint)
-    simple = {int: integer, float: number, bool: boolean, str: text}
-    if hint in simple:
-        return simple[hint]  # type: ignore[index]
+    if hint in _SIMPLE:
+        return _SIMPLE[hint]  # type: ignore[index]
     if hint in (Any, object) or isinstance(hint, (typing.TypeVar, str)):
         return _anything
     if hint is None or hint is type(None):
         return _none
     if origin in (typing.Union, types.UnionType):
-        return _union(tuple(_kind_check(a) for a in args), hint)
+        return _union(args, hint)
     if origin is typing.Literal:
         return lambda value, name: choice(value, name, args)
     if origin in (tuple, list, abc.Sequence, abc.Iterable, abc.Collection, set, frozenset):
@@ -310,6 +324,10 @@ def _kind_check(hint: object) -> Callable[[object, str], object]:
     if isinstance(hint, type):
         return _instance(hint, f"a {hint.__name__}")
     return _anything
+
+
+_SIMPLE: dict[object, Callable[..., object]] = {int: integer, float: number, bool: boolean,
+                                                str: text}
 
 
 def _anything(value: object, name: str) -> object:
@@ -329,10 +347,16 @@ def _instance(cls: type, what: str) -> Callable[[object, str], object]:
     return check
 
 
-def _union(checks_: tuple[Callable[[object, str], object], ...], hint: object
-           ) -> Callable[[object, str], object]:
+def _union(members: tuple, hint: object) -> Callable[[object, str], object]:
+    """Any of the members: classes by one isinstance test, the other kinds in turn."""
+    classes = tuple(a for a in members if isinstance(a, type) and a not in _SIMPLE
+                    and a is not type(None))
+    others = tuple(_kind_check(a) for a in members if a not in classes)
+
     def check(value: object, name: str) -> object:
-        for one in checks_:
+        if classes and isinstance(value, classes):
+            return value
+        for one in others:
             try:
                 return one(value, name)
             except ArgumentTypeError:

@@ -33,8 +33,9 @@ from .sets import (
 )
 
 __all__ = [
-    "MAX_CODE_PLAYERS", "MAX_COMBINATIONS", "VIABILITY", "Chain", "ChainMethodResult", "chain_crossings",
-    "chain_method", "chains", "combination", "disjoint_chain_pairs", "max_disjoint_chains",
+    "MAX_CODE_PLAYERS", "MAX_COMBINATIONS", "VIABILITY", "Chain", "ChainMethodResult",
+    "chain_crossings", "chain_method", "chains", "combination", "disjoint_chain_pairs",
+    "max_disjoint_chains",
 ]
 
 MAX_COMBINATIONS = 10**7  # chain_method: combinations explored at most (a level is kept whole)

@@ -135,8 +135,7 @@ def twisted_shift(g: Symmetry, n_players: int, n_colors: int) -> tuple[int, ...]
 
 def orbits(perm: tuple[int, ...]) -> list[tuple[int, ...]]:
     """The cycles of a permutation of the rounds, each from its smallest round, in order."""
-    if isinstance(perm, (str, bytes)) or not hasattr(perm, "__len__"):
-        raise checks.ArgumentTypeError(f"perm must be a sequence of round indices, got {perm!r}")
+    perm = checks.integers(perm, "perm (round indices)")
     if sorted(perm) != list(range(len(perm))):
         raise ValueError(f"perm must list each of the rounds 0 .. {len(perm) - 1} once")
     seen, out = set(), []

@@ -64,7 +64,8 @@ def _small_world(k: int, m: int) -> tuple[int, int, int]:
     m = checks.integer(m, "m (colours)", low=2, high=len(LETTERS))
     most = largest_players(m, MAX_SLICE_ROUNDS)
     checks.within_budget(f"a slice of {k} players and {m} colours", checks.power(m, k),
-                         MAX_SLICE_ROUNDS, unit="rounds", largest=f"{most} players with {m} colours")
+                         MAX_SLICE_ROUNDS, unit="rounds",
+                         largest=f"{most} players with {m} colours")
     return k, m, m**k
 
 

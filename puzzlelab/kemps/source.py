@@ -34,16 +34,18 @@ def _record(rec: object) -> GameRecord:
     return rec
 
 
-def _turn(t: object) -> Turn:
+def _turn(t: object, rec: GameRecord) -> Turn:
+    """A Turn of a game of `rec`'s deck (its cards in the deck)."""
     if not isinstance(t, Turn):
         raise checks.ArgumentTypeError(f"t must be a Turn (a row of a game's trace), got {t!r}")
+    t.check_cards(rec.deck.n)
     return t
 
 
 def move_text(rec: GameRecord, t: Turn) -> str:
     """The report's Move column: 'Collects 5 Discards 6♠ and 8♠', 'Picks 4♠ Discards 8♦', 'No
     move'."""
-    d, t = _record(rec).deck, _turn(t)
+    d, t = _record(rec).deck, _turn(t, rec)
     if not t.picked:
         return "No move"
     discards = " and ".join(d.name(c) for c in t.discarded)
@@ -54,7 +56,7 @@ def move_text(rec: GameRecord, t: Turn) -> str:
 
 def comment_text(rec: GameRecord, t: Turn) -> str:
     """The report's Comment column, from the agent's reason for its move."""
-    d, why = _record(rec).deck, _turn(t).why
+    d, why = _record(rec).deck, _turn(t, rec).why
     if t.kemps is not None:
         return "Kemps!"
     kind = why[0] if why else "nothing"

@@ -179,6 +179,8 @@ def smallest_row(cell: tuple[int, int, int, str], work_limit: float = MIN_WORK) 
     bound, the counting lemmas' bound (`model.counting_lower_bound`) and Lemma C's exact size
     (b = c + 1); `proven` when the lower bound meets the size found.
     """
+    if not isinstance(cell, (tuple, list)) or len(cell) != 4:
+        raise checks.ArgumentTypeError(f"a cell is (a, b, c, grid witness), got {cell!r}")
     a, b, c, witness = cell
     grid_size = len(parse_announcement(witness))
     start = shrink(a, b, c, parse_announcement(witness))

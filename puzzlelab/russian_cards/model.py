@@ -32,10 +32,10 @@ from .. import checks
 from ..bitsets import bits, from_bits, full
 
 __all__ = [
-    "Announcement", "Hand", "MAX_FORMULA_CARDS", "MAX_HANDS", "all_hands", "check_announcement", "check_hand",
-    "check_sizes", "counting_lower_bound", "covering_counts", "hand_sizes", "holding_bound",
-    "holding_counts", "is_informative", "is_safe", "is_solution", "packing_upper_bound",
-    "parse_hand", "views",
+    "Announcement", "Hand", "MAX_FORMULA_CARDS", "MAX_HANDS", "all_hands", "check_announcement",
+    "check_hand", "check_sizes", "counting_lower_bound", "covering_counts", "hand_sizes",
+    "holding_bound", "holding_counts", "is_informative", "is_safe", "is_solution",
+    "packing_upper_bound", "parse_hand", "views",
 ]
 
 Hand = tuple[int, ...]

@@ -133,7 +133,8 @@ def add_counting(model: cp_model.CpModel, x: list, arr: np.ndarray, a: int, b: i
 def _hand_masks(arr: object, n: int) -> np.ndarray:
     """Hands as a 1-D integer array of masks of n cards."""
     if not isinstance(arr, np.ndarray) or arr.ndim != 1 or arr.dtype.kind not in "iu":
-        raise checks.ArgumentTypeError(f"arr must be a 1-D integer array of hand masks, got {arr!r}")
+        raise checks.ArgumentTypeError(
+            f"arr must be a 1-D integer array of hand masks, got {arr!r}")
     if arr.size and (arr.min() < 0 or int(arr.max()) >> n):
         raise ValueError(f"arr must hold hands of the cards 0..{n - 1}")
     return arr
