@@ -33,8 +33,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = [
-    "COLUMNS", "Cold", "Method", "QUICK_ENV", "SPEED_COLUMNS", "Task", "best_of", "cold_run",
-    "interleaved", "measure", "profile_summary", "quick", "repetitions", "schema_row",
+    "COLUMNS", "Cold", "MAX_REPEAT", "Method", "QUICK_ENV", "SPEED_COLUMNS", "Task", "best_of",
+    "cold_run", "interleaved", "measure", "profile_summary", "quick", "repetitions", "schema_row",
     "speed_table", "timed", "warm_peak_mib", "write_rows",
 ]
 
@@ -53,6 +53,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
 MIB = 1024 * 1024
 SLOW = 5.0  # seconds: a cold run this slow is not repeated
+MAX_REPEAT = 100_000  # repetitions of one measured call at most
 
 
 def timed(f: Callable[..., Any], *args: Any) -> tuple[float, Any]:
@@ -66,7 +67,8 @@ def timed(f: Callable[..., Any], *args: Any) -> tuple[float, Any]:
 def best_of(f: Callable[[], Any], repeat: int = 3) -> float:
     """Fastest wall time of `repeat` calls of f() (the usual timeit convention)."""
     checks.function(f, "f")
-    return min(timed(f)[0] for _ in range(checks.integer(repeat, "repeat", low=1)))
+    repeat = checks.integer(repeat, "repeat", low=1, high=MAX_REPEAT)
+    return min(timed(f)[0] for _ in range(repeat))
 
 
 def quick() -> bool:
@@ -76,7 +78,8 @@ def quick() -> bool:
 
 def repetitions(full: int, few: int = 2) -> int:
     """`full` repetitions normally, `few` in quick mode."""
-    full, few = checks.integer(full, "full", low=0), checks.integer(few, "few", low=0)
+    full = checks.integer(full, "full", low=0, high=MAX_REPEAT)
+    few = checks.integer(few, "few", low=0, high=MAX_REPEAT)
     return min(full, few) if quick() else full
 
 
@@ -203,12 +206,13 @@ def _calls(calls: object) -> Mapping[str, Callable[[], Any]]:
 def _counts(repeat: object, calls: Mapping[str, Any]) -> dict[str, int]:
     """Repetitions per label: one count for all, or a mapping with a count for every label."""
     if not isinstance(repeat, Mapping):
-        count = checks.integer(repeat, "repeat", low=0)
+        count = checks.integer(repeat, "repeat", low=0, high=MAX_REPEAT)
         return dict.fromkeys(calls, count)
     missing = [k for k in calls if k not in repeat]
     if missing:
         raise ValueError(f"repeat gives no count for {missing}")
-    return {k: checks.integer(repeat[k], f"repeat[{k!r}]", low=0) for k in calls}
+    return {k: checks.integer(repeat[k], f"repeat[{k!r}]", low=0, high=MAX_REPEAT)
+            for k in calls}
 
 
 def warm_peak_mib(f: Callable[[], Any]) -> float:
@@ -302,8 +306,8 @@ def measure(puzzle: str, case: str, methods: Sequence[Method], *, repeat: int = 
     for i, m in enumerate(methods):
         if not isinstance(m, Method):
             raise checks.ArgumentTypeError(f"methods[{i}] must be a Method, got {m!r}")
-    repeat = checks.integer(repeat, "repeat", low=1)
-    cold_repeat = checks.integer(cold_repeat, "cold_repeat", low=0)
+    repeat = checks.integer(repeat, "repeat", low=1, high=MAX_REPEAT)
+    cold_repeat = checks.integer(cold_repeat, "cold_repeat", low=0, high=MAX_REPEAT)
     budget = checks.number(budget, "budget (seconds)", low=0)
     peak_below = checks.number(peak_below, "peak_below (seconds)", low=0)
     profile_below = checks.number(profile_below, "profile_below (ratio)", low=0)
