@@ -114,7 +114,7 @@ def number(
 
 def boolean(value: object, name: str) -> bool:
     """`value` as a bool: only True and False (numpy's too); 'no', 0 or None are refused."""
-    if isinstance(value, bool) or type(value).__name__ in ("bool_", "bool"):
+    if isinstance(value, bool) or _is_bool(value):
         return bool(value)
     raise ArgumentTypeError(f"{name} must be True or False, got {value!r}")
 
@@ -132,16 +132,23 @@ def text(value: object, name: str) -> str:
 
 
 def choice(value: object, name: str, options: Collection[T]) -> T:
-    """`value` if it is one of `options` (compared by equality; the message lists them)."""
+    """`value` if it is one of `options` (compared by equality; the message lists them). A float
+    or a bool matches only options of its own kind: 28.0 and True are not the 28 or 1 asked for."""
     try:
         ok = value in options
     except TypeError:  # unhashable value against a set or dict
         ok = False
-    if not ok:
+    if not ok or (isinstance(value, (float, bool)) or _is_bool(value)) and not any(
+            type(o) is type(value) for o in options):
         options = collection(options, f"the options of {name}")
         listed = ", ".join(repr(o) for o in options)
-        raise ValueError(f"{name} must be one of {listed}; got {value!r}")
+        kind = ArgumentTypeError if ok else ValueError
+        raise kind(f"{name} must be one of {listed}; got {value!r} ({type(value).__name__})")
     return value  # type: ignore[return-value]
+
+
+def _is_bool(value: object) -> bool:
+    return type(value).__name__ in ("bool_", "bool")
 
 
 def within_budget(

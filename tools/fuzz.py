@@ -19,8 +19,9 @@ its type hint does not allow ("accepted": wrong values must be refused, not answ
 call runs in a forked child of its own (a session of its own, killed as a group), so no call
 can hang the run or change the next call's state.
 
-The run never touches the committed data/ and figures/: it copies them to a scratch folder
-and points PUZZLELAB_ROOT at it before puzzlelab is imported (see puzzlelab/paths.py).
+The run never touches the committed data/ and figures/: it copies them to a scratch folder,
+points PUZZLELAB_ROOT at it before puzzlelab is imported (see puzzlelab/paths.py) and works
+there (a relative path given as an argument lands in the scratch too).
 Exit status 0 when every call passed, 1 otherwise (the failures are listed).
 """
 
@@ -799,6 +800,7 @@ def forked_call(f: Callable[..., Any], kwargs: dict[str, Any], limits: Limits) -
                 os.dup2(devnull, fd)
             os.dup2(stacks.fileno(), 2)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
             faulthandler.dump_traceback_later(limits.seconds * 0.9, exit=False)
             report = run_call(f, kwargs)
             faulthandler.cancel_dump_traceback_later()
@@ -812,31 +814,15 @@ def forked_call(f: Callable[..., Any], kwargs: dict[str, Any], limits: Limits) -
             os._exit(0)
     os.close(write)
     start = time.monotonic()
-    finding: dict[str, Any] | None = None
-    most_processes = peak = 0
     try:
-        while True:
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                break
-            family = _session_processes(pid)
-            started = len(family) - 1
-            most_processes = max(most_processes, started)
-            peak = max(peak, sum(rss for _, rss in family))
-            if started > limits.processes:
-                finding = {"outcome": "processes", "message": f"started {started} processes "
-                           f"(the limit is {limits.processes})"}
-            elif peak > limits.memory:
-                finding = {"outcome": "memory", "message": f"held {peak / 2**20:.0f} MiB "
-                           f"(the limit is {limits.memory / 2**20:.0f} MiB)"}
-            elif time.monotonic() - start > limits.seconds:
-                finding = {"outcome": "timeout", "where": _stack_at_timeout(stacks),
-                           "message": f"still running after {limits.seconds:g} s"}
-            if finding:
-                _kill_group(pid)
-                os.waitpid(pid, 0)
-                return finding
-            time.sleep(0.02 if time.monotonic() - start < 1 else 0.05)
+        try:
+            finding, status = _watch(pid, limits, stacks, start)
+        except BaseException:  # Ctrl-C or a kill of the run: the call's processes go with it
+            _kill_group(pid)
+            os.waitpid(pid, 0)
+            raise
+        if finding:
+            return finding
         left = _session_processes(pid)
         if left:  # killed first: they may hold the pipe open
             _kill_group(pid)
@@ -856,6 +842,33 @@ def forked_call(f: Callable[..., Any], kwargs: dict[str, Any], limits: Limits) -
         if read != -1:
             os.close(read)
         stacks.close()
+
+
+def _watch(pid: int, limits: Limits, stacks: Any, start: float
+           ) -> tuple[dict[str, Any] | None, int]:
+    """Wait for the call's process, watching its session: (a finding, after killing the
+    session, or None) and the process's exit status."""
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return None, status
+        family = _session_processes(pid)
+        started, held = len(family) - 1, sum(private for _, private in family)
+        finding = None
+        if started > limits.processes:
+            finding = {"outcome": "processes", "message": f"started {started} processes "
+                       f"(the limit is {limits.processes})"}
+        elif held > limits.memory:
+            finding = {"outcome": "memory", "message": f"held {held / 2**20:.0f} MiB "
+                       f"(the limit is {limits.memory / 2**20:.0f} MiB)"}
+        elif time.monotonic() - start > limits.seconds:
+            finding = {"outcome": "timeout", "where": _stack_at_timeout(stacks),
+                       "message": f"still running after {limits.seconds:g} s"}
+        if finding:
+            _kill_group(pid)
+            _, status = os.waitpid(pid, 0)
+            return finding, status
+        time.sleep(0.02 if time.monotonic() - start < 1 else 0.05)
 
 
 def _stack_at_timeout(stacks: Any, frames: int = 4) -> str:
@@ -1078,8 +1091,10 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = arguments(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a kill cleans up as Ctrl-C does
     scratch = scratch_root()
     os.environ.update(PUZZLELAB_ROOT=str(scratch), MPLBACKEND="Agg", TQDM_DISABLE="1")
+    os.chdir(scratch)  # a relative path given as an argument ("data/x.csv") lands in the scratch
     try:
         from puzzlelab import paths
 

@@ -181,6 +181,17 @@ SIZE_CONTROLS = {
 }
 
 
+def _explorable(kind: str, a: int, b: int) -> tuple[str, int, int]:
+    """A game the explorers show: its sizes within the controls' ranges (`SIZE_CONTROLS`), so
+    that an exploration takes seconds, not hours (Mastermind 8 x 4 has 65,536 codes)."""
+    kind = checks.choice(kind, "kind of game", GAME_KINDS)
+    (a_name, a_low, a_high), second = SIZE_CONTROLS[kind]
+    a = checks.integer(a, f"{a_name} (a)", low=a_low, high=a_high)
+    if second is not None:
+        b = checks.integer(b, f"{second[0]} (b)", low=second[1], high=second[2])
+    return kind, a, b
+
+
 def _fit_sizes(kind: str, a, b) -> None:
     """Name, range and show the size sliders for this kind of game (b hidden when unused)."""
     (a_name, a_low, a_high), second = SIZE_CONTROLS[kind]
@@ -242,7 +253,7 @@ def explore_strategy(
 ) -> Figure:
     """Worst, average and depth histogram of one strategy on one game (kind and size)."""
     scoring(strategy)
-    game = make_game(kind, a, b)
+    game = make_game(*_explorable(kind, a, b))
     result = analyze(game, strategy)
     fig = plot_histograms([result])
     fig.axes[0].set_title(
@@ -261,7 +272,7 @@ def explore_play(
     pegs: int = 4, colors: int = 6, seed: int = 1, guesses: str = "1122, 1344"
 ) -> pd.DataFrame:
     """Play Mastermind against a hidden code (from the seed): guesses, answers, codes left."""
-    game = make_game("Mastermind", pegs, colors)
+    game = make_game(*_explorable("Mastermind", pegs, colors))
     secret = hidden_code(game, seed)
     live = np.arange(game.n_codes)
     rows = []

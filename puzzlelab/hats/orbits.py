@@ -47,8 +47,10 @@ class Symmetry:
         if len(self.twists) != len(self.cycles) or min(self.cycles, default=1) < 1:
             raise ValueError(f"a symmetry has cycles of at least one player, one twist each; got "
                              f"cycles {self.cycles} and {len(self.twists)} twists")
-        if any(sorted(t) != list(range(len(t))) for t in self.twists):
-            raise ValueError(f"every twist must be a permutation of the colours, got {self.twists}")
+        for t in self.twists:
+            if sorted(t) != list(range(len(t))):
+                raise ValueError(f"every twist must be a permutation of the {len(t)} colours "
+                                 f"0..{len(t) - 1}, got {t}")
 
     def __str__(self) -> str:
         """E.g. "5-cycle twisted by (0 1 2)": the cycles of players, each with its twist."""

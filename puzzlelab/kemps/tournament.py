@@ -294,7 +294,8 @@ def valve_table(lineups: Sequence[Sequence[str]], valves: Sequence[int],
     ups = [tuple(_lineup(u)) for u in lineups]
     valves = checks.integers(valves, "valves", low=1)
     games = checks.integer(games, "games", low=1, high=10**6)
-    params = [(u, valve, make_deck(deck), games) for u in ups for valve in valves]
+    deck = make_deck(deck)
+    params = [(u, valve, deck, games) for u in ups for valve in valves]
     return pd.DataFrame(sweeps.sweep(_valve_row, params, executor=executor, workers=workers,
                                      desc="Kemps turn valve"))
 
