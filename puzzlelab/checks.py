@@ -9,7 +9,12 @@ Conventions (the same in every subpackage):
   value raises `ArgumentTypeError`, which is both a `TypeError` and a `ValueError` (so
   `except ValueError` catches every bad argument); both messages name the argument and
   what is allowed;
-- work that cannot finish is refused before it starts (`within_budget`), naming the limit.
+- work that cannot finish is refused before it starts (`within_budget`), naming the limit and
+  an estimate of the cost; `binomial`, `multinomial` and `power` give such estimates at once
+  for any size (10**20 included), so a budget never computes what it guards against;
+- collections, tables and functions have their checks (`collection`, `sequence`, `table`,
+  `function`, `sweep_options`), and record classes check every field against its type hint
+  in `__post_init__` (`record`).
 """
 
 from __future__ import annotations
@@ -177,8 +182,8 @@ def _amount(x: float, unit: str) -> str:
     return f"{x:.0f} bytes"
 
 
-# --- shapes and sizes (issue 27, part B): containers, tables, functions, and size estimates that
-# cost nothing whatever the size, so that a budget can refuse 10**20 before computing with it.
+# --- shapes and sizes: containers, tables, functions, and size estimates that cost nothing
+# whatever the size, so that a budget can refuse 10**20 before computing with it.
 
 
 def collection(value: object, name: str, *, what: str = "a list or tuple") -> Iterable:
