@@ -232,6 +232,8 @@ FAIR_WORKERS = [1, 1, 2]
 HOSTILE_WORKERS = [0, -1, 1.5, 2.0, "2", None, True, float("nan"), [2]]
 # Counts of repetitions (games, samples, search nodes, ...): each is work by design, so fair
 # values are small, and hostile ones are of the wrong kind or absurd (10**20 must be refused).
+# These and the time budgets below are always given: their defaults are sized for the
+# notebooks' full computations (a thousand games, 20,000 tries), not for one call of a fuzz.
 COUNT_NAMES = {"games", "deals", "samples", "max_tries", "tries", "greedy_tries", "dfs_nodes",
                "max_nodes", "count", "repeat", "cold_repeat", "search_steps", "steps", "prunes",
                "max_combinations", "deals_per_task", "max_turns", "min_turns"}
@@ -613,7 +615,8 @@ def draw_arguments(f: Callable[..., Any], values: Values, *, hostile: float,
     for p in params:
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) or _is_factory(p.default):
             continue  # a dataclass field's default_factory: left to the class to make
-        if p.default is not p.empty and rng.random() < 0.5:
+        budget = p.name in COUNT_NAMES or p.name in TIME_NAMES  # defaults sized for notebooks
+        if p.default is not p.empty and not budget and rng.random() < 0.5:
             continue
         if rng.random() < hostile:
             out[p.name] = values.hostile(p.name)
