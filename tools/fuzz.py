@@ -34,7 +34,6 @@ import enum
 import faulthandler
 import importlib
 import inspect
-import io
 import itertools
 import math
 import os

@@ -319,7 +319,7 @@ def well_formed_table(satisfied: np.ndarray, experiment_names: Sequence[str] | N
     sat = np.asarray(satisfied)
     if sat.ndim != 3 or sat.dtype == object:
         raise ValueError("satisfied must be a 3-d array (experiments × outcomes × codes)")
-    if not np.isin(sat, (0, 1)).all():
+    if sat.dtype != bool and not ((sat == 0) | (sat == 1)).all():
         raise ValueError("satisfied must hold truth values (True/False or 0/1)")
     for names, axis, what in ((experiment_names, 0, "experiment_names"),
                               (code_names, 2, "code_names")):
