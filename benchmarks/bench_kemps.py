@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from puzzlelab.kemps import FULL, play, play_scores
 from puzzlelab.kemps.tournament import tournament
-from puzzlelab.timing import Method, Task, measure, quick, repetitions, write_rows
+from puzzlelab.timing import Method, Task, measure, quick, repetitions, with_rates, write_rows
 
 HERE = "bench_kemps"
 GAMES = 200 if quick() else 1000
@@ -47,16 +47,6 @@ def run_tournament(games: int, workers: int) -> tuple[int, int]:
     """(games played, Kemps scored) of a tournament of every line-up."""
     table = tournament(games=games, deck=FULL, workers=workers)
     return len(table), int(table[["k1", "k2", "k3"]].to_numpy().sum())
-
-
-def with_rates(rows: list[dict], games: int) -> list[dict]:
-    """Games per second (from the warm median, else the cold run) at the front of each note."""
-    for row in rows:
-        seconds = row["warm_median_s"] or row["cold_s"]
-        if seconds:
-            rate = f"{games / seconds:,.0f} games/s"
-            row["note"] = "; ".join(x for x in (rate, row["note"]) if x)
-    return rows
 
 
 def main() -> None:

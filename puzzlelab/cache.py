@@ -1,22 +1,44 @@
 """Cache long computations as CSV tables in data/ (recomputed by `make reproduce`).
 
-Every table written here gets a checksum in `data/checksums/<name>.sha256` (the format of
-`sha256sum`, so `cd data && sha256sum -c checksums/*.sha256` checks them all). A table is
-used only when its bytes match: a truncated, edited or corrupted file, or one without its
-checksum, is reported with a `CacheWarning` naming the file and recomputed (or, where it
-cannot be recomputed, refused with a `ValueError`). A missing table is announced before it
-is computed, so nobody waits for minutes without knowing why. A caller can also pass
-`verify=` to re-check what a table claims (a witness deal, an announcement) when it is read.
+Every table data/<name>.csv has two companions in data/checksums/: `<name>.sha256`, its
+checksum in the format of `sha256sum` (so `cd data && sha256sum -c checksums/*.sha256`
+checks them all), and `<name>.json`, its metadata: the name, the `version` of the computation
+that made it (an integer its author bumps when the computation's meaning changes), the
+parameters, the rows, the checksum, the seconds the computation took, when it ran (UTC) and
+the command that rebuilds it. A `Table` says what a caller expects of a table; one that every
+notebook reads is declared once with `register`.
+
+A table is used only when its bytes match its checksum and its metadata matches the `Table`
+expected: a truncated, edited or corrupted file, one without checksum or metadata, or one made
+by another version or with other parameters is reported with a `CacheWarning` naming the file
+and recomputed, or, for a long run that `make reproduce` does not recompute, refused with a
+`ValueError` naming the command that rebuilds it. `verify=` re-checks what a table claims (a
+witness, a proof's bounds) when it is read.
+
+Nothing is lost: every file is written to a temporary file in its own folder and renamed over
+the old one (with the checksum and metadata in the same locked step, so that a reader in
+another process never sees half a table or a table and a checksum that disagree); a table of
+the same name and other parameters is never replaced; a recompute that changes a table says
+which rows and cells changed; one that gives the same bytes leaves every file untouched.
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import hashlib
+import importlib
 import io
+import json
 import os
+import sys
+import tempfile
+import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -24,19 +46,30 @@ from . import paths
 from .checks import ArgumentTypeError
 from .paths import DATA
 
+try:  # a lock per folder of checksums (POSIX); elsewhere readers rely on the checksums alone
+    import fcntl
+except ImportError:  # pragma: no cover - not on Linux or macOS
+    fcntl = None  # type: ignore[assignment]
+
 __all__ = [
-    "CacheWarning", "RECOMPUTE_ENV", "cached_source_table", "cached_table", "checksum_path",
-    "data_path", "partial_dir", "read_csv_checked", "read_table", "recompute_requested",
+    "CHANGES_ENV", "CacheWarning", "RECOMPUTE_ENV", "Table", "cached_source_table",
+    "cached_table", "check_writable", "checksum_path", "compute_table", "data_path",
+    "metadata_path", "partial_dir", "read_csv_checked", "read_long_run", "read_table",
+    "recompute_requested", "record_metadata", "register", "registered", "table_metadata",
     "write_csv", "write_table",
 ]
 
 RECOMPUTE_ENV = "PUZZLELAB_RECOMPUTE"
+CHANGES_ENV = "PUZZLELAB_CHANGES"  # a file that collects change reports (tools/run_notebooks.py)
 CHECKSUMS = "checksums"
 PARTIAL = "partial"
+PUZZLES = ("russian_cards", "hats", "codebreaking", "kemps", "hanabi")
+# The modules that declare (`register`) the tables their notebooks read.
+DECLARING_MODULES = tuple(f"puzzlelab.{p}.notebook" for p in PUZZLES)
 
 
 class CacheWarning(UserWarning):
-    """A cached table in data/ was missing, damaged or unverified and is being recomputed."""
+    """A table in data/ was missing, damaged, stale or unverified, or a recompute changed it."""
 
 
 def recompute_requested() -> bool:
@@ -44,23 +77,170 @@ def recompute_requested() -> bool:
     return os.environ.get(RECOMPUTE_ENV, "") not in ("", "0", "false", "no")
 
 
-def _check_name(name: str, what: str = "cache name") -> str:
-    if not isinstance(name, str) or not name or "/" in name or "\\" in name or name.startswith("."):
+def _check_name(name: object, what: str = "cache name") -> str:
+    if not isinstance(name, str):
+        raise ArgumentTypeError(f"{what} must be a string, got {name!r} ({type(name).__name__})")
+    if not name or "/" in name or "\\" in name or name.startswith(".") or "\0" in name:
         raise ValueError(f"{what} must be a plain file stem, got {name!r}")
     return name
 
 
+# --- what a table is: name, version, parameters, the command that rebuilds it --------------------
+def _plain(value: Any) -> Any:
+    """A parameter value as JSON understands it (numpy scalars, ranges and sets included)."""
+    if hasattr(value, "item") and callable(value.item):  # numpy scalars
+        return value.item()
+    if isinstance(value, range):
+        return list(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value)
+    raise ArgumentTypeError(f"a table parameter must be plain data (numbers, text, lists, "
+                            f"mappings), got {value!r} ({type(value).__name__})")
+
+
+def _canonical(params: object) -> dict[str, Any]:
+    """Parameters as they are stored in the metadata (tuples become lists, keys are sorted)."""
+    if not isinstance(params, Mapping):
+        raise ArgumentTypeError(f"params must be a mapping, got {params!r}")
+    try:
+        text = json.dumps(dict(params), sort_keys=True, default=_plain, allow_nan=False)
+    except ValueError as err:  # NaN or infinity
+        raise ValueError(f"table parameters must be finite: {err}") from None
+    except TypeError as err:  # keys that are not text
+        raise ArgumentTypeError(f"table parameters must have text keys: {err}") from None
+    return json.loads(text)
+
+
+def _default_command(name: str) -> str:
+    """How a table is rebuilt when its declaration does not say: make bench, or its notebook."""
+    if name.startswith("bench_") or name == "mastermind_scale":
+        return "make bench"
+    for puzzle in PUZZLES:
+        if name.startswith(f"{puzzle}_"):
+            return f"{RECOMPUTE_ENV}=1 make notebook NB=notebooks/{puzzle}.ipynb"
+    return "make reproduce"
+
+
+@dataclasses.dataclass(frozen=True, eq=True)
+class Table:
+    """What a cached table must be: its name, the version of its computation (bumped by hand
+    when the meaning changes), the parameters that made it, and the command that rebuilds it;
+    a `long_run` is not recomputed by `make reproduce`, only by its command. `check(df)`
+    raises ValueError when a table's rows contradict themselves (a witness, a proof's bounds);
+    it runs whenever the table is computed or read through `cached_table` or `read_long_run`."""
+
+    name: str
+    version: int = 1
+    params: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    command: str = ""
+    long_run: bool = False
+    check: Callable[[pd.DataFrame], None] | None = dataclasses.field(
+        default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        _check_name(self.name, "table name")
+        if not isinstance(self.version, int) or isinstance(self.version, bool) or self.version < 1:
+            raise ValueError(f"a table version is a positive integer, got {self.version!r}")
+        object.__setattr__(self, "params", _canonical(self.params))
+        if not isinstance(self.command, str):
+            raise ArgumentTypeError(f"command must be a string, got {self.command!r}")
+        object.__setattr__(self, "command", self.command or _default_command(self.name))
+        if not isinstance(self.long_run, bool):
+            raise ArgumentTypeError(f"long_run must be True or False, got {self.long_run!r}")
+        if self.check is not None and not callable(self.check):
+            raise ArgumentTypeError(f"check must be a function of a table, got {self.check!r}")
+
+    def variant(self, name: str = "", command: str = "", **params: Any) -> Table:
+        """The table made with `params` in place of some of this one's: this table when they
+        change nothing, else one named `name` (by default `<name>_<key><value>...`, shortened
+        to a hash when long), never this one's name."""
+        unknown = sorted(set(params) - set(self.params))
+        if unknown:
+            raise ValueError(f"table {self.name} has no parameters {unknown}")
+        changed = {k: v for k, v in _canonical(params).items() if self.params.get(k) != v}
+        if not changed:
+            return self
+        if not name:
+            suffix = "_".join(f"{k}{_short_value(v)}" for k, v in sorted(changed.items()))
+            if len(suffix) > 40:
+                suffix = hashlib.sha256(suffix.encode()).hexdigest()[:12]
+            name = f"{self.name}_{suffix}"
+        if name == self.name:
+            raise ValueError(f"a table of other parameters needs a name other than {name}")
+        return Table(name, self.version, {**self.params, **changed}, command, self.long_run,
+                     self.check)
+
+
+def _short_value(value: Any) -> str:
+    """A parameter value inside a file name: 7, 1-2-3, 2.5 ..."""
+    if isinstance(value, list):
+        return "-".join(_short_value(v) for v in value)
+    text = format(value, "g") if isinstance(value, float) else str(value)
+    return "".join(ch if ch.isalnum() or ch in ".-" else "-" for ch in text)
+
+
+_REGISTRY: dict[str, Table] = {}
+_DECLARED = False
+
+
+def register(*tables: Table) -> Table:
+    """Declare the tables notebooks read (once, where they are computed); returns the last one."""
+    if not tables:
+        raise ValueError("register needs at least one Table")
+    for table in tables:
+        if not isinstance(table, Table):
+            raise ArgumentTypeError(f"register takes Table declarations, got {table!r}")
+        known = _REGISTRY.get(table.name)
+        if known is not None and known != table:
+            raise ValueError(f"table {table.name} is declared twice, differently")
+        _REGISTRY[table.name] = table
+    return tables[-1]
+
+
+def registered() -> dict[str, Table]:
+    """Every declared table by name (importing the modules that declare them)."""
+    global _DECLARED
+    if not _DECLARED:
+        _DECLARED = True
+        for module in DECLARING_MODULES:
+            importlib.import_module(module)
+    return dict(_REGISTRY)
+
+
+def _declared(name: str) -> Table | None:
+    return _REGISTRY.get(name) or registered().get(name)
+
+
+def _spec(table: str | Table) -> Table:
+    """The declared table of a name (a plain Table of that name when none is declared)."""
+    if isinstance(table, Table):
+        return table
+    name = _check_name(table, "table name")
+    return _declared(name) or Table(name)
+
+
+# --- files ---------------------------------------------------------------------------------------
 def data_path(name: str) -> Path:
     """The CSV file in data/ that caches the table called `name`."""
     return DATA / f"{_check_name(name)}.csv"
 
 
-def checksum_path(csv: Path) -> Path:
-    """Where the checksum of a CSV file lives: data/checksums/<stem>.sha256 beside data/."""
+def _csv_path(csv: object, what: str = "csv") -> Path:
     if not isinstance(csv, (str, os.PathLike)):
-        raise ArgumentTypeError(f"csv must be a path, got {csv!r}")
-    csv = Path(csv)
+        raise ArgumentTypeError(f"{what} must be a path, got {csv!r}")
+    return Path(csv)
+
+
+def checksum_path(csv: str | os.PathLike) -> Path:
+    """Where the checksum of a CSV file lives: data/checksums/<stem>.sha256 beside data/."""
+    csv = _csv_path(csv)
     return csv.parent / CHECKSUMS / f"{csv.stem}.sha256"
+
+
+def metadata_path(csv: str | os.PathLike) -> Path:
+    """Where the metadata of a CSV file lives: data/checksums/<stem>.json beside data/."""
+    csv = _csv_path(csv)
+    return csv.parent / CHECKSUMS / f"{csv.stem}.json"
 
 
 def partial_dir(name: str) -> Path:
@@ -72,86 +252,414 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def write_csv(df: pd.DataFrame, path: Path) -> Path:
-    """Write `df` byte-stably (no index, '\\n' line ends, 12 digits) with its checksum beside it."""
-    buffer = io.StringIO()
-    df.to_csv(buffer, index=False, lineterminator="\n", float_format="%.12g")
-    data = buffer.getvalue().encode("utf-8")
+def _atomic_write(path: Path, data: bytes) -> None:
+    """Write `path` whole or not at all: a temporary file in the same folder, then a rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    checksum_path(path).parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
-    checksum_path(path).write_text(f"{_digest(data)}  {path.name}\n", encoding="utf-8")
-    return path
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
-def _damage(path: Path) -> str | None:
-    """Why the CSV at `path` cannot be trusted (None when its bytes match its checksum)."""
-    if not path.exists():
+@contextlib.contextmanager
+def _locked(csv: Path, *, exclusive: bool) -> Iterator[None]:
+    """Hold the lock of the checksums folder beside `csv` (shared to read, exclusive to write)."""
+    folder = csv.parent / CHECKSUMS
+    if exclusive:
+        folder.mkdir(parents=True, exist_ok=True)
+    if fcntl is None or not folder.is_dir():
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+@dataclasses.dataclass
+class _Snapshot:
+    """The bytes of a CSV file, its checksum and its metadata, read together under the lock."""
+
+    data: bytes | None
+    checksum: bytes | None
+    metadata: bytes | None
+
+
+def _snapshot(csv: Path, *, locked: bool = True) -> _Snapshot:
+    with _locked(csv, exclusive=False) if locked else contextlib.nullcontext():
+        return _Snapshot(_read_bytes(csv), _read_bytes(checksum_path(csv)),
+                         _read_bytes(metadata_path(csv)))
+
+
+def _metadata(snap: _Snapshot) -> dict | None:
+    try:
+        meta = json.loads(snap.metadata or b"")
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return meta if isinstance(meta, dict) else None
+
+
+def _difference(recorded: Any, expected: Any) -> str:
+    """What differs between two parameter mappings, shortly."""
+    if not isinstance(recorded, dict):
+        return f"{recorded!r} instead of {expected!r}"
+    keys = [k for k in sorted(set(recorded) | set(expected)) if recorded.get(k) != expected.get(k)]
+    parts = [f"{k}: {_brief(recorded.get(k, '(none)'))} instead of "
+             f"{_brief(expected.get(k, '(none)'))}" for k in keys]
+    return "; ".join(parts)
+
+
+def _brief(value: Any, width: int = 60) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else value
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _bytes_damage(csv: Path, snap: _Snapshot) -> str | None:
+    """Why the bytes of the CSV at `csv` cannot be trusted (None when they match its checksum)."""
+    if snap.data is None:
         return "is missing"
-    if not checksum_path(path).exists():
-        return f"has no checksum ({checksum_path(path).relative_to(path.parent.parent)})"
-    recorded = checksum_path(path).read_text(encoding="utf-8").split()
-    if not recorded or recorded[0] != _digest(path.read_bytes()):
+    if snap.checksum is None:
+        return f"has no checksum ({CHECKSUMS}/{csv.stem}.sha256)"
+    recorded = snap.checksum.decode("utf-8", "replace").split()
+    if not recorded or recorded[0] != _digest(snap.data):
         return "does not match its checksum (truncated, edited or corrupted)"
     return None
 
 
-def read_csv_checked(path: Path) -> pd.DataFrame:
-    """Read a CSV written by `write_csv`, refusing it (ValueError naming the file) if damaged."""
-    problem = _damage(path)
-    if problem:
-        raise ValueError(f"{path} {problem}; delete it or recompute with {RECOMPUTE_ENV}=1")
-    return pd.read_csv(path, keep_default_na=False, na_values=[""])
+def _damage(csv: Path, snap: _Snapshot, expect: Mapping[str, Any] | None = None) -> str | None:
+    """Why the CSV at `csv` cannot be trusted (None when bytes, checksum and metadata agree
+    and the metadata records what `expect` asks for)."""
+    problem = _bytes_damage(csv, snap)
+    if problem is not None:
+        return problem
+    where = f"{CHECKSUMS}/{csv.stem}.json"
+    if snap.metadata is None:
+        return f"has no metadata ({where}): what made it is not known"
+    meta = _metadata(snap)
+    if meta is None:
+        return f"has unreadable metadata ({where})"
+    if meta.get("sha256") != _digest(snap.data):  # type: ignore[arg-type]
+        return f"does not match its metadata ({where} describes another table)"
+    for key, value in (expect or {}).items():
+        if key == "version" and meta.get(key) != value:
+            return (f"was made by version {meta.get(key)} of its computation, not version "
+                    f"{value}")
+        if meta.get(key) != value:
+            return f"was made with another {key} ({_difference(meta.get(key), value)})"
+    return None
 
 
-def write_table(df: pd.DataFrame, name: str) -> Path:
-    """Write `df` to data/<name>.csv (byte-stable, with its checksum)."""
-    return write_csv(df, data_path(name))
+def _parse(data: bytes) -> pd.DataFrame:
+    """A CSV file's bytes as a DataFrame (an empty table has no columns and no rows)."""
+    if not data.strip():
+        return pd.DataFrame()
+    return pd.read_csv(io.BytesIO(data), keep_default_na=False, na_values=[""])
 
 
-def read_table(name: str) -> pd.DataFrame:
-    """Read the cached table data/<name>.csv (ValueError naming the file if it is damaged)."""
-    return read_csv_checked(data_path(name))
+def _load(csv: Path, expect: Mapping[str, Any] | None = None
+          ) -> tuple[pd.DataFrame | None, str | None]:
+    """(the table, None) when the CSV at `csv` can be trusted, else (None, why not)."""
+    snap = _snapshot(csv)
+    problem = _damage(csv, snap, expect)
+    if problem is not None:
+        return None, problem
+    try:
+        df = _parse(snap.data)  # type: ignore[arg-type]
+    except (ValueError, UnicodeDecodeError) as err:  # pandas' parser errors are ValueErrors
+        return None, f"cannot be read as a table ({err})"
+    rows = (_metadata(snap) or {}).get("rows")
+    if rows is not None and rows != len(df):
+        return None, f"has {len(df)} rows where its metadata records {rows}"
+    return df, None
 
 
-def _usable(name: str, verify: Callable[[pd.DataFrame], None] | None) -> str | None:
-    """Why data/<name>.csv cannot be used as it is (None when it can)."""
-    path = data_path(name)
-    problem = _damage(path)
+def _encode(df: pd.DataFrame) -> bytes:
+    """A table's bytes: no index, '\\n' line ends, 12 significant digits (byte-stable)."""
+    buffer = io.StringIO()
+    df.to_csv(buffer, index=False, lineterminator="\n", float_format="%.12g")
+    return buffer.getvalue().encode("utf-8")
+
+
+def _utc_now() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def _json_bytes(meta: Mapping[str, Any]) -> bytes:
+    return (json.dumps(meta, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _store(csv: Path, data: bytes, fields: Mapping[str, Any]) -> _Snapshot:
+    """Write a CSV file's bytes, checksum and metadata in one locked step; return what was there.
+
+    When the bytes are those already there, the file is left as it is and the metadata keeps
+    the time of the computation that made them; only files whose bytes change are rewritten.
+    """
+    digest = _digest(data)
+    with _locked(csv, exclusive=True):
+        old = _snapshot(csv, locked=False)
+        meta = {"name": csv.stem, **fields, "rows": len(_parse(data)), "sha256": digest}
+        previous = _metadata(old) if old.data == data else None
+        if previous is not None and previous.get("sha256") == digest:
+            for key in ("seconds", "computed_at"):
+                if key in previous:
+                    meta[key] = previous[key]
+        checksum = f"{digest}  {csv.name}\n".encode("utf-8")
+        for path, new, before in ((csv, data, old.data),
+                                  (checksum_path(csv), checksum, old.checksum),
+                                  (metadata_path(csv), _json_bytes(meta), old.metadata)):
+            if new != before:
+                _atomic_write(path, new)
+    return old
+
+
+def write_csv(df: pd.DataFrame, path: str | os.PathLike,
+              metadata: Mapping[str, Any] | None = None) -> Path:
+    """Write `df` byte-stably (no index, '\\n' line ends, 12 digits) with its checksum and
+    metadata (`metadata` adds fields) beside it, atomically."""
+    if not isinstance(df, pd.DataFrame):
+        raise ArgumentTypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
+    path = _csv_path(path, "path")
+    if metadata is not None and not isinstance(metadata, Mapping):
+        raise ArgumentTypeError(f"metadata must be a mapping, got {metadata!r}")
+    _store(path, _encode(df), dict(metadata or {}))
+    return path
+
+
+def read_csv_checked(path: str | os.PathLike,
+                     expect: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """Read a CSV written by `write_csv`, refusing it (ValueError naming the file) when its
+    bytes, checksum and metadata disagree or the metadata lacks what `expect` asks for."""
+    path = _csv_path(path, "path")
+    df, problem = _load(path, expect)
+    if problem is not None:
+        raise ValueError(f"{path} {problem}")
+    return df  # type: ignore[return-value]
+
+
+# --- tables by name ------------------------------------------------------------------------------
+def _expected(spec: Table) -> dict[str, Any]:
+    """What a table's metadata must record to be the table `spec` describes."""
+    return {"name": spec.name, "version": spec.version, "params": spec.params}
+
+
+def _fields(spec: Table, seconds: float | None) -> dict[str, Any]:
+    return {**_expected(spec), "command": spec.command, "long_run": spec.long_run,
+            "seconds": None if seconds is None else round(float(seconds), 1),
+            "computed_at": _utc_now()}
+
+
+def record_metadata(table: str | Table, *, computed_at: str | None = None,
+                    seconds: float | None = None) -> Path:
+    """Write the metadata of a table already in data/ that has none (or metadata of other
+    bytes), after checking it: its bytes must match its checksum, it must read as a table and
+    pass its declared check (ValueError otherwise). Nothing is recomputed; `computed_at` is when
+    it was computed (UTC, ISO 8601), `seconds` how long it took, when known."""
+    spec = _spec(table)
+    path = data_path(spec.name)
+    snap = _snapshot(path)
+    problem = _bytes_damage(path, snap)
+    if problem is not None:
+        raise ValueError(f"{path} {problem}")
+    df = _parse(snap.data)  # type: ignore[arg-type]
+    if spec.check is not None:
+        spec.check(df)
+    fields = _fields(spec, seconds)
+    fields["computed_at"] = computed_at or fields["computed_at"]
+    with _locked(path, exclusive=True):
+        if _snapshot(path, locked=False).data != snap.data:
+            raise ValueError(f"{path} changed while its metadata was being recorded")
+        meta = {"name": spec.name, **fields, "rows": len(df),
+                "sha256": _digest(snap.data)}  # type: ignore[arg-type]
+        _atomic_write(metadata_path(path), _json_bytes(meta))
+    return metadata_path(path)
+
+
+def table_metadata(name: str) -> dict | None:
+    """The metadata recorded for data/<name>.csv (None when it has none or it is unreadable)."""
+    return _metadata(_snapshot(data_path(name)))
+
+
+def check_writable(table: str | Table) -> Table:
+    """The table `table` if a computation may write it, checked before any work: a declared
+    table only with its declared version and parameters, any other never over a table of
+    the same name made with other parameters (ValueError naming both)."""
+    spec = _spec(table)
+    declared = _declared(spec.name)
+    if declared is not None and (declared.version, declared.params) != (spec.version, spec.params):
+        raise ValueError(f"data/{spec.name}.csv is the table of version {declared.version} with "
+                         f"{_brief(declared.params, 200)}; a table of other parameters "
+                         f"({_difference(spec.params, declared.params)}) needs a name of its own")
+    if declared is None:
+        meta = table_metadata(spec.name)
+        if meta is not None and meta.get("params") != spec.params and _damage(
+                data_path(spec.name), _snapshot(data_path(spec.name))) is None:
+            raise ValueError(f"data/{spec.name}.csv holds a table made with other parameters "
+                             f"({_difference(meta.get('params'), spec.params)}); give this one "
+                             f"another name or delete that file first")
+    return spec
+
+
+def _report(message: str) -> None:
+    """Say loudly that a committed table changed: into the file PUZZLELAB_CHANGES names when set
+    (the notebook runner prints it; a notebook's output stays clean), else as a CacheWarning."""
+    log = os.environ.get(CHANGES_ENV, "")
+    if log:
+        with open(log, "a", encoding="utf-8") as f:
+            f.write(message + "\n")
+        return
+    warnings.warn(message, CacheWarning, stacklevel=4)
+
+
+def _text_cells(data: bytes) -> pd.DataFrame:
+    """A CSV file's cells as the text written in it ('' for an empty cell)."""
+    if not data.strip():
+        return pd.DataFrame()
+    return pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False)
+
+
+def _changes(name: str, before: bytes, after: bytes, shown: int = 5) -> str:
+    """Rows before and after, columns added or removed, and the first cells that changed."""
+    old, new = _text_cells(before), _text_cells(after)
+    parts = [f"data/{name}.csv changed: {len(old)} rows before, {len(new)} after"]
+    gone = [c for c in old.columns if c not in new.columns]
+    added = [c for c in new.columns if c not in old.columns]
+    if gone or added:
+        parts.append(f"columns removed {gone}, added {added}")
+    common = [c for c in new.columns if c in old.columns]
+    rows = min(len(old), len(new))
+    where = list(zip(*(old[common].iloc[:rows].to_numpy()
+                       != new[common].iloc[:rows].to_numpy()).nonzero()))
+    if where:
+        def cell(i: int, j: int) -> str:
+            label = ", ".join(f"{c}={new[c].iloc[i]}" for c in new.columns[:3])
+            return (f"row {i} ({label}) {common[j]}: {old[common[j]].iloc[i]!r} -> "
+                    f"{new[common[j]].iloc[i]!r}")
+        more = f" and {len(where) - shown} more" if len(where) > shown else ""
+        parts.append(f"{len(where)} cells changed: "
+                     + "; ".join(cell(i, j) for i, j in where[:shown]) + more)
+    return "; ".join(parts)
+
+
+def write_table(df: pd.DataFrame, table: str | Table, *, seconds: float | None = None) -> Path:
+    """Write `df` to data/<name>.csv with its checksum and metadata (`seconds`: how long its
+    computation took), atomically; refused over a table of other parameters (`check_writable`),
+    and a change to the table there before is reported (rows, cells)."""
+    if not isinstance(df, pd.DataFrame):
+        raise ArgumentTypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
+    spec = check_writable(table)
+    path = data_path(spec.name)
+    data = _encode(df)
+    old = _store(path, data, _fields(spec, seconds))
+    if old.data is not None and old.data != data and _damage(path, old) is None:
+        _report(_changes(spec.name, old.data, data))
+    return path
+
+
+def _remedy(spec: Table) -> str:
+    return f"rebuild it with: {spec.command}"
+
+
+def read_table(table: str | Table) -> pd.DataFrame:
+    """Read the cached table data/<name>.csv, refused (ValueError naming the file and the command
+    that rebuilds it) when it is damaged or its metadata is not that of the table expected (the
+    `Table` given, or the one declared under that name)."""
+    spec = table if isinstance(table, Table) else _declared(_check_name(table, "table name"))
+    if spec is None:  # a table nobody declared (a benchmark's): its bytes must match, no more
+        spec, expect = Table(table), None  # type: ignore[arg-type]
+    else:
+        expect = _expected(spec)
+    df, problem = _load(data_path(spec.name), expect)
+    if problem is not None:
+        raise ValueError(f"{data_path(spec.name)} {problem}; {_remedy(spec)}")
+    return df  # type: ignore[return-value]
+
+
+def _usable(spec: Table, verify: Callable[[pd.DataFrame], None] | None
+            ) -> tuple[pd.DataFrame | None, str | None]:
+    """(the table, None) when data/<name>.csv is the table `spec` and passes `verify`."""
+    df, problem = _load(data_path(spec.name), _expected(spec))
     if problem is None and verify is not None:
         try:
-            verify(read_table(name))
+            verify(df)
         except ValueError as err:
-            problem = f"fails its check: {err}"
-    return problem
+            return None, f"fails its check: {err}"
+    return df, problem
+
+
+def compute_table(table: str | Table, compute: Callable[[], pd.DataFrame], *,
+                  verify: Callable[[pd.DataFrame], None] | None = None) -> pd.DataFrame:
+    """Compute a table, check it (`verify`, else its declared check), write it with its metadata
+    and the seconds it took, and return it as read back (the same values a later read gives)."""
+    spec = check_writable(table)
+    verify = verify or spec.check
+    start = time.perf_counter()
+    df = compute()
+    seconds = time.perf_counter() - start
+    if not isinstance(df, pd.DataFrame):
+        raise ArgumentTypeError(f"computing {spec.name}: compute() must return a DataFrame")
+    out = _parse(_encode(df))
+    if verify is not None:
+        verify(out)
+    write_table(df, spec, seconds=seconds)
+    return out
 
 
 def cached_table(
-    name: str, compute: Callable[[], pd.DataFrame], *, recompute: bool | None = None,
+    name: str | Table, compute: Callable[[], pd.DataFrame], *, recompute: bool | None = None,
     verify: Callable[[pd.DataFrame], None] | None = None,
 ) -> pd.DataFrame:
-    """Return data/<name>.csv, computing and writing it first when missing, damaged or asked to.
+    """Return data/<name>.csv, computing and writing it first when missing, damaged, stale or
+    asked to.
 
+    `name` is a table's name (its declaration is used when there is one) or a `Table`.
     `recompute=None` follows the environment variable PUZZLELAB_RECOMPUTE (set by
     `make reproduce`). `verify(df)` raises ValueError when a read table is wrong (it is then
     recomputed). The value returned is always the table as read back from the CSV file, so
     a fresh computation and a cache hit look exactly alike.
     """
+    spec = _spec(name)
+    verify = verify or spec.check
     if recompute is None:
         recompute = recompute_requested()
     if not recompute:
-        problem = _usable(name, verify)
+        df, problem = _usable(spec, verify)
         if problem is None:
-            return read_table(name)
-        warnings.warn(f"data/{name}.csv {problem}: computing it now", CacheWarning, stacklevel=2)
-    df = compute()
-    if not isinstance(df, pd.DataFrame):
-        raise ArgumentTypeError(f"cached_table({name!r}): compute() must return a DataFrame")
-    write_table(df, name)
-    out = read_table(name)
-    if verify is not None:
-        verify(out)
-    return out
+            return df  # type: ignore[return-value]
+        warnings.warn(f"data/{spec.name}.csv {problem}: computing it now", CacheWarning,
+                      stacklevel=2)
+    return compute_table(spec, compute, verify=verify)
+
+
+def read_long_run(table: Table, verify: Callable[[pd.DataFrame], None] | None = None
+                  ) -> pd.DataFrame | None:
+    """A long run's table (one `make reproduce` does not recompute), or None when it was never
+    run here; refused with a ValueError naming the command that rebuilds it when it is
+    damaged, stale or fails `verify`. PUZZLELAB_RECOMPUTE does not recompute it."""
+    if not isinstance(table, Table):
+        raise ArgumentTypeError(f"table must be a Table declaration, got {table!r}")
+    if _snapshot(data_path(table.name)).data is None:
+        return None
+    df, problem = _usable(table, verify or table.check)
+    if problem is not None:
+        raise ValueError(f"data/{table.name}.csv {problem}; {_remedy(table)}")
+    return df
 
 
 def cached_source_table(name: str, source: str, parse: Callable[[str], pd.DataFrame]) -> pd.DataFrame:
@@ -162,13 +670,14 @@ def cached_source_table(name: str, source: str, parse: Callable[[str], pd.DataFr
     `make reproduce` works on a machine that has only the repository. A damaged copy with no
     source at hand is refused with a ValueError naming the file.
     """
+    spec = _spec(name)
     if not paths.source_available(source):
-        problem = _damage(data_path(name))
+        df, problem = _usable(spec, None)
         if problem is None:
-            return read_table(name)
+            return df  # type: ignore[return-value]
         try:
             paths.source_text(source)
         except ValueError as err:
             raise ValueError(f"data/{name}.csv {problem}, and it cannot be re-read: {err}") from None
-    return cached_table(name, lambda: parse(paths.source_text(source)),
+    return cached_table(spec, lambda: parse(paths.source_text(source)),
                         recompute=recompute_requested())

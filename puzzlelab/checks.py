@@ -25,6 +25,7 @@ import functools
 import math
 import numbers
 import operator
+import os
 import reprlib
 import sys
 import types
@@ -40,6 +41,8 @@ __all__ = [
     "MEMORY_BUDGET", "ArgumentTypeError", "binomial", "boolean", "choice", "collection", "function",
     "integer", "integers", "multinomial", "number", "power", "record", "seed", "sequence",
     "sweep_options", "table", "text", "within_budget",
+    # worker processes (the one rule for `workers=` and `--workers`)
+    "MAX_WORKERS_ENV", "WORKERS_PER_CORE", "worker_limit", "workers",
 ]
 
 T = TypeVar("T")
@@ -182,6 +185,47 @@ def _amount(x: float, unit: str) -> str:
     return f"{x:.0f} bytes"
 
 
+# --- worker processes: the one rule for every `workers=` argument and `--workers` option -------
+MAX_WORKERS_ENV = "PUZZLELAB_MAX_WORKERS"  # an explicit override of the limit below
+WORKERS_PER_CORE = 4  # more local processes than this per core only slow a sweep down
+
+
+def _cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system tells it)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # no affinity on this system
+        return os.cpu_count() or 1
+
+
+def worker_limit() -> int:
+    """The most worker processes one call may start: PUZZLELAB_MAX_WORKERS if set, else
+    WORKERS_PER_CORE times the machine's cores."""
+    raw = os.environ.get(MAX_WORKERS_ENV, "").strip()
+    if not raw:
+        return WORKERS_PER_CORE * _cores()
+    try:
+        limit = int(raw)
+    except ValueError:
+        limit = 0
+    if limit < 1:
+        raise ValueError(f"{MAX_WORKERS_ENV} must be a positive integer, got {raw!r}")
+    return limit
+
+
+def workers(value: object, name: str = "workers") -> int:
+    """A number of worker processes: a positive integer no larger than `worker_limit()`,
+    checked before any process starts (the message says the limit and how to raise it)."""
+    count = integer(value, name, low=1)
+    limit = worker_limit()
+    if count > limit:
+        why = (f"set by {MAX_WORKERS_ENV}" if os.environ.get(MAX_WORKERS_ENV, "").strip()
+               else f"{WORKERS_PER_CORE} per core on this machine's {_cores()} cores")
+        raise ValueError(f"{name} = {count} is more than the limit of {limit} worker processes "
+                         f"({why}); set the environment variable {MAX_WORKERS_ENV} to raise it")
+    return count
+
+
 # --- shapes and sizes: containers, tables, functions, and size estimates that cost nothing
 # whatever the size, so that a budget can refuse 10**20 before computing with it.
 
@@ -224,14 +268,14 @@ def function(value: object, name: str) -> Callable[..., object]:
     return value
 
 
-def sweep_options(executor: object, workers: object) -> tuple[object, int]:
+def sweep_options(executor: object, count: object) -> tuple[object, int]:
     """A sweep's `executor=` (None, or an object with `submit`, as every concurrent.futures and
-    Dask executor has) and `workers=` (a positive integer), checked before any cached table is
-    read or any process starts."""
+    Dask executor has) and `workers=` (as `workers` says: at most `worker_limit()`), checked
+    before any cached table is read or any process starts."""
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise ArgumentTypeError(f"executor must be a concurrent.futures.Executor (or None), "
                                 f"got {_shown(executor)}")
-    return executor, integer(workers, "workers", low=1)
+    return executor, workers(count, "workers")
 
 
 def binomial(n: int, k: int) -> float:

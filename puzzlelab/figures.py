@@ -1,8 +1,12 @@
-"""Export figures to figures/ as PNG and SVG with deterministic bytes."""
+"""Export figures to figures/ as PNG and SVG with deterministic bytes, and measure how large
+their text is on a page of the site."""
 
 from __future__ import annotations
 
+import io
 import math
+import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import matplotlib
@@ -12,7 +16,8 @@ from matplotlib.figure import Figure
 from . import checks
 from .paths import FIGURES
 
-__all__ = ["finish", "save_figure"]
+__all__ = ["finish", "save_figure", "INLINE_DPI", "PAGE_WIDTH_PX", "MIN_TEXT_PX", "FigureText",
+           "figure_texts"]
 
 # Stable ids inside SVG files, so that re-running a notebook changes no committed figure.
 matplotlib.rcParams["svg.hashsalt"] = "puzzlelab"
@@ -52,3 +57,80 @@ def finish(fig: Figure, name: str | None = None) -> Figure:
         save_figure(fig, name)
     plt.close(fig)
     return fig
+
+
+# How large a figure's text is as displayed: a notebook shows a figure at INLINE_DPI (the inline
+# backend's resolution, with a tight bounding box, as the SVG), and a site page 1280 px wide
+# gives an output at most PAGE_WIDTH_PX (tests/browser measures both); a wider figure is
+# shrunk to fit. Text below MIN_TEXT_PX is too small to read.
+INLINE_DPI = 100
+PAGE_WIDTH_PX = 688
+MIN_TEXT_PX = 9.0
+_SVG = "{http://www.w3.org/2000/svg}"
+_SCALE = re.compile(r"scale\(([-\d.e]+)(?:[ ,]+([-\d.e]+))?\)")
+_FONT_SCALE = 100  # matplotlib draws text as paths of glyphs at 100 pt, scaled to the font size
+
+
+class FigureText:
+    """One piece of text of a saved figure: what it says and its size in points and on a page."""
+
+    def __init__(self, text: str, points: float, figure_points: float):
+        self.text, self.points = text, points
+        shown = min(figure_points * INLINE_DPI / 72, PAGE_WIDTH_PX)  # the figure's width, px
+        self.pixels = points * shown / figure_points
+
+    def __repr__(self) -> str:
+        return f"FigureText({self.text!r}, {self.points:.1f} pt, {self.pixels:.1f} px)"
+
+
+def _scale(transform: str) -> float | None:
+    match = _SCALE.search(transform or "")
+    return abs(float(match.group(1))) if match else None
+
+
+def figure_texts(figure: Path | str | Figure) -> list[FigureText]:
+    """Every text of a figure, saved by `save_figure` (its SVG) or drawn (saved as one here).
+
+    matplotlib's SVG keeps each text as glyphs in a group scaled by font size / 100 pt, with
+    the text in a comment before it; the width of the SVG is the figure's, in points.
+    """
+    if isinstance(figure, Figure):
+        source = io.BytesIO()
+        figure.savefig(source, format="svg", bbox_inches="tight", metadata=_SVG_METADATA)
+        source.seek(0)
+    elif isinstance(figure, (str, Path)):
+        source = Path(figure)
+        if source.suffix != ".svg" or not source.is_file():
+            raise ValueError(f"figure_texts reads a saved .svg figure; no such file: {source}")
+    else:
+        raise checks.ArgumentTypeError(
+            f"figure must be a matplotlib Figure or the path of an .svg, got {type(figure).__name__}")
+    parser = ET.XMLParser(target=ET.TreeBuilder(insert_comments=True))
+    try:
+        root = ET.parse(source, parser).getroot()
+    except ET.ParseError as err:
+        raise ValueError(f"{figure}: not a readable SVG ({err})") from None
+    width = float(root.get("width", "0").removesuffix("pt"))
+    found: list[FigureText] = []
+
+    def walk(node: ET.Element, label: str) -> None:
+        comment = ""
+        for child in node:
+            if child.tag is ET.Comment:
+                comment = (child.text or "").strip()
+                continue
+            if child.tag == f"{_SVG}defs":
+                continue
+            scale = _scale(child.get("transform", "")) if child.tag == f"{_SVG}g" else None
+            negative = "scale(" in (child.get("transform") or "") and " -" in \
+                child.get("transform", "").split("scale(")[-1]
+            if scale is not None and negative:  # a text: translate(x y) scale(s -s)
+                sizes = [_scale(use.get("transform", "")) or 1.0
+                         for use in child.iter(f"{_SVG}use")] or [1.0]
+                found.append(FigureText(comment or label, scale * _FONT_SCALE * min(sizes),
+                                        width))
+                continue
+            walk(child, comment or label)
+
+    walk(root, "")
+    return found

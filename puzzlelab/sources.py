@@ -13,7 +13,8 @@ import pandas as pd
 
 from . import checks
 
-__all__ = ["REFERENCES", "SOURCE_DOCUMENTS", "Reference", "cite", "reference", "references_table"]
+__all__ = ["REFERENCES", "SOURCE_DOCUMENTS", "NOTEBOOK_SOURCES", "Reference", "cite", "cite_link",
+           "reference", "references_table", "source_of_notebook", "bibliography_markdown"]
 
 
 @dataclass(frozen=True)
@@ -80,11 +81,20 @@ _OUTSIDE = (
     # Hanabi
     Reference("karp1972", "Karp", "Reducibility among combinatorial problems", "1972",
               "Complexity of Computer Computations, Plenum Press (1972) 85-103"),
+    Reference("cox2015", "Cox, De Silva, Deorsey, Kenter, Retter and Tobin",
+              "How to make the perfect fireworks display: two strategies for Hanabi", "2015",
+              "Mathematics Magazine 88(5) (2015) 323ff.; simulator HanSim (GitHub rjtobin/HanSim)"),
+    Reference("wu2016", "Wu", "hanabi.rs: simulations of Hanabi strategies (information strategy)",
+              "2016", "software, GitHub WuTheFWasThat/hanabi.rs; README results on the first "
+              "20,000 seeds"),
+    Reference("odwyer2019", "O'Dwyer", "A framework for writing bots that play Hanabi (InfoBot, "
+              "SmartBot)", "2019", "software, GitHub Quuxplusone/Hanabi; README results"),
     # hats
     Reference("ebert1998", "Ebert", "Applications of recursive operators to randomness and "
               "complexity", "1998", "PhD thesis, University of California at Santa Barbara"),
     Reference("lenstra_seroussi2002", "Lenstra and Seroussi", "On hats and other covers", "2002",
-              "IEEE International Symposium on Information Theory (ISIT 2002); arXiv:cs/0509045"),
+              "IEEE International Symposium on Information Theory (ISIT 2002); arXiv:cs/0509045",
+              url="https://arxiv.org/abs/cs/0509045"),
     Reference("van_wee1988", "van Wee", "Improved sphere bounds on the covering radius of codes",
               "1988", "IEEE Transactions on Information Theory 34 (1988) 237-245"),
     # Russian Cards
@@ -98,13 +108,26 @@ _OUTSIDE = (
               "Australasian J. Combinatorics 54 (2012) 163-175"),
     Reference("swanson_stinson2014", "Swanson and Stinson", "Additional constructions to solve "
               "the generalized Russian cards problem using combinatorial designs", "2014",
-              "Electronic J. Combinatorics 21(3) (2014) P3.29"),
+              "Electronic J. Combinatorics 21(3) (2014) P3.29",
+              url="https://www.combinatorics.org/ojs/index.php/eljc/article/view/v21i3p29"),
     Reference("gattinger2018", "Gattinger", "New Directions in Model Checking Dynamic Epistemic "
               "Logic (SMCDEL)", "2018", "PhD thesis, ILLC, University of Amsterdam"),
+    Reference("johnson1962", "Johnson", "A new upper bound for error-correcting codes", "1962",
+              "IRE Transactions on Information Theory 8 (1962) 203-207"),
+    Reference("schoenheim1964", "Schönheim", "On coverings", "1964",
+              "Pacific J. Mathematics 14 (1964) 1405-1411"),
+    Reference("flener2002", "Flener, Frisch, Hnich, Kiziltan, Miguel, Pearson and Walsh",
+              "Breaking row and column symmetries in matrix models", "2002",
+              "Principles and Practice of Constraint Programming (CP 2002), LNCS 2470, 462-477"),
 )
 
 REFERENCES: dict[str, Reference] = {r.key: r for r in _SOURCES + _OUTSIDE}
 SOURCE_DOCUMENTS: dict[str, Reference] = {r.key: r for r in _SOURCES}
+# Each notebook (file stem) and the source document it reproduces.
+NOTEBOOK_SOURCES: dict[str, str] = {"russian_cards": "group11_rc", "codebreaking": "klimos2014",
+                                    "kemps": "group6_kemps2023", "hanabi": "odwyer2018",
+                                    "hats": "janssen2017"}
+BIBLIOGRAPHY = "references.md"  # notebooks/references.md, and the site's bibliography page
 
 
 def reference(key: str) -> Reference:
@@ -119,9 +142,57 @@ def cite(key: str) -> str:
     return reference(key).short
 
 
+def cite_link(key: str) -> str:
+    """Markdown for a citation: cite_link('janssen2017') -> '[Janssen (2017)](references.md#janssen2017)'.
+
+    The link opens notebooks/references.md in JupyterLab and the bibliography page on the site.
+    """
+    return f"[{cite(key)}]({BIBLIOGRAPHY}#{reference(key).key})"
+
+
+def source_of_notebook(name: str) -> Reference:
+    """The source document a notebook (by file stem, e.g. 'hats') reproduces."""
+    if name not in NOTEBOOK_SOURCES:
+        raise ValueError(f"no source document for notebook {name!r}; "
+                         f"known: {', '.join(sorted(NOTEBOOK_SOURCES))}")
+    return reference(NOTEBOOK_SOURCES[name])
+
+
+def _entry(ref: Reference) -> str:
+    """One bibliography entry: authors (year). Title. Venue. Link."""
+    title = f"[*{ref.title}*]({ref.url})" if ref.url else f"*{ref.title}*"
+    venue = ref.venue[:1].upper() + ref.venue[1:]
+    return f"{ref.authors} ({ref.year}). {title}. {venue}."
+
+
+def bibliography_markdown(site: bool = False) -> str:
+    """The bibliography as Markdown: the five source documents, then every other work.
+
+    Each entry carries its key as an anchor (never as visible text): a MyST target for the
+    site (`site=True`), an HTML anchor for notebooks/references.md in JupyterLab.
+    """
+    def anchored(ref: Reference) -> str:
+        anchor = f"({ref.key})=\n" if site else f'<a id="{ref.key}"></a>\n'
+        return anchor + _entry(ref)
+
+    others = sorted((r for r in REFERENCES.values() if r.key not in SOURCE_DOCUMENTS),
+                    key=lambda r: (r.authors, r.year))
+    parts = ["# References", "",
+             "Every work the notebooks cite. A citation such as Janssen (2017) links here.", "",
+             "## The source documents", ""]
+    parts += [anchored(r) + "\n" for r in SOURCE_DOCUMENTS.values()]
+    parts += ["## Other works", ""]
+    parts += [anchored(r) + "\n" for r in others]
+    return "\n".join(parts).rstrip() + "\n"
+
+
 def references_table(source_documents_only: bool = False) -> pd.DataFrame:
     """All references as a table (key, authors, year, title, venue, file)."""
     only = checks.boolean(source_documents_only, "source_documents_only")
     refs = SOURCE_DOCUMENTS if only else REFERENCES
     return pd.DataFrame([{"key": r.key, "authors": r.authors, "year": r.year, "title": r.title,
                           "venue": r.venue, "file": r.file or ""} for r in refs.values()])
+
+
+if __name__ == "__main__":  # python -m puzzlelab.sources > notebooks/references.md
+    print(bibliography_markdown(), end="")

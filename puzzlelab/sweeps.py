@@ -9,10 +9,18 @@ not depend on which worker ran what.
 
 `sweep_table` is the resumable form for tasks that return table rows: every finished chunk
 is written to `data/partial/<name>/` as it completes, an interrupted run continues from
-there, and the folder is removed once the whole table is assembled.
+there, and the folder is removed once the whole table is assembled. A chunk records the
+sweep's name, its task, its parameters and a hash of the task's code; one that is damaged,
+unverified or made for other parameters or other code is computed again, with a warning.
 
-The progress bar counts finished tasks whatever the executor; Ctrl-C cancels what has not
-started and stops the local pool's workers at once.
+A local pool never has more processes than `checks.worker_limit()` (nor than there are
+chunks); the limit is checked before any process starts. The progress bar counts finished
+tasks whatever the executor; Ctrl-C cancels what has not started and stops the local pool's
+workers at once.
+
+The command lines of the sweeps share their options and their errors here: `--workers`,
+`--scheduler` (a Dask scheduler, reached within `--connect-timeout` seconds or reported in one
+line) and `command_line`, which ends a bad command with one line, never a traceback.
 """
 
 from __future__ import annotations
@@ -21,7 +29,11 @@ import argparse
 import contextlib
 import functools
 import hashlib
+import inspect
+import shlex
 import shutil
+import sys
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from typing import Any, TypeVar
@@ -30,13 +42,16 @@ import numpy as np
 import pandas as pd
 
 from . import checks
-from .cache import partial_dir, read_csv_checked, write_csv
+from .cache import (CacheWarning, checksum_path, metadata_path, partial_dir, read_csv_checked,
+                    write_csv)
 from .progress import tqdm
 
 __all__ = [
-    "add_executor_arguments", "command_line", "executor_from_arguments", "spawn_seeds", "sweep",
-    "sweep_table",
+    "CONNECT_TIMEOUT", "CommandParser", "add_executor_arguments", "command_line",
+    "executor_from_arguments", "invocation", "spawn_seeds", "sweep", "sweep_table",
 ]
+
+CONNECT_TIMEOUT = 5.0  # seconds to reach a Dask scheduler before the command says it cannot
 
 P = TypeVar("P")
 R = TypeVar("R")
@@ -58,6 +73,12 @@ def _run_chunk(task: Callable[[Any], Any], params: Sequence[Any]) -> list[Any]:
     return [task(p) for p in params]
 
 
+def _check_task(task: object) -> Callable[[Any], Any]:
+    if not callable(task):
+        raise checks.ArgumentTypeError(f"task must be a function of one parameter, got {task!r}")
+    return task  # type: ignore[return-value]
+
+
 def _check_executor(executor: object) -> Executor | None:
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise checks.ArgumentTypeError(
@@ -66,9 +87,11 @@ def _check_executor(executor: object) -> Executor | None:
 
 
 @contextlib.contextmanager
-def _local_pool(executor: Executor | None, workers: int) -> Iterator[Executor | None]:
-    """The executor to use: the caller's, a process pool of our own, or None (serial)."""
-    if executor is not None or workers == 1:
+def _local_pool(executor: Executor | None, workers: int, tasks: int) -> Iterator[Executor | None]:
+    """The executor to use: the caller's, a process pool of our own (no more processes than
+    `workers` or than there are `tasks`), or None (serial)."""
+    workers = min(checks.workers(workers), tasks)
+    if executor is not None or workers <= 1:
         yield executor
         return
     pool = ProcessPoolExecutor(workers)
@@ -88,7 +111,8 @@ def _execute(
 ) -> None:
     """Run every chunk, calling `done(chunk, results)` as each finishes (in completion order)."""
     total = sum(len(c) for c in chunks)
-    with tqdm(total=total, desc=desc, unit="task") as bar, _local_pool(executor, workers) as pool:
+    with tqdm(total=total, desc=desc, unit="task") as bar, \
+            _local_pool(executor, workers, len(chunks)) as pool:
         if pool is None:
             for chunk in chunks:
                 done(chunk, _run_chunk(task, [params[i] for i in chunk]))
@@ -116,10 +140,11 @@ def sweep(
     Results come back in the order of `params` whatever the executor. `task` must be picklable
     (a module-level function, or a `functools.partial` of one) when it runs in other processes.
     """
-    params = list(params)
+    task = _check_task(task)
     executor = _check_executor(executor)
-    workers = checks.integer(workers, "workers", low=1)
+    workers = checks.workers(workers)
     chunk_size = checks.integer(chunk_size, "chunk_size", low=1)
+    params = _params(params)
     results: list[Any] = [None] * len(params)
 
     def done(chunk: range, values: list) -> None:
@@ -143,6 +168,19 @@ def _rows(value: Any) -> pd.DataFrame:
                     f"got {type(value).__name__}")
 
 
+def _params(params: object) -> list:
+    """The parameters of a sweep as a list (any finite iterable but text)."""
+    if isinstance(params, (str, bytes)) or not hasattr(params, "__iter__"):
+        raise checks.ArgumentTypeError(f"params must be a sequence of parameters, got {params!r}")
+    return list(params)  # type: ignore[call-overload]
+
+
+def _unwrapped(task: Callable) -> Callable:
+    while isinstance(task, functools.partial):
+        task = task.func
+    return task
+
+
 def _task_id(task: Callable) -> str:
     """What identifies a task across runs: its function and the plain settings bound to it."""
     settings = ""
@@ -154,9 +192,50 @@ def _task_id(task: Callable) -> str:
     return f"{getattr(task, '__module__', '')}.{getattr(task, '__qualname__', '?')}{settings}"
 
 
+@functools.lru_cache(maxsize=None)
+def _module_hash(module: str) -> str:
+    """A hash of a module's source (of its name when it has none, as for built-ins)."""
+    try:
+        source = inspect.getsource(sys.modules[module])
+    except (KeyError, TypeError, OSError):
+        source = module
+    return hashlib.sha256(source.encode()).hexdigest()[:16]
+
+
+def _code_hash(task: Callable) -> str:
+    """A hash of the source of the module that defines the task's function."""
+    return _module_hash(getattr(_unwrapped(task), "__module__", None) or "?")
+
+
 def _chunk_key(name: str, task: Callable, params: Sequence[Any]) -> str:
     what = f"{name}|{_task_id(task)}|{params!r}"
     return hashlib.sha256(what.encode()).hexdigest()[:16]
+
+
+def _chunk_record(name: str, task: Callable, params: Sequence[Any]) -> dict[str, str]:
+    """What a chunk file records about itself: the sweep, its task, parameters and code."""
+    return {"sweep": name, "task": _task_id(task), "params": repr(list(params)),
+            "code": _code_hash(task)}
+
+
+def _discard(path: Any) -> None:
+    for p in (path, checksum_path(path), metadata_path(path)):
+        with contextlib.suppress(FileNotFoundError):
+            p.unlink()
+
+
+def _saved_chunk(path: Any, record: dict[str, str]) -> pd.DataFrame | None:
+    """A finished chunk read back, or None when there is none or it cannot be trusted (then it
+    is deleted, with a warning, and computed again)."""
+    if not (path.exists() or checksum_path(path).exists() or metadata_path(path).exists()):
+        return None
+    try:
+        return read_csv_checked(path, expect=record)
+    except ValueError as err:
+        warnings.warn(f"a finished chunk of the sweep {record['sweep']} cannot be used ({err}): "
+                      f"computing it again", CacheWarning, stacklevel=3)
+        _discard(path)
+        return None
 
 
 def sweep_table(
@@ -166,28 +245,31 @@ def sweep_table(
     """A table made of the rows of task(p) for every p, resumable after an interruption.
 
     Each finished chunk is saved in data/partial/<name>/ (keyed by the task and the chunk's
-    parameters); a later call with the same sweep reuses the saved chunks and runs only the
-    rest. The result is the concatenation in the order of `params`, identical whatever the
-    executor and the number of workers. The partial folder is removed at the end unless
-    `keep_partial`.
+    parameters, and recording them with a hash of the task's code); a later call with the same
+    sweep reuses the saved chunks that check and runs only the rest. The result is the
+    concatenation in the order of `params`, identical whatever the executor and the number of
+    workers. The partial folder is removed at the end unless `keep_partial`.
     """
-    params = list(params)
+    task = _check_task(task)
     executor = _check_executor(executor)
-    workers = checks.integer(workers, "workers", low=1)
+    workers = checks.workers(workers)
     chunk_size = checks.integer(chunk_size, "chunk_size", low=1)
     folder = partial_dir(name)
+    params = _params(params)
     chunks = _chunks(len(params), chunk_size)
     keys = {c: _chunk_key(name, task, [params[i] for i in c]) for c in chunks}
+    records = {c: _chunk_record(name, task, [params[i] for i in c]) for c in chunks}
     parts: dict[range, pd.DataFrame] = {}
     for chunk, key in keys.items():
-        if (folder / f"{key}.csv").exists():
-            parts[chunk] = read_csv_checked(folder / f"{key}.csv")
+        saved = _saved_chunk(folder / f"{key}.csv", records[chunk])
+        if saved is not None:
+            parts[chunk] = saved
 
     def done(chunk: range, values: list) -> None:
         frames = [_rows(v) for v in values]
         table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-        write_csv(table, folder / f"{keys[chunk]}.csv")
-        parts[chunk] = read_csv_checked(folder / f"{keys[chunk]}.csv")
+        path = write_csv(table, folder / f"{keys[chunk]}.csv", records[chunk])
+        parts[chunk] = read_csv_checked(path, expect=records[chunk])
 
     todo = [c for c in chunks if c not in parts]
     _execute(task, params, todo, executor=executor, workers=workers, desc=desc, done=done)
@@ -200,37 +282,121 @@ def sweep_table(
 
 # --- command lines ------------------------------------------------------------------------------
 
+class CommandParser(argparse.ArgumentParser):
+    """The argument parser of a sweep's command line: a bad argument raises ValueError, which
+    `command_line` shows as one line (and a test can catch)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise ValueError(message)
+
+
+def _workers_option(text: str) -> int:
+    """--workers: a positive integer within `checks.worker_limit()`."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    try:
+        return checks.workers(value, "the number of workers")
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def _seconds_option(text: str) -> float:
+    """--connect-timeout: a positive number of seconds."""
+    try:
+        seconds = float(text)
+        return checks.number(seconds, "the timeout", low=0.1, high=3600)  # type: ignore
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
-    """--workers N (local processes) and --scheduler ADDRESS|local (Dask) for a sweep's command line."""
-    parser.add_argument("--workers", type=int, default=1,
-                        help="local worker processes (default 1: serial)")
+    """--workers N (local processes), --scheduler ADDRESS|local (Dask) and --connect-timeout for
+    a sweep's command line."""
+    parser.add_argument("--workers", type=_workers_option, default=1,
+                        help="local worker processes, or the workers of --scheduler local "
+                             f"(default 1: serial; at most {checks.worker_limit()}, "
+                             f"{checks.MAX_WORKERS_ENV} raises it)")
     parser.add_argument("--scheduler", default=None,
                         help="a Dask scheduler address (tcp://host:8786), or 'local' for a "
                              "LocalCluster with --workers workers (needs puzzlelab[cluster])")
+    parser.add_argument("--connect-timeout", type=_seconds_option, default=CONNECT_TIMEOUT,
+                        help=f"seconds to reach --scheduler (default {CONNECT_TIMEOUT:g})")
+
+
+def _dask() -> Any:
+    try:
+        import distributed
+    except ImportError:  # pragma: no cover - depends on the installed extra
+        raise ValueError("--scheduler needs Dask: pip install 'puzzlelab[cluster]'") from None
+    return distributed
+
+
+def _connect(distributed: Any, address: str, timeout: float) -> Any:
+    """A Dask client of the scheduler at `address`; ValueError in one line if it cannot be
+    reached within `timeout` seconds."""
+    try:
+        return distributed.Client(address, timeout=timeout)
+    except (OSError, TimeoutError, ValueError, TypeError) as err:
+        why = (str(err).strip().splitlines() or [type(err).__name__])[0]
+        raise ValueError(f"cannot reach the Dask scheduler at {address} within {timeout:g} s "
+                         f"({why})") from None
 
 
 @contextlib.contextmanager
 def executor_from_arguments(args: argparse.Namespace) -> Iterator[tuple[Executor | None, int]]:
-    """(executor, workers) for `sweep(..., executor=, workers=)` from the parsed arguments."""
-    if args.scheduler is None:
-        yield None, args.workers
+    """(executor, workers) for `sweep(..., executor=, workers=)` from the parsed arguments.
+
+    The number of workers is checked (`checks.workers`) before any process starts; a scheduler
+    that cannot be reached within --connect-timeout seconds is a ValueError naming it.
+    """
+    workers = checks.workers(getattr(args, "workers", 1), "--workers")
+    scheduler = getattr(args, "scheduler", None)
+    if scheduler is None:
+        yield None, workers
         return
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError as err:  # pragma: no cover - depends on the installed extra
-        raise SystemExit("--scheduler needs Dask: pip install 'puzzlelab[cluster]'") from err
-    if args.scheduler == "local":
-        with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                          dashboard_address=None) as cluster, Client(cluster) as client:
-            yield client.get_executor(), 1
-    else:
-        with Client(args.scheduler) as client:
-            yield client.get_executor(), 1
+    distributed = _dask()
+    timeout = getattr(args, "connect_timeout", CONNECT_TIMEOUT)
+    with contextlib.ExitStack() as stack:
+        if scheduler == "local":
+            cluster = stack.enter_context(distributed.LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None))
+            client = stack.enter_context(distributed.Client(cluster))
+        else:
+            client = stack.enter_context(_connect(distributed, scheduler, timeout))
+        yield client.get_executor(), 1
+
+
+def invocation(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> str:
+    """The command line that was run (`parser.prog` and its arguments), as a table records it."""
+    if not isinstance(parser, argparse.ArgumentParser):
+        raise checks.ArgumentTypeError(f"parser must be an argparse.ArgumentParser, got {parser!r}")
+    if argv is not None and (isinstance(argv, (str, bytes)) or not isinstance(argv, Sequence)):
+        raise checks.ArgumentTypeError(f"argv must be a list of arguments or None, got {argv!r}")
+    args = list(sys.argv[1:] if argv is None else argv)
+    return " ".join([parser.prog, shlex.join(str(a) for a in args)]).strip()
+
+
+def _one_line(message: object) -> str:
+    return " ".join(str(message).split())
 
 
 def command_line(main: Callable[[], Any]) -> None:
-    """Run a sweep's `main()` as a command: a bad argument ends it with one line, no traceback."""
+    """Run a sweep's `main()` as a command: a bad argument (any ValueError) ends it with one line
+    `error: ...`, Ctrl-C with one line; warnings are shown as one line `warning: ...`."""
+    show = warnings.showwarning
+
+    def one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+        print(f"warning: {_one_line(message)}", file=sys.stderr if file is None else file)
+
+    warnings.showwarning = one_line_warning
     try:
         main()
     except ValueError as err:
-        raise SystemExit(f"error: {err}") from None
+        raise SystemExit(f"error: {_one_line(err)}") from None
+    except KeyboardInterrupt:
+        raise SystemExit("interrupted (a resumable sweep keeps its finished chunks in "
+                         "data/partial/)") from None
+    finally:
+        warnings.showwarning = show

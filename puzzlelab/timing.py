@@ -32,10 +32,13 @@ from . import checks
 if TYPE_CHECKING:
     import pandas as pd
 
+    from .display import Table
+
 __all__ = [
     "COLUMNS", "Cold", "MAX_REPEAT", "Method", "QUICK_ENV", "SPEED_COLUMNS", "Task", "best_of",
     "cold_run", "interleaved", "measure", "profile_summary", "quick", "repetitions", "schema_row",
-    "speed_table", "timed", "warm_peak_mib", "write_rows",
+    "SPEED_NAMES", "speed_table", "speed_view", "timed", "warm_peak_mib", "with_rates",
+    "write_rows",
 ]
 
 QUICK_ENV = "PUZZLELAB_BENCH_QUICK"
@@ -49,6 +52,16 @@ SPEED_COLUMNS = [
     "case", "method", "like_for_like", "warm_median_s", "cold_s", "whole_process_s",
     "cold_peak_mib", "times_subject",
 ]
+# What the reader sees as the speed table's column headings (words, units in words).
+SPEED_NAMES = {
+    "case": "case", "method": "method", "like_for_like": "like for like",
+    "warm_median_s": "seconds (warm, median)", "cold_s": "seconds (first run)",
+    "whole_process_s": "seconds (whole process)", "cold_peak_mib": "peak memory (MiB)",
+    "times_subject": "times the subject's time", "warm_min_s": "seconds (warm, fastest)",
+    "warm_peak_mib": "peak memory, warm (MiB)", "reps": "repetitions",
+    "load_1min": "machine load (1 min)", "cores": "cores", "result": "result",
+    "role": "role", "finished": "finished", "note": "note",
+}
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
 MIB = 1024 * 1024
@@ -408,6 +421,25 @@ def _add_ratios(rows: list[dict]) -> None:
             row["times_subject"] = mine / base
 
 
+def with_rates(rows: list[dict], count: int, unit: str = "games") -> list[dict]:
+    """Rows with `count` / seconds (warm median, else the cold run) at the front of each note,
+    e.g. '2,650 games/s'."""
+    from .checks import ArgumentTypeError, integer, text
+
+    fields = {"warm_median_s", "cold_s", "note"}
+    if not isinstance(rows, list) or not all(isinstance(r, dict) and fields <= r.keys()
+                                             for r in rows):
+        raise ArgumentTypeError(f"rows must be a list of benchmark rows (from measure), "
+                                f"got {rows!r}")
+    count, unit = integer(count, "count", low=0), text(unit, "unit")
+    for row in rows:
+        seconds = row["warm_median_s"] or row["cold_s"]
+        if seconds:
+            rate = f"{count / seconds:,.0f} {unit}/s"
+            row["note"] = "; ".join(x for x in (rate, row["note"]) if x)
+    return rows
+
+
 def write_rows(rows: Sequence[dict], name: str) -> "pd.DataFrame":
     """Write benchmark rows to data/<name>.csv in the shared schema (4 significant digits)."""
     import pandas as pd
@@ -441,3 +473,11 @@ def speed_table(name: str, columns: Sequence[str] | None = None) -> "pd.DataFram
     default = SPEED_COLUMNS if set(SPEED_COLUMNS) <= set(table.columns) else table.columns
     keep = [c for c in (columns or default) if c in table.columns][:8]
     return table[keep]
+
+
+def speed_view(name: str, columns: Sequence[str] | None = None) -> "Table":
+    """speed_table(name, columns) as the reader sees it: columns named in words, no row numbers."""
+    from .display import table
+
+    shown = speed_table(name, columns)
+    return table(shown, {c: SPEED_NAMES[c] for c in shown.columns if c in SPEED_NAMES})

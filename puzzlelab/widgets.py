@@ -19,7 +19,7 @@ from IPython.display import display
 
 from . import checks
 
-__all__ = ["Message", "interact_safely", "show_safely", "static_explorer", "view_html"]
+__all__ = ["Message", "Picture", "interact_safely", "show_safely", "static_explorer", "view_html"]
 
 
 class Message:
@@ -35,6 +35,48 @@ class Message:
         import html
 
         return f'<pre class="puzzlelab-message" style="white-space: pre-wrap">{html.escape(self.text)}</pre>'
+
+
+class Picture:
+    """A saved figure (figures/<name>.png) made light for a gallery: at most `width` pixels wide,
+    in a palette of `colours`, with what it shows as its text alternative."""
+
+    def __init__(self, path, caption: str, width: int = 640, colours: int = 64):
+        from pathlib import Path
+
+        from . import checks
+
+        self.path, self.caption = Path(path), checks.text(caption, "caption")
+        self.width = checks.integer(width, "width", low=16)
+        self.colours = checks.integer(colours, "colours", low=2, high=256)
+        if not self.path.is_file():
+            raise ValueError(f"no picture at {self.path}")
+
+    def _repr_png_(self) -> bytes:
+        import io
+
+        from PIL import Image
+
+        with Image.open(self.path) as image:
+            image = image.convert("RGB")
+            width = min(image.width, self.width)
+            image = image.resize((width, round(image.height * width / image.width)),
+                                 Image.Resampling.LANCZOS)
+            image = image.quantize(colors=self.colours, method=Image.Quantize.MEDIANCUT)
+            buffer = io.BytesIO()
+            image.save(buffer, "PNG", optimize=True)
+        return buffer.getvalue()
+
+    def _repr_html_(self) -> str:
+        import base64
+        import html
+
+        data = base64.b64encode(self._repr_png_()).decode("ascii")
+        return (f'<img alt="{html.escape(self.caption)}" style="max-width: 100%" '
+                f'src="data:image/png;base64,{data}"/>')
+
+    def __repr__(self) -> str:
+        return f"Picture of {self.path.name}: {self.caption}"
 
 
 def show_safely(explore: Callable[..., Any], **params: Any) -> None:

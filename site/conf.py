@@ -10,7 +10,7 @@ copyright = "puzzlelab authors"  # noqa: A001 (Sphinx's name)
 
 extensions = ["myst_nb"]
 root_doc = "index"
-exclude_patterns = ["_build", "**.ipynb_checkpoints"]
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "_notebooks"]  # _notebooks: downloads
 source_suffix = {".ipynb": "myst-nb", ".md": "myst-nb"}
 
 # The publishing copies are executed beforehand with their widget state stored.
@@ -19,10 +19,16 @@ nb_merge_streams = True
 myst_enable_extensions = ["dollarmath"]
 myst_heading_anchors = 3
 suppress_warnings = ["misc.highlighting_failure", "myst.header"]
+# Folded code (every code cell but those tagged `algorithm`, see tools/site_pages.py).
+nb_code_prompt_show = "Show code"
+nb_code_prompt_hide = "Hide code"
 
 html_theme = "sphinx_book_theme"
 html_title = "puzzlelab"
-html_static_path = ["_build/static"]  # filled from site/node_modules by tools/build_site.py
+html_static_path = ["_build/static", "static"]  # _build/static: from node_modules (build_site)
+html_css_files = ["puzzlelab.css"]  # algorithm cells marked, appendices folded, labels
+html_js_files = ["puzzlelab.js"]
+html_use_index = False  # no general index page (the notebooks have no index entries)
 html_theme_options = {
     "home_page_in_toc": True,
     "show_navbar_depth": 1,

@@ -35,14 +35,16 @@
     return mathjax;
   }
 
-  let current = withHub({
+  // Keep the configuration Sphinx set before this script (its processHtmlClass: "math", without
+  // which MathJax skips the pages' sections, marked mathjax_ignore by MyST-NB).
+  let current = withHub(Object.assign({}, window.MathJax, {
     startup: {
       ready() {
         window.MathJax.startup.defaultReady();
         window.MathJax.startup.promise.then(() => waiting.splice(0).forEach(typeset));
       },
     },
-  });
+  }));
   Object.defineProperty(window, "MathJax", {
     configurable: true,
     get: () => current,

@@ -13,7 +13,8 @@ import pytest
 
 from puzzlelab.cache import read_csv_checked
 from puzzlelab.timing import (
-    COLUMNS, SPEED_COLUMNS, Method, Task, cold_run, interleaved, measure, speed_table,
+    COLUMNS, SPEED_COLUMNS, SPEED_NAMES, Method, Task, cold_run, interleaved, measure, speed_table,
+    speed_view,
 )
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -90,3 +91,11 @@ def test_speed_tables_show_at_most_eight_columns(path):
 
 def test_a_table_of_another_schema_shows_its_first_eight_columns():
     assert list(speed_table("bench_outside").columns) == OUTSIDE
+
+
+@pytest.mark.parametrize("path", TABLES, ids=lambda p: p.name)
+def test_speed_views_name_every_column_in_words(path):
+    shown = speed_view(path.stem)
+    assert list(shown.frame.columns) == [SPEED_NAMES[c] for c in SPEED_COLUMNS]
+    assert all("_" not in name for name in shown.frame.columns)
+    assert not shown.show_index

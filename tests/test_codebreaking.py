@@ -6,6 +6,7 @@ import math
 from functools import lru_cache
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -503,3 +504,57 @@ def test_with_final_outcomes_keeps_each_types_outcomes():
     assert copy.max_type_outcomes == 2 and lemma14_bound(copy) == lemma14_bound(game) == 2
     mm = parse((DATA / "games" / "mastermind_3x3.cobra").read_text(encoding="utf-8"))
     assert mm.with_final_outcomes(()).type_outcomes == mm.type_outcomes
+
+
+# --- speed and COBRA's figures beside ours (display only) -----------------------------------------
+def test_play_rows_are_numbered_by_turn_from_one():
+    play = explore.explore_play(3, 3, seed=7, guesses="112, 333")
+    assert play.index.name == "turn" and play.index[0] == 1
+
+
+def test_scaling_speed_keeps_one_row_per_size_in_order_of_codes():
+    rows = [("max-models, Mastermind 3x3 (27 codes)", "vectorised", "subject", 0.5, 1.0),
+            ("max-models, Mastermind 3x3 (27 codes)", "plain", "baseline", 2.0, 4.0),
+            ("parts, Mastermind 3x3 (27 codes)", "vectorised", "subject", 0.25, 1.0),
+            ("parts, Mastermind 3x3 (27 codes)", "plain", "baseline", 0.5, 2.0),
+            ("parts, Mastermind 2x4 (16 codes)", "vectorised", "subject", 0.125, 1.0),
+            ("optimal worst case, Mastermind 4x6", "search", "subject", 3.0, 1.0)]
+    bench = pd.DataFrame(rows, columns=["case", "method", "role", "warm_median_s",
+                                        "times_subject"])
+    summary = explore.scaling_speed(bench)
+    assert list(summary.index) == ["2x4 (16 codes)", "3x3 (27 codes)"]
+    assert summary.loc["3x3 (27 codes)", "parts (seconds)"] == 0.25
+    assert summary.loc["3x3 (27 codes)", "plain Python's time over ours"] == 3.0
+    assert summary.loc["2x4 (16 codes)"].isna().sum() == 2  # max-models, plain
+
+
+def test_cobra_figures_stand_beside_the_case_they_name():
+    outside = pd.DataFrame({"source": ["COBRA", "COBRA", "other"],
+                            "what": ["Knuth", "optimal average", "Kemps"],
+                            "figure": ["69 s", "75/27 per code", "8 games/s"],
+                            "compare_with": ["bench_codebreaking: Knuth 4x6",
+                                             "codebreaking_optimal: Mastermind 3×3, average",
+                                             "bench_kemps: Greedy"],
+                            "note": ["", "defect", ""]})
+    bench = pd.DataFrame({"case": ["Knuth 4x6", "Knuth 4x6"], "role": ["subject", "baseline"],
+                          "cold_s": [0.5, 9.0], "warm_median_s": [0.25, 8.0]})
+    times = explore.cobra_times(outside, bench)
+    assert times.to_dict("records") == [{"computation": "Knuth", "COBRA": "69 s",
+                                         "ours, seconds (first run)": 0.5,
+                                         "ours, seconds (warm, median)": 0.25}]
+    answers = explore.cobra_answers(outside, {"codebreaking_optimal: Mastermind 3×3, average":
+                                              "73/27 per code"})
+    assert answers[["COBRA's answer", "ours"]].values.tolist() == [["75/27 per code",
+                                                                      "73/27 per code"]]
+    with pytest.raises(ValueError, match="no value of ours"):
+        explore.cobra_answers(outside, {})
+
+
+def test_every_cobra_time_names_a_case_of_our_benchmark():
+    from puzzlelab.cache import read_table
+
+    outside, bench = read_table("bench_outside"), read_table("bench_codebreaking")
+    cobra = outside[outside.compare_with.str.startswith("bench_codebreaking")]
+    assert len(cobra) >= 7
+    cases = set(bench[bench.role == "subject"].case)
+    assert {c.split(": ", 1)[1] for c in cobra.compare_with} <= cases

@@ -152,17 +152,24 @@ def test_public_functions_take_any_value_calmly(value):
             well_behaved(f, value, seconds=10)
 
 
-def test_long_runs_go_to_their_own_table_which_the_notebook_reads_checked(monkeypatch):
+def test_long_runs_go_to_their_own_table_which_the_notebook_reads_checked(tmp_path, monkeypatch):
+    from puzzlelab import cache
     from puzzlelab.codebreaking import notebook
 
-    written = {}
-    monkeypatch.setattr(frontier, "LONG_RUNS", [("Mastermind", 2, 3)])
-    monkeypatch.setattr(frontier, "write_table", lambda df, name: written.setdefault(name, df))
-    frontier.main(["--runs", "long"])
-    assert list(written) == [frontier.TABLE_LONG]
-    pd.testing.assert_frame_equal(written[frontier.TABLE_LONG],
-                                  optimal_sizes([("Mastermind", 2, 3)]))
     long = notebook.optimal_sizes_long()  # the committed long rows pass the published checks
+    asked = []
+
+    def small(runs, **kw):  # the long runs take an hour: the rows of one small size stand in
+        asked.append(runs)
+        return optimal_sizes([("Mastermind", 2, 3)], **kw)
+
+    monkeypatch.setattr(cache, "DATA", tmp_path)
+    monkeypatch.setattr(frontier, "optimal_sizes", small)
+    frontier.main(["--runs", "long"])
+    assert asked == [frontier.LONG_RUNS]
+    assert [p.stem for p in tmp_path.glob("*.csv")] == [frontier.TABLE_LONG]
+    pd.testing.assert_frame_equal(cache.read_csv_checked(tmp_path / f"{frontier.TABLE_LONG}.csv"),
+                                  optimal_sizes([("Mastermind", 2, 3)]))
     assert list(long.columns) == frontier.COLUMNS
     assert set(zip(long.kind, long.pegs, long.colours)) <= set(frontier.ALL_RUNS)
     assert not set(zip(long.kind, long.pegs, long.colours)) & set(frontier.DEFAULT_RUNS)

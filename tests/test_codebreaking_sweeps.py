@@ -49,11 +49,12 @@ def test_the_sweeps_rows_are_the_cached_tables_rows():
                                   fresh, check_dtype=False)
 
 
-def test_the_command_line_writes_the_tables_it_names(monkeypatch):
+def test_the_command_line_writes_the_tables_it_names(tmp_path, monkeypatch):
+    from puzzlelab import cache
     from puzzlelab.codebreaking import sweep
 
-    written = {}
-    monkeypatch.setattr(sweep, "write_table", lambda df, name: written.setdefault(name, df))
+    committed = notebook.cached("codebreaking_dyson")
+    monkeypatch.setattr(cache, "DATA", tmp_path)
     assert sweep.main(["codebreaking_dyson", "--workers", "2"]) == ["codebreaking_dyson"]
-    pd.testing.assert_frame_equal(written["codebreaking_dyson"],
-                                  notebook.cached("codebreaking_dyson"), check_dtype=False)
+    pd.testing.assert_frame_equal(cache.read_table("codebreaking_dyson"), committed)
+    assert [p.name for p in tmp_path.glob("*.csv")] == ["codebreaking_dyson.csv"]

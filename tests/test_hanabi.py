@@ -273,14 +273,16 @@ def test_capacity_points_replay_the_one_generator_of_the_serial_study():
     assert H.hint_capacity_study(**SMALL_STUDY).mean_parts_mixed.tolist() == rows
 
 
-def test_command_line_writes_the_study(tmp_path, monkeypatch):
+def test_command_line_writes_another_study_under_its_own_name(tmp_path, monkeypatch):
+    from puzzlelab import cache
     from puzzlelab.hanabi import notebook
 
-    written = {}
-    monkeypatch.setattr(notebook, "write_table", lambda df, name: written.setdefault(name, df))
+    monkeypatch.setattr(cache, "DATA", tmp_path)
     notebook.main(["--samples", "2", "--workers", "1"])
-    study = written[notebook.CAPACITY_TABLE]
+    study = cache.read_table(f"{notebook.CAPACITY_TABLE}_samples2")
     assert (study.samples == 2).all() and len(study) == 2 * 9 * 3
+    assert cache.table_metadata(f"{notebook.CAPACITY_TABLE}_samples2")["params"] == {"samples": 2}
+    assert not cache.data_path(notebook.CAPACITY_TABLE).exists()  # the notebook's is not touched
 
 
 def test_the_notebook_layer_exports_what_the_package_lists():

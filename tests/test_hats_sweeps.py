@@ -40,17 +40,12 @@ def test_optima_sweep_on_a_dask_local_cluster_equals_the_serial_sweep():
     pd.testing.assert_frame_equal(notebook.optimum_rows(SMALL[:3]), on_dask)
 
 
-def test_command_line_writes_the_table_the_notebook_reads(monkeypatch):
-    written = {}
-
-    def write_table(df: pd.DataFrame, name: str) -> str:
-        written[name] = df
-        return name
-
-    monkeypatch.setattr(cache, "write_table", write_table)
+def test_command_line_writes_other_cases_under_their_own_name(tmp_path, monkeypatch):
+    cached = notebook.optimum_table()  # the default cases are the cached table's worlds
+    assert list(zip(cached.n_players, cached.n_colors)) == notebook.optimum_cases()
+    monkeypatch.setattr(cache, "DATA", tmp_path)
     optima.main(["--max-n", "2", "--workers", "2"])
-    table = written["hats_optima"]
+    table = cache.read_table("hats_optima_max_n2")
     assert list(zip(table.n_players, table.n_colors)) == notebook.optimum_cases(2)
     pd.testing.assert_frame_equal(table, notebook.optimum_rows(notebook.optimum_cases(2)))
-    cached = cache.read_table("hats_optima")  # the default cases are the cached table's worlds
-    assert list(zip(cached.n_players, cached.n_colors)) == notebook.optimum_cases()
+    assert not (tmp_path / "hats_optima.csv").exists()  # the notebook's table is never a subset

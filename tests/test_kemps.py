@@ -18,9 +18,9 @@ import pandas as pd
 from puzzlelab.kemps import play
 from puzzlelab.kemps import knowledge as K
 from puzzlelab.kemps.env import ACTIONS, KempsEnv, run_episode
-from puzzlelab.kemps.notebook import explore_game, explore_knowledge
+from puzzlelab.kemps.notebook import STRATEGY_NAMES, explore_game, explore_knowledge, named
 from puzzlelab.kemps.play import make_agents, new_game, play_out, play_scores
-from puzzlelab.kemps.strategies import STRATEGIES, TheoryOfMind, make_agent
+from puzzlelab.kemps.strategies import ABLATIONS, STRATEGIES, TheoryOfMind, make_agent
 from puzzlelab.kemps.tournament import (Z95, by_strategy, head_to_head, pack, seat_differences,
                                         seat_rows,
                                         tournament, unpack, win_shares)
@@ -123,16 +123,18 @@ def test_tournament_is_the_same_on_any_executor():
         pd.testing.assert_frame_equal(tournament(**args, executor=pool), serial)
 
 
-def test_command_line_writes_the_table_the_notebook_reads(monkeypatch):
-    """python -m puzzlelab.kemps.tournament writes the packed table under the notebook's name."""
+def test_command_line_writes_fewer_games_under_their_own_name(tmp_path, monkeypatch):
+    """python -m puzzlelab.kemps.tournament --games 2 writes the packed table beside the
+    notebook's (kemps_ablation_52_games2), never over it."""
     from puzzlelab import cache
     from puzzlelab.kemps.tournament import TABLES, main
 
-    written = {}
-    monkeypatch.setattr(cache, "write_table", lambda df, name: written.setdefault(name, df))
+    monkeypatch.setattr(cache, "DATA", tmp_path)
     main(["--games", "2", "--tables", "kemps_ablation_52", "--workers", "2"])
     expected = pack(tournament(**TABLES["kemps_ablation_52"], games=2))
-    pd.testing.assert_frame_equal(written["kemps_ablation_52"], expected)
+    pd.testing.assert_frame_equal(cache.read_table("kemps_ablation_52_games2"), expected,
+                                  check_names=False)
+    assert not cache.data_path("kemps_ablation_52").exists()
 
 
 def test_tournament_on_a_dask_cluster_equals_serial():
@@ -351,6 +353,14 @@ def test_seat_differences_are_paired():
 def test_bad_input_raises_value_error(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_strategies_and_line_ups_are_named_in_words():
+    assert set(STRATEGY_NAMES) == set(STRATEGIES) | set(ABLATIONS)
+    assert named("kb-greedy/tom/tom") == "KB Greedy, Bold+ToM, Bold+ToM"
+    assert named("bold") == "Bold"
+    for other in ("1 - 3", "all line-ups", "greedy/", "", 28, None):  # left as they are
+        assert named(other) == other
 
 
 def test_illegal_moves_rejected():

@@ -332,18 +332,22 @@ def test_announcement_text_round_trip():
 
 def test_explore_views():
     df = rn.explore_views(3, 3, 1, "012", "C")
-    assert df.loc[0, "count"] == len(rc.solve(3, 3, 1)) and len(df) == 1 + 7
-    assert "unsolvable" in rn.explore_views(3, 2, 1, "012").iloc[0, 0]
-    proof = rn.explore_views(3, 2, 1, "012").anne_could_hold.tolist()  # the proof's content
+    assert df.loc["Anne announces", "hands"] == len(rc.solve(3, 3, 1)) and len(df) == 1 + 7
+    assert df.index.name == "Cath holds" and list(df.columns) == ["Anne could hold", "hands"]
+    assert rn.explore_views(3, 3, 1, "012", "B").index.name == "Bill holds"
+    unsolvable = rn.explore_views(3, 2, 1, "012")
+    assert unsolvable.index[0] == "(3,2,1)" and "unsolvable" in unsolvable.iloc[0, 0]
+    proof = unsolvable["proof"].tolist()  # the proof's content
     assert any("Lemma C" in step and "S(2,3,6)" in step for step in proof)
     assert any("C(5,1) = 5 is not divisible by C(2,1) = 2" in step for step in proof)
-    steps = rn.explore_views(4, 4, 2, "0123").anne_could_hold.tolist()
+    steps = rn.explore_views(4, 4, 2, "0123")["proof"].tolist()
     assert [s for s in steps if s.startswith("largest overlap")] == [
         f"largest overlap k={k}: INFEASIBLE (0.00 units)" for k in (0, 1)]
     with pytest.raises(ValueError, match="n <= 12"):
         rn.explore_views(8, 8, 4)
-    assert rn.explore_views(6, 6, 2, "012345").loc[0, "count"] > 0  # from the cached grid
-    assert len(rn.explore_views(4, 4, 1, who="B")) <= rn.EXPLORE_ROWS + 2
+    assert rn.explore_views(6, 6, 2, "012345").loc["Anne announces", "hands"] > 0  # the grid's
+    many = rn.explore_views(4, 4, 1, who="B")
+    assert len(many) == rn.EXPLORE_ROWS + 2 and many.index[-1].endswith("more hands")
     with pytest.raises(ValueError, match="'B'"):
         rn.explore_views(3, 3, 1, "012", "A")
     with pytest.raises(ValueError, match="3 cards"):

@@ -51,6 +51,7 @@ def test_command_line_writes_the_grid(tmp_path, monkeypatch):
 
     monkeypatch.setattr(cache, "DATA", tmp_path)
     grid = rg.main(["--max-n", "7", "--c", "1", "--workers", "1"])
-    written = cache.read_csv_checked(tmp_path / "russian_cards_grid.csv")
+    written = cache.read_csv_checked(tmp_path / "russian_cards_grid_n1_7_c1.csv")
     assert len(written) == len(grid) == len(rg.cells(1, 7))
     assert list(written.columns) == rg.GRID_COLUMNS
+    assert not (tmp_path / "russian_cards_grid.csv").exists()  # a smaller grid has its own name

@@ -3,10 +3,16 @@
 1. Publishing copies of notebooks/*.ipynb are executed (in a scratch copy of the repository's
    notebooks/, data/ and figures/) and saved into site/_build/executed with their widget state
    stored, so that widgets (static explorers above all) work on a page with no kernel.
-   The committed notebooks are never touched. A copy is reused while its notebook, the
-   library and the cached tables are unchanged (a hash of them is kept beside it).
-2. The README's table of notebooks becomes the page `notebooks`; the home page (the overview
-   notebook `index`) gets a hidden table of contents that orders the sidebar.
+   The committed notebooks are never touched. A copy is reused while its code cells, the
+   library and the cached tables are unchanged (a hash of them is kept beside it), so a
+   change of prose or tags rebuilds the pages in a minute.
+2. Each page is the notebook as it is now (prose, tags) with the executed copy's outputs, made
+   into a page by tools/site_pages.py: set-up cells left out, code folded except `algorithm`
+   cells, live widgets replaced by their opening view labelled "Live in JupyterLab", and a
+   head naming the source document, the notebook to download and how to run it live.
+   The README's table of notebooks becomes the page `notebooks`, puzzlelab.sources the page
+   `references` (the bibliography); the home page (the overview notebook `index`) gets a
+   hidden table of contents that orders the sidebar as the home page orders its puzzles.
 3. The widget manager, RequireJS and MathJax are copied from site/node_modules (npm ci) into
    the site's own _static folder; Sphinx with MyST-NB writes site/_build/html (any warning,
    such as a link to a missing page or an unreadable image, fails the build).
@@ -26,6 +32,9 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+import site_pages  # tools/site_pages.py, beside this script
+from puzzlelab import sources
+
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "site"
 BUILD = SITE / "_build"
@@ -42,11 +51,18 @@ ASSETS = {  # where in node_modules -> where under _static
 }
 UNUSED = ["*.map", "libembed-amd.js", "embed.js", "*.LICENSE.txt"]  # the pages load embed-amd.js
 INPUTS = [("puzzlelab", "*.py"), ("data", "*.csv")]  # figures/ are outputs, not inputs
+DOWNLOADS = "_notebooks"  # the committed notebooks, offered for download (not pages)
 
 
 def fingerprint(notebook: Path) -> str:
-    """A hash of a notebook and of everything it reads (the library and the cached tables)."""
-    digest = hashlib.sha256(notebook.read_bytes())
+    """A hash of what executing a notebook depends on: its code cells, the library, the tables.
+
+    Prose and cell tags are left out: a copy executed before they changed still serves (its
+    outputs are laid onto the notebook as it is now, see `merge_outputs`).
+    """
+    nb = nbformat.read(notebook, as_version=4)
+    code = [cell.source for cell in nb.cells if cell.cell_type == "code"]
+    digest = hashlib.sha256("\n\0".join(code).encode())
     for folder, pattern in INPUTS:
         for path in sorted((ROOT / folder).rglob(pattern)):
             if "partial" not in path.parts:
@@ -85,9 +101,11 @@ def publish(notebook: Path, target: Path, timeout: int, tries: int = 3) -> None:
         return
 
 
-def notebook_order(readme: str, names: list[str]) -> list[str]:
-    """The notebooks in the order of the README's table, then any others alphabetically."""
-    listed = re.findall(r"\(notebooks/([\w-]+)\.ipynb\)", readme)
+def notebook_order(index: Path, names: list[str]) -> list[str]:
+    """The notebooks in the order the home page first links to them, then any others."""
+    nb = nbformat.read(index, as_version=4)
+    prose = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    listed = re.findall(r"\]\(([\w-]+)\.ipynb\)", prose)
     ordered = [n for n in dict.fromkeys(listed) if n in names]
     return ordered + sorted(set(names) - set(ordered))
 
@@ -107,6 +125,18 @@ def add_contents(index: Path, pages: list[str]) -> None:
     toc = "```{toctree}\n:hidden:\n\n" + "\n".join(pages) + "\n```"
     nb.cells.append(nbformat.v4.new_markdown_cell(toc))
     nbformat.write(nb, index)
+
+
+def page(notebook: Path) -> nbformat.NotebookNode:
+    """The page of one notebook: its prose and tags now, the executed copy's outputs."""
+    name = notebook.stem
+    current = nbformat.read(notebook, as_version=4)
+    executed = nbformat.read(EXECUTED / notebook.name, as_version=4)
+    nb = site_pages.merge_outputs(current, executed)
+    nb = site_pages.still_views(site_pages.fold_code(nb), name)
+    if name in sources.NOTEBOOK_SOURCES:
+        nb = site_pages.add_page_head(nb, name, f"{DOWNLOADS}/{notebook.name}")
+    return nb
 
 
 def copy_assets() -> None:
@@ -147,18 +177,28 @@ def main(argv: list[str] | None = None) -> int:
     if SOURCE.exists():
         shutil.rmtree(SOURCE)
     SOURCE.mkdir()
+    (SOURCE / DOWNLOADS).mkdir()
     for notebook in notebooks:
-        shutil.copy2(EXECUTED / notebook.name, SOURCE / notebook.name)
+        nbformat.write(page(notebook), SOURCE / notebook.name)
+        shutil.copy2(notebook, SOURCE / DOWNLOADS / notebook.name)
     shutil.rmtree(BUILD / "figures", ignore_errors=True)  # Markdown links to ../figures resolve
     shutil.copytree(ROOT / "figures", BUILD / "figures")
     readme = (ROOT / "README.md").read_text()
     (SOURCE / "notebooks.md").write_text(notebooks_page(readme))
+    (SOURCE / sources.BIBLIOGRAPHY).write_text(sources.bibliography_markdown(site=True))
     names = [nb.stem for nb in notebooks if nb.stem != "index"]
-    add_contents(SOURCE / "index.ipynb", ["notebooks", *notebook_order(readme, names)])
+    order = notebook_order(ROOT / "notebooks" / "index.ipynb", names)
+    add_contents(SOURCE / "index.ipynb", [*order, "notebooks", "references"])
     copy_assets()
+    shutil.rmtree(HTML, ignore_errors=True)  # no page left from an earlier build
     command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-W", "--keep-going",
                "-c", str(SITE), "-d", str(BUILD / "doctrees"), str(SOURCE), str(HTML)]
-    return subprocess.call(command)
+    status = subprocess.call(command)
+    # The figures as files beside the pages: the home page's gallery shows them by address
+    # (../figures/x.png from notebooks/index.ipynb in JupyterLab, /figures/x.png on the site).
+    shutil.rmtree(HTML / "figures", ignore_errors=True)
+    shutil.copytree(ROOT / "figures", HTML / "figures", ignore=shutil.ignore_patterns("*.svg"))
+    return status
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
 """Execute notebooks top to bottom in place and save them with deterministic, stripped metadata.
 
 Used by `make reproduce` (all notebooks, caches recomputed) and `make notebook NB=...`.
+A cached table that a notebook's recompute changes is reported here, after the notebook (rows
+before and after, the cells that changed), not inside the notebook's outputs.
 Cells tagged `nbval-ignore-output` (widgets, live timings) are executed but saved without
 outputs, so that re-running leaves every committed file unchanged. A cell tagged both
 `nbval-ignore-output` and `keep-output` keeps its outputs: speed tables read from
@@ -13,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -92,11 +95,18 @@ def main(argv: list[str] | None = None) -> int:
     paths = args.notebooks or sorted(Path("notebooks").glob("*.ipynb"))
     os.environ.setdefault("TQDM_DISABLE", "1")  # no progress bars in committed outputs
     total = 0.0
-    for path in paths:
-        print(f"running {path} ...", flush=True)
-        seconds = run(path, args.timeout)
-        total += seconds
-        print(f"  done in {seconds:7.1f} s", flush=True)
+    with tempfile.TemporaryDirectory() as folder:
+        changes = Path(folder) / "changes.log"
+        os.environ["PUZZLELAB_CHANGES"] = str(changes)  # puzzlelab.cache.CHANGES_ENV
+        for path in paths:
+            print(f"running {path} ...", flush=True)
+            seconds = run(path, args.timeout)
+            total += seconds
+            print(f"  done in {seconds:7.1f} s", flush=True)
+            if changes.exists():
+                for line in changes.read_text(encoding="utf-8").splitlines():
+                    print(f"  CHANGED {line}", flush=True)
+                changes.unlink()
     print(f"{len(paths)} notebook(s) in {total:.1f} s")
     return 0
 

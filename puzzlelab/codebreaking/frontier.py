@@ -17,12 +17,12 @@ with the citation key of each (`puzzlelab.sources`); `compare` sets our rows bes
     python -m puzzlelab.codebreaking.frontier --runs long     # Mastermind 4×7, about 30 minutes
     python -m puzzlelab.codebreaking.frontier --runs all --scheduler tcp://host:8786
 
-writes data/codebreaking_optimal_sizes.csv (with its checksum).
+writes data/codebreaking_optimal_sizes.csv (`--runs long`: data/codebreaking_optimal_sizes_long.csv,
+`--runs all`: data/codebreaking_optimal_sizes_all.csv), with its checksum and metadata.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -30,9 +30,9 @@ from fractions import Fraction
 
 import pandas as pd
 
-from .. import checks
-from ..cache import write_table
-from ..sweeps import add_executor_arguments, command_line, executor_from_arguments, sweep
+from .. import cache, checks, sweeps
+from ..cache import Table
+from ..sweeps import sweep
 from .analysis import analyze
 from .game import Game
 from .games import black_peg_mastermind, bulls_and_cows, mastermind
@@ -40,7 +40,8 @@ from .optimal import Search, optimal
 from .strategies import STRATEGIES
 
 __all__ = [
-    "ALL_RUNS", "BUDGET_SECONDS", "COLUMNS", "DEFAULT_RUNS", "GAMES", "LONG_RUNS", "NOT_REACHED",
+    "ALL_RUNS", "BUDGET_SECONDS", "OPTIMAL_SIZES", "OPTIMAL_SIZES_LONG",
+    "COLUMNS", "DEFAULT_RUNS", "GAMES", "LONG_RUNS", "NOT_REACHED",
     "TABLE", "TABLE_LONG",
     "bounds_row", "check_sizes", "compare", "frontier_bounds", "main", "optimal_size_row",
     "optimal_sizes", "published_values",
@@ -87,6 +88,8 @@ NOT_REACHED: dict[tuple[str, int, int], str] = {
 
 #: every size tried (`--runs all`): the default sizes, the long ones, and the frontier beyond
 ALL_RUNS: list[tuple[str, int, int]] = [*DEFAULT_RUNS, *LONG_RUNS, *NOT_REACHED]
+
+COMMAND = "python -m puzzlelab.codebreaking.frontier"
 
 #: "worst of average-optimal" is the worst case of the average-optimal strategy the search
 #: found; another strategy with the same total may do better (then "total within optimal worst"
@@ -250,17 +253,42 @@ def compare(ours: pd.DataFrame, published: pd.DataFrame | None = None) -> pd.Dat
                                        "note"])
 
 
+def _row_problem(r: pd.Series) -> str | None:
+    """Why one row's numbers contradict each other (None when they agree): the average is the
+    total over the codes, and the strategies kept within the optimal worst case do no better."""
+    if abs(r["optimal average"] - r["optimal total"] / r["codes"]) > 1e-9 * r["optimal total"]:
+        return f"has the average {r['optimal average']} for {r['optimal total']} / {r['codes']}"
+    if r["worst of average-optimal"] < r["optimal worst"]:
+        return "has an average-optimal strategy better than the optimal worst case"
+    if not r["optimal total"] <= r["total within optimal worst"]:
+        return "keeps the optimal worst case with a total below the optimal total"
+    return None
+
+
 def check_sizes(table: pd.DataFrame) -> None:
-    """ValueError unless the table has its columns and every published value it reaches agrees
-    (or the disagreement is explained in the published row's note)."""
+    """ValueError unless the table has its columns, each row's numbers agree with each other
+    (`_row_problem`) and every published value it reaches agrees (or the disagreement is
+    explained in the published row's note)."""
     if not isinstance(table, pd.DataFrame) or list(table.columns) != COLUMNS:
         raise ValueError(f"an optimal-sizes table has the columns {COLUMNS}")
+    for _, r in table.iterrows():
+        problem = _row_problem(r)
+        if problem is not None:
+            raise ValueError(f"{r['game']} {problem}")
     checked = compare(table)
     explained = checked.note.str.contains("brute force")
     wrong = checked[(checked.agree == False) & ~explained]  # noqa: E712
     if len(wrong):
         r = wrong.iloc[0]
         raise ValueError(f"{r.game}: {r.quantity} {r.ours}, but {r.source} has {r.published}")
+
+
+# The tables of the command line in data/ (every row checked whenever one is read).
+OPTIMAL_SIZES = cache.register(Table(TABLE, params=dict(runs=DEFAULT_RUNS),
+                                     command=f"{COMMAND} --runs default", check=check_sizes))
+OPTIMAL_SIZES_LONG = cache.register(Table(TABLE_LONG, params=dict(runs=LONG_RUNS),
+                                          command=f"{COMMAND} --runs long", long_run=True,
+                                          check=check_sizes))
 
 
 def _shown(value: float | Fraction, published: str) -> str:
@@ -275,29 +303,28 @@ def _shown(value: float | Fraction, published: str) -> str:
 
 # --- command line --------------------------------------------------------------------------
 
-class _Parser(argparse.ArgumentParser):
-    """An argument parser that raises ValueError on a bad command line."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise ValueError(message)
-
-
 def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
-    """Parse the command line, compute the table, write data/codebreaking_optimal_sizes.csv."""
-    parser = _Parser(prog="python -m puzzlelab.codebreaking.frontier",
-                     description=__doc__.splitlines()[0])
+    """Parse the command line, compute the table, write data/codebreaking_optimal_sizes.csv
+    (`--runs long`: ..._long.csv, `--runs all`: ..._all.csv)."""
+    parser = sweeps.CommandParser(prog=COMMAND, description=__doc__.splitlines()[0])
     parser.add_argument("--runs", choices=("default", "long", "all"), default="default",
                         help="default: the sizes within the budget (data/" + TABLE + ".csv); "
                              "long: the sizes beyond it that end (data/" + TABLE_LONG + ".csv); "
-                             "all: every size tried, into data/" + TABLE + ".csv")
-    add_executor_arguments(parser)
+                             "all: every size tried, into data/" + TABLE + "_all.csv")
+    sweeps.add_executor_arguments(parser)
     args = parser.parse_args(None if argv is None else [str(a) for a in argv])
-    runs = {"default": DEFAULT_RUNS, "long": LONG_RUNS, "all": ALL_RUNS}[args.runs]
-    with executor_from_arguments(args) as (executor, workers):
-        table = optimal_sizes(runs, executor=executor, workers=workers)
-    write_table(table, TABLE_LONG if args.runs == "long" else TABLE)
-    return table
+    table = {"default": OPTIMAL_SIZES, "long": OPTIMAL_SIZES_LONG,
+             "all": OPTIMAL_SIZES.variant(name=f"{TABLE}_all", runs=ALL_RUNS,
+                                          command=f"{COMMAND} --runs all")}[args.runs]
+    cache.check_writable(table)
+    runs = [tuple(r) for r in table.params["runs"]]
+    with sweeps.executor_from_arguments(args) as (executor, workers):
+        out = cache.compute_table(table, lambda: optimal_sizes(runs, executor=executor,
+                                                               workers=workers),
+                                  verify=check_sizes)
+    print(f"wrote {cache.data_path(table.name)} ({len(out)} sizes)")
+    return out
 
 
 if __name__ == "__main__":
-    command_line(main)
+    sweeps.command_line(main)

@@ -19,13 +19,13 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
-from .. import checks
-from ..cache import cached_source_table, cached_table, data_path, read_table
+from .. import cache, checks
+from ..cache import Table, cached_source_table, cached_table, read_long_run
 from ..figures import finish
 from ..sweeps import sweep
 from . import coins
 from .analysis import Analysis, analyze, ceil_log, lemma14_bound
-from .frontier import COLUMNS, TABLE_LONG, check_sizes, optimal_sizes
+from .frontier import COLUMNS, OPTIMAL_SIZES, OPTIMAL_SIZES_LONG, check_sizes, optimal_sizes
 from .game import Game, check_game
 from .games import bags_of_gold, black_peg_mastermind, bulls_and_cows, counterfeit_coin, mastermind
 from .language import GAMES_DIR, game_tables, load, parse
@@ -36,12 +36,12 @@ from .strategies import STRATEGIES, scoring
 __all__ = [
     "FIVE_PEG_GAMES", "GAME_KINDS", "GREEDY", "OPTIMAL_RUNS", "STRATEGY_GAMES", "SYMMETRY_RUNS",
     "TABLES", "five_peg_rows", "plot_scaling", "strategies_5peg_table",
-    "built_in_twin", "cached", "coin_average_check", "coin_greedy_table", "coin_table",
+    "built_in_twin", "cached", "cobra_answers", "cobra_times", "coin_average_check", "coin_greedy_table", "coin_table",
     "describe_greedy_gaps", "explore_game_text", "explore_play", "explore_strategy",
     "final_outcome_effect", "greedy_average_gaps", "hidden_code", "lambda_table",
     "language_table", "make_game", "optimal_row", "optimal_sizes_long", "optimal_table",
     "play_widgets",
-    "printed_clause_checks",
+    "printed_clause_checks", "scaling_speed",
     "SIZE_CONTROLS", "histogram_views", "plot_histograms", "strategies_table",
     "strategy_rows", "strategy_widgets",
     "summarize_greedy_gaps", "summary_row", "symmetry_table", "tree_text",
@@ -294,6 +294,7 @@ def explore_play(
             break
     table = pd.DataFrame(rows, columns=["guess", "answer", "codes still possible", "solved"])
     table.columns.name = f"seed {seed}"  # which hidden code: a new seed is a new game
+    table.index = pd.RangeIndex(1, len(table) + 1, name="turn")
     return table
 
 
@@ -367,7 +368,8 @@ def plot_scaling(bench: pd.DataFrame, name: str | None = None,
     if not isinstance(bench, pd.DataFrame) or not need <= set(bench.columns):
         raise checks.ArgumentTypeError(
             "plot_scaling needs the table data/mastermind_scale.csv")
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9.5, 3.6))
+    # one panel above the other, as wide as a page of the site (figures.PAGE_WIDTH_PX)
+    fig, (left, right) = plt.subplots(2, 1, figsize=(6.8, 7.2), sharex=True)
     colours = dict(zip(STRATEGIES, plt.rcParams["axes.prop_cycle"].by_key()["color"]))
     for (engine_name, strategy), grp in bench.dropna(subset=["warm min s"]).groupby(
             ["engine", "strategy"]):
@@ -380,16 +382,17 @@ def plot_scaling(bench: pd.DataFrame, name: str | None = None,
             left.plot(grp.codes, grp.seconds, "x", ms=9, color=colours.get(strategy),
                       label=f"{strategy} ({source})")
     sizes = sorted(bench.codes.unique())
-    for ax, what in ((left, "seconds per analysis (fastest run)"),
-                     (right, "peak memory of the process (MB)")):
+    for ax, what in ((left, "seconds per analysis\n(fastest run)"),
+                     (right, "peak memory of\nthe process (MB)")):
         ax.set_xscale("log")
-        ax.set_xticks(sizes, [f"{n:,}" for n in sizes], fontsize=8)
+        ax.set_xticks(sizes, [f"{n:,}" for n in sizes], fontsize=9, rotation=45)
         ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.set_xlabel("codes")
         ax.set_ylabel(what)
+        ax.tick_params(axis="y", labelsize=10)  # 10 pt: a log axis's exponents stay legible
+    right.set_xlabel("codes")
     left.set_yscale("log")
     right.set_ylim(0, None)
-    left.legend(fontsize=7)
+    left.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     fig.tight_layout()
     return finish(fig, name)
 
@@ -735,6 +738,10 @@ TABLES: dict[str, Callable[..., pd.DataFrame]] = {
 }
 # Tables whose rows are re-checked when read (a cached table is never trusted blindly).
 VERIFY: dict[str, Callable[[pd.DataFrame], None]] = {"codebreaking_optimal_sizes": check_sizes}
+# Each defined by its code alone (bump its version when its meaning changes); the optimal
+# sizes by their runs (`frontier.OPTIMAL_SIZES`).
+_DECLARED = [cache.register(Table(name, command=f"python -m puzzlelab.codebreaking.sweep {name}"))
+             for name in TABLES if name != OPTIMAL_SIZES.name]
 
 
 def printed_clause_checks() -> pd.DataFrame:
@@ -753,8 +760,51 @@ def cached(name: str) -> pd.DataFrame:
 def optimal_sizes_long() -> pd.DataFrame:
     """The sizes beyond the budget whose searches ended (data/codebreaking_optimal_sizes_long.csv,
     from `python -m puzzlelab.codebreaking.frontier --runs long`), checked; empty when absent."""
-    if not data_path(TABLE_LONG).exists():
-        return pd.DataFrame(columns=COLUMNS)
-    table = read_table(TABLE_LONG)
-    check_sizes(table)
-    return table
+    table = read_long_run(OPTIMAL_SIZES_LONG, verify=check_sizes)
+    return pd.DataFrame(columns=COLUMNS) if table is None else table
+
+
+# --- speed: our benchmark summarised, and COBRA's figures (data/bench_outside.csv) beside ours ---
+def scaling_speed(bench: pd.DataFrame) -> pd.DataFrame:
+    """The scaling cases of data/bench_codebreaking.csv, one row per size of Mastermind: each
+    rule's median warm seconds (vectorised analysis) and plain Python's time over ours (the
+    median over the four rules; blank where plain Python was not timed)."""
+    _table(bench, ["case", "method", "role", "warm_median_s", "times_subject"], "bench_codebreaking")
+    found = bench.case.str.extract(r"^(?P<rule>[\w-]+), (?P<size>Mastermind .*\(.*codes\))$")
+    rows = bench.join(found).dropna(subset=["rule"])
+    seconds = rows[rows.role == "subject"].pivot(index="size", columns="rule",
+                                                 values="warm_median_s")
+    plain = rows[rows.role == "baseline"].groupby("size").times_subject.median()
+    order = sorted(seconds.index, key=lambda size: int(re.findall(r"\((\d+) codes", size)[0]))
+    out = seconds.loc[order, [s for s in STRATEGIES if s in seconds.columns]]
+    out.columns = [f"{rule} (seconds)" for rule in out.columns]
+    out["plain Python's time over ours"] = plain.reindex(order)
+    return out.rename(index=lambda size: size.removeprefix("Mastermind ")).rename_axis("Mastermind")
+
+
+def cobra_times(outside: pd.DataFrame, bench: pd.DataFrame) -> pd.DataFrame:
+    """COBRA's measured times (data/bench_outside.csv) beside the library's for the same case
+    (data/bench_codebreaking.csv, its subject row named in `compare_with`)."""
+    _table(outside, ["source", "what", "figure", "compare_with"], "bench_outside")
+    _table(bench, ["case", "role", "cold_s", "warm_median_s"], "bench_codebreaking")
+    mine = bench[bench.role == "subject"].set_index("case")
+    rows = []
+    for r in outside[outside.compare_with.str.startswith("bench_codebreaking: ")].itertuples():
+        case = r.compare_with.split(": ", 1)[1]
+        rows.append({"computation": r.what, "COBRA": r.figure,
+                     "ours, seconds (first run)": mine.cold_s.get(case),
+                     "ours, seconds (warm, median)": mine.warm_median_s.get(case)})
+    return pd.DataFrame(rows)
+
+
+def cobra_answers(outside: pd.DataFrame, ours: dict[str, str]) -> pd.DataFrame:
+    """COBRA's answers that are not ours (data/bench_outside.csv rows comparing with one of the
+    notebook's tables) beside ours: `ours` maps each row's `compare_with` to our value."""
+    _table(outside, ["source", "what", "figure", "compare_with", "note"], "bench_outside")
+    rows = outside[outside.compare_with.str.startswith("codebreaking_")]
+    unknown = sorted(set(rows.compare_with) - set(ours))
+    if unknown:
+        raise ValueError(f"no value of ours for {unknown}")
+    return pd.DataFrame({"COBRA computed": rows.what, "COBRA's answer": rows.figure,
+                         "ours": rows.compare_with.map(ours), "note": rows.note}
+                        ).reset_index(drop=True)

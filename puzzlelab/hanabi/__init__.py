@@ -10,12 +10,21 @@ is the number of messages a hint can send. Modules, as in every puzzle of puzzle
 - `knowledge`: realistic game states (deck, true hints, card counting) and the capacity study;
 - `notebook`: what notebooks/hanabi.ipynb shows (tables, figures, explorations, cached study);
 - `reference`: slow definitions by listing hands and partitions, for cross-checks only.
+
+Hanabi played (Cox et al. 2015, the hat-guessing strategies), each module used by name
+(`hanabi.rules.Game`, ...):
+
+- `rules`: the seeded game engine (deal, legal moves, turns, the end, both score conventions);
+- `hat_strategies`: the recommendation and information strategies, the hat step in plain
+  sight (hand values, the sum mod M, decoding), M counted by sure groups of hints;
+- `hat_compiled`: the information strategy compiled (numba), move for move the same;
+- `hat_sweep`: many seeded deals as exact sums, per player count and variant (a long run).
 """
 
 from importlib import import_module
 from typing import Any
 
-from . import knowledge, model, reference, solvers, source
+from . import hat_strategies, knowledge, model, reference, rules, solvers, source
 from .knowledge import (
     COPIES, MAX_HINTS_RECEIVED, MAX_STUDY_TABLES, escaping_identities, hanabi_deck,
     hint_capacity_study, holes, is_rectangular, mixing_gain_example, random_knowledge, rectangle,
@@ -36,9 +45,11 @@ from .source import (
 # The notebook layer is loaded on first use, so that `python -m puzzlelab.hanabi.notebook`
 # runs it once, as the main module.
 _NOTEBOOK_NAMES = (
-    "CAPACITY_SAMPLES", "CAPACITY_TABLE", "capacity_summary", "describe_cards",
-    "explore_partition", "hint_capacity_table", "partition_view", "plot_hint_capacity",
-    "plot_mixing_gain", "toggle_table",
+    "CAPACITY", "CAPACITY_SAMPLES", "CAPACITY_TABLE", "HAT_GAINS", "HAT_SUMMARY", "HAT_VARIANTS",
+    "beside_published", "capacity_summary", "describe_cards", "explore_hat_game",
+    "explore_partition", "hat_gains", "hat_gains_table", "hat_game_sums", "hat_game_views",
+    "hat_score_table", "hat_summary", "hint_capacity_table", "partition_view", "plot_hat_scores",
+    "plot_hint_capacity", "plot_mixing_gain", "toggle_table",
 )
 
 __all__ = sorted(
@@ -46,8 +57,14 @@ __all__ = sorted(
 )
 
 
+_LAZY_MODULES = ("hat_compiled", "hat_sweep")  # compiled code is loaded on first use
+
+
 def __getattr__(name: str) -> Any:
-    """The notebook layer's names (and the module itself), imported when first asked for."""
+    """The notebook layer's names (and the module itself), and the compiled modules, imported
+    when first asked for."""
+    if name in _LAZY_MODULES:
+        return import_module(f".{name}", __name__)
     if name == "notebook" or name in _NOTEBOOK_NAMES:
         module = import_module(".notebook", __name__)
         return module if name == "notebook" else getattr(module, name)

@@ -1,12 +1,14 @@
 """What notebooks/hanabi.ipynb shows: tables, figures, explorations, and the cached study.
 
 Also a command line that (re)computes the hint-capacity table the notebook reads:
-``python -m puzzlelab.hanabi.notebook --samples 400 [--workers N] [--scheduler ADDR|local]``.
+``python -m puzzlelab.hanabi.notebook [--workers N] [--scheduler ADDR|local]``; another
+``--samples`` writes a table of its own name (``hanabi_hint_capacity_samples<N>``).
+The games of the hat strategies are a long run with a command line of their own
+(`hat_sweep`); their committed table is read here.
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Executor
@@ -14,20 +16,30 @@ from concurrent.futures import Executor
 import numpy as np
 import pandas as pd
 
-from .. import checks, sweeps
-from ..cache import cached_table, write_table
+from .. import cache, checks, sources, sweeps
+from ..cache import Table, cached_table
+from ..checks import ArgumentTypeError
+from ..exact_sums import merge_sums
+from . import hat_strategies as hats
+from . import hat_sweep
+from .hat_sweep import gains_from_sums, summary_from_sums
 from .knowledge import hint_capacity_study, holes
 from .model import COLOURS, VALUES, HintTable, as_table, hint_mask, possibility_table
+from .rules import Game, Turn, card_name
 from .solvers import max_hint_partition
 
 __all__ = [
-    "CAPACITY_SAMPLES", "CAPACITY_TABLE", "capacity_summary", "describe_cards", "explore_partition",
-    "hint_capacity_table", "partition_view", "plot_hint_capacity", "plot_mixing_gain",
-    "toggle_table",
+    "CAPACITY", "CAPACITY_SAMPLES", "CAPACITY_TABLE", "HAT_GAINS", "HAT_SUMMARY", "HAT_VARIANTS",
+    "beside_published", "capacity_summary", "describe_cards", "explore_hat_game",
+    "explore_partition", "hat_gains", "hat_gains_table", "hat_game_sums", "hat_game_views",
+    "hat_score_table", "hat_summary", "hint_capacity_table", "partition_view", "plot_hat_scores",
+    "plot_hint_capacity", "plot_mixing_gain", "toggle_table",
 ]
 
 CAPACITY_TABLE = "hanabi_hint_capacity"
 CAPACITY_SAMPLES = 400  # random tables per point of the study the notebook shows
+CAPACITY = cache.register(Table(CAPACITY_TABLE, params=dict(samples=CAPACITY_SAMPLES),
+                                command="python -m puzzlelab.hanabi.notebook"))
 _STUDY_COLUMNS = ("hand_size", "public_cards", "hints_received", "mean_bits_mixed",
                   "mean_bits_separate")
 
@@ -62,8 +74,8 @@ def describe_cards(table: HintTable) -> pd.DataFrame:
 def hint_capacity_table(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """The hint-capacity study, 400 tables per point, cached as data/hanabi_hint_capacity.csv."""
     executor, workers = checks.sweep_options(executor, workers)
-    return cached_table(CAPACITY_TABLE, lambda: hint_capacity_study(
-        samples=CAPACITY_SAMPLES, executor=executor, workers=workers))
+    return cached_table(CAPACITY, lambda: hint_capacity_study(
+        samples=CAPACITY.params["samples"], executor=executor, workers=workers))
 
 
 def _check_study(study: object) -> pd.DataFrame:
@@ -208,18 +220,282 @@ def toggle_table(
     display(w.HBox([w.VBox([w.HBox(r) for r in buttons]), out]))
 
 
+# ----- Hanabi played: the hat strategies -------------------------------------------------------
+
+MAX_SHOWN_TURNS = 40  # the first turns of a deal an exploration shows
+# The ways of playing shown, and how the page names them.
+HAT_VARIANTS: dict[str, str] = {
+    "plain": "information, plain: 2 groups per player (as published)",
+    "mixed": "information, mixed: maximum sure groups of colours and values",
+    "separate": "information, separate: sure groups of colours, of values",
+    "plain, Cox rules": "information, plain, under the rules of Cox et al.'s simulator",
+    "recommendation": "recommendation (five players)",
+}
+
+
+def hat_game_sums() -> pd.DataFrame:
+    """Exact sums over 20,000 deals per player count and variant (the long run, committed as
+    data/hanabi_hat_games.csv; `python -m puzzlelab.hanabi.hat_sweep` recomputes it)."""
+    sums = cache.read_long_run(hat_sweep.GAMES)
+    if sums is None:
+        raise ValueError(f"data/{hat_sweep.TABLE}.csv is missing: it is a long run, made by "
+                         f"{hat_sweep.GAMES.command}")
+    return merge_sums(sums, hat_sweep.KEYS)
+
+
+# Tables derived from the long run (recomputed from it in a second when missing or stale).
+HAT_SUMMARY, HAT_GAINS = "hanabi_hat_summary", "hanabi_hat_gains"
+cache.register(*(Table(name, params=dict(deals=hat_sweep.DEALS)) for name in (HAT_SUMMARY,
+                                                                              HAT_GAINS)))
+
+
+def _same_as(compute) -> object:
+    """A cache check: the cached table equals what the committed long run gives now."""
+    def verify(table: pd.DataFrame) -> None:
+        fresh = compute()
+        if list(table.columns) != list(fresh.columns) or len(table) != len(fresh) or not all(
+                np.allclose(table[c], fresh[c], rtol=1e-9, atol=1e-12) if fresh[c].dtype.kind
+                in "fiub" else (table[c].astype(str) == fresh[c].astype(str)).all()
+                for c in fresh.columns):
+            raise ValueError("it is not what the committed long run gives")
+    return verify
+
+
+def hat_summary(sums: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per player count and variant: mean score (both conventions), perfect games and bits
+    per hint, each with its 95% half-width over deals (`hat_sweep.summary_from_sums`).
+
+    Without `sums`, from the committed long run, kept as data/hanabi_hat_summary.csv.
+    """
+    if sums is not None:
+        return summary_from_sums(sums)
+
+    def compute() -> pd.DataFrame:
+        return summary_from_sums(hat_game_sums())
+
+    return cached_table(HAT_SUMMARY, compute, verify=_same_as(compute))
+
+
+def hat_gains(sums: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Paired score differences between ways of counting messages, deal by deal, with 95%
+    half-widths (`hat_sweep.gains_from_sums`); without `sums`, from the committed long run,
+    kept as data/hanabi_hat_gains.csv."""
+    if sums is not None:
+        return gains_from_sums(sums)
+
+    def compute() -> pd.DataFrame:
+        return gains_from_sums(hat_game_sums())
+
+    return cached_table(HAT_GAINS, compute, verify=_same_as(compute))
+
+
+def _check_summary(summary: object) -> pd.DataFrame:
+    needed = ["players", "variant", "score", "score_ci", "perfect_pct", "perfect_pct_ci",
+              "bits_per_hint", "bits_per_hint_ci"]
+    if not isinstance(summary, pd.DataFrame):
+        raise ArgumentTypeError(f"summary must be a hat_summary DataFrame, got {summary!r}")
+    if missing := [c for c in needed if c not in summary.columns]:
+        raise ValueError(f"summary lacks the columns {missing} of hat_summary")
+    return summary
+
+
+def _pm(mean: float, half: float, digits: int) -> str:
+    return f"{mean:.{digits}f} ± {half:.{digits}f}"
+
+
+def hat_score_table(summary: pd.DataFrame, measure: str = "score") -> pd.DataFrame:
+    """One measure (score, score_zero, perfect_pct or bits_per_hint) with its 95% interval, as
+    text: a row per variant, a column per player count."""
+    summary = _check_summary(summary)
+    measure = checks.choice(measure, "measure",
+                            ("score", "score_zero", "perfect_pct", "bits_per_hint"))
+    digits = {"perfect_pct": 1, "bits_per_hint": 3}.get(measure, 3)
+    cells = summary.assign(cell=[_pm(m, h, digits) for m, h in
+                                 zip(summary[measure], summary[f"{measure}_ci"])])
+    table = cells.pivot(index="variant", columns="players", values="cell").fillna("–")
+    order = [v for v in HAT_VARIANTS if v in table.index]
+    table = table.loc[order].rename(index=HAT_VARIANTS)
+    table.columns = [f"{n} players" for n in table.columns]
+    table.index.name = {"score": "mean score", "score_zero": "mean score (0 if lost)",
+                        "perfect_pct": "perfect games (%)",
+                        "bits_per_hint": "bits per hint"}[measure]
+    return table
+
+
+def hat_gains_table(gains: pd.DataFrame) -> pd.DataFrame:
+    """What counting messages by sure groups buys (`hat_gains`), as text: a row per pair of
+    ways of counting, a column per player count, each gain with its 95% interval."""
+    need = ["players", "difference", "score_gain", "ci"]
+    if not isinstance(gains, pd.DataFrame) or [c for c in need if c not in gains.columns]:
+        raise ValueError(f"gains must be a hat_gains DataFrame with the columns {need}")
+    gains = gains.assign(gain=[_pm(m, h, 3) for m, h in zip(gains.score_gain, gains.ci)])
+    table = gains.pivot(index="difference", columns="players", values="gain")
+    table.columns = [f"{n} players" for n in table.columns]
+    return table.loc[list(dict.fromkeys(gains.difference))]
+
+
+def beside_published(summary: pd.DataFrame, quoted: pd.DataFrame) -> pd.DataFrame:
+    """Our measured scores beside published ones (marked quoted), by player count.
+
+    `quoted` has columns source (a citation key of `puzzlelab.sources`), strategy, players,
+    score, perfect_pct (may be NaN) and differs (what the published rules or strategy do
+    otherwise).
+    """
+    summary = _check_summary(summary)
+    need = ["source", "strategy", "players", "score", "perfect_pct", "differs"]
+    if not isinstance(quoted, pd.DataFrame) or [c for c in need if c not in quoted.columns]:
+        raise ValueError(f"quoted must be a DataFrame with the columns {need}")
+    rows = []
+    for r in quoted.itertuples():
+        perfect = "–" if pd.isna(r.perfect_pct) else f"{r.perfect_pct:g}"  # as published
+        rows.append({"players": r.players, "who": f"{sources.cite(r.source)}, {r.strategy}",
+                     "figures": "quoted", "mean score": f"{r.score:.2f}",
+                     "perfect games (%)": perfect, "rules and strategy": r.differs})
+    for r in summary[summary.variant.isin(["plain", "mixed"])].itertuples():
+        rows.append({"players": r.players, "who": f"ours, {HAT_VARIANTS[r.variant]}",
+                     "figures": "measured", "mean score": _pm(r.score, r.score_ci, 2),
+                     "perfect games (%)": _pm(r.perfect_pct, r.perfect_pct_ci, 1),
+                     "rules and strategy": "the standard rules (rules.py); 20,000 deals"})
+    table = pd.DataFrame(rows)
+    table["order"] = table.figures.map({"measured": 0, "quoted": 1})
+    table = table.sort_values(["players", "order"], kind="stable").drop(columns="order")
+    return table.set_index(["players", "who"])
+
+
+def plot_hat_scores(summary: pd.DataFrame, gains: pd.DataFrame | None = None,
+                    name: str | None = "hanabi_hat_scores"):
+    """Mean score and perfect games against player count, one line per way of playing, and
+    (given `hat_gains`) the paired score gain over the published count; panels one above the
+    other, so that the figure stays legible at a page's width."""
+    import matplotlib.pyplot as plt
+
+    from ..figures import finish
+
+    summary = _check_summary(summary)
+    if gains is not None and not {"players", "difference", "score_gain", "ci"} <= set(
+            getattr(gains, "columns", ())):
+        raise ValueError("gains must be a hat_gains DataFrame")
+    name = None if name is None else checks.text(name, "name")
+    styles = {"plain": ("o-", "tab:blue"), "mixed": ("s-", "tab:red"),
+              "separate": ("^--", "tab:green"), "recommendation": ("D", "tab:purple")}
+    rows = 2 if gains is None else 3
+    fig, axes = plt.subplots(rows, 1, figsize=(7.6, 3.4 * rows + 1.25), sharex=True)
+    for variant, (style, colour) in styles.items():
+        line = summary[summary.variant == variant].sort_values("players")
+        if line.empty:
+            continue
+        for ax, col in zip(axes, ("score", "perfect_pct")):
+            ax.errorbar(line.players, line[col], yerr=line[f"{col}_ci"], fmt=style,
+                        color=colour, ms=7, capsize=4, label=HAT_VARIANTS[variant])
+    axes[0].set_ylabel("mean score (of 25)", fontsize=13)
+    axes[1].set_ylabel("perfect games (%)", fontsize=13)
+    if gains is not None:
+        for variant in ("mixed", "separate"):
+            line = gains[gains.difference == f"{variant} - plain"].sort_values("players")
+            style, colour = styles[variant]
+            axes[2].errorbar(line.players, line.score_gain, yerr=line.ci, fmt=style,
+                             color=colour, ms=7, capsize=4)
+        axes[2].axhline(0, color="grey", lw=1)
+        axes[2].set_ylabel("gain over plain\n(same deals)", fontsize=13)
+    for ax in axes:
+        ax.tick_params(labelsize=12)
+        ax.grid(alpha=0.3)
+    axes[-1].set_xlabel("players", fontsize=13)
+    axes[-1].set_xticks(sorted(summary.players.unique()))
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", fontsize=11, frameon=False)
+    axes[0].set_title("20,000 deals per point, 95% intervals", fontsize=13)
+    fig.tight_layout(rect=(0, 1.25 / (3.4 * rows + 1.25), 1, 1))
+    return finish(fig, name)
+
+
+def _team(players: int, variant: str, seed: int):
+    players = checks.integer(players, "players", low=2, high=5)
+    variant = checks.choice(variant, "variant", ("plain", "mixed", "separate", "recommendation"))
+    game = Game(players, checks.seed(seed))
+    if variant == "recommendation":
+        return hats.RecommendationTeam(game)
+    return hats.InformationTeam(game, variant)
+
+
+def _move_text(turn: Turn) -> str:
+    move = turn.move
+    if move.kind == "hint":
+        return f"{move} (slots {', '.join(map(str, turn.touched))})"
+    if move.kind == "discard":
+        return f"{move}: {card_name(turn.card)}"
+    return f"{move}: {card_name(turn.card)} " + ("played" if turn.success else "misplayed")
+
+
+def _order_text(order: int, hand_size: int) -> str:
+    return f"play slot {order}" if order < hand_size else f"discard slot {order - hand_size}"
+
+
+def explore_hat_game(players: int = 5, variant: str = "mixed", seed: int = 0,
+                     turns: int = 8) -> pd.DataFrame:
+    """A deal's first turns, each hint decoded: the messages M, the message, and for every
+    other player the card told about, the value the hinter gave it, the value he decodes,
+    and what he knows of that card now (or the order he gets, for the recommendation)."""
+    team = _team(players, variant, seed)
+    turns = checks.integer(turns, "turns", low=1, high=MAX_SHOWN_TURNS)
+    g, rows = team.game, []
+    for _ in range(turns):
+        if g.over:
+            break
+        turn = team.turn()
+        base = {"turn": str(turn.turn), "player": str(turn.player), "move": _move_text(turn)}
+        if turn.move.kind != "hint":
+            rows.append(base)
+            continue
+        step = team.steps[-1]
+        for p in step.plan.order:
+            row = dict(base, **{"messages M": str(step.plan.modulus),
+                                "message": str(step.message), "to player": str(p),
+                                "value sent": str(step.values[p]),
+                                "value decoded": str(step.decoded[p])})
+            if variant == "recommendation":
+                row["he now knows"] = _order_text(step.decoded[p], len(g.hands[p]))
+            else:
+                slot = step.plan.slots[p]
+                row["card told about"] = f"slot {slot}: {card_name(g.hands[p][slot])}"
+                row["he now knows"] = hats.mask_text(step.learned[p])
+            rows.append(row)
+            base = {"turn": "", "player": "", "move": ""}
+    columns = ["turn", "player", "move", "messages M", "message", "to player", "card told about",
+               "value sent", "value decoded", "he now knows"]
+    table = pd.DataFrame([{c: row.get(c, "") for c in columns} for row in rows], columns=columns)
+    if variant == "recommendation":
+        table = table.drop(columns="card told about")
+    return table.astype(str).set_index("turn")
+
+
+def hat_game_views(seed: int = 0, turns: int = 8) -> dict[str, pd.DataFrame]:
+    """`explore_hat_game` for every player count and way of playing (a static explorer's views)."""
+    views = {}
+    for players in range(2, 6):
+        for variant in ("plain", "mixed", "separate", "recommendation"):
+            if variant != "recommendation" or players == 5:
+                views[f"{players} players, {variant}"] = explore_hat_game(players, variant, seed,
+                                                                          turns)
+    return views
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """Command line: recompute data/hanabi_hint_capacity.csv on any executor."""
-    parser = argparse.ArgumentParser(prog="python -m puzzlelab.hanabi.notebook",
-                                     description=main.__doc__)
+    """Command line: recompute data/hanabi_hint_capacity.csv on any executor (another --samples:
+    data/hanabi_hint_capacity_samples<N>.csv)."""
+    parser = sweeps.CommandParser(prog="python -m puzzlelab.hanabi.notebook",
+                                  description=main.__doc__)
     parser.add_argument("--samples", type=int, default=CAPACITY_SAMPLES,
                         help=f"random tables per point (default {CAPACITY_SAMPLES}, "
-                             "as in the notebook)")
+                             "as in the notebook; another value writes a table of its own)")
     sweeps.add_executor_arguments(parser)
     args = parser.parse_args(argv)
+    table = cache.check_writable(CAPACITY.variant(command=sweeps.invocation(parser, argv),
+                                                  samples=args.samples))
     with sweeps.executor_from_arguments(args) as (executor, workers):
-        study = hint_capacity_study(samples=args.samples, executor=executor, workers=workers)
-    print(f"wrote {write_table(study, CAPACITY_TABLE)}")
+        study = cache.compute_table(table, lambda: hint_capacity_study(
+            samples=args.samples, executor=executor, workers=workers))
+    print(f"wrote {cache.data_path(table.name)} ({len(study)} rows)")
 
 
 if __name__ == "__main__":

@@ -13,14 +13,15 @@ import math
 import textwrap
 from collections import Counter
 from concurrent.futures import Executor
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .. import checks
-from ..cache import cached_table
+from .. import cache, checks
+from ..cache import Table, cached_table
 from ..figures import finish
 from ..sweeps import sweep
 from .census import census_cases, maximal_counts, pattern_counts
@@ -38,6 +39,7 @@ from .sets import achievable_mask, canonical_deal, minimal_dominating_sets, vali
 from .slices import refute
 
 __all__ = [
+    "CENSUS", "MAXIMAL_SETS", "OPTIMA", "OPTIMAL_SETS", "ORBIT_DEALS", "SLICE_CERTIFICATE",
     "AGENT_COLOURS", "CENSUS_PLAYERS", "HAMMING_BUILT", "MAXIMAL_SET_PLAYERS",
     "OPTIMAL_SET_PLAYERS", "ORBIT_WORLDS", "PRESETS", "PRESET_ROUNDS", "SLICE_CASE",
     "VIEW_ORDERS",
@@ -213,25 +215,43 @@ def plot_maximal_distribution(table: pd.DataFrame,
     if not 1 <= table.n_players.nunique() <= 3:
         raise ValueError("the distribution is drawn for one to three player counts")
     ns = sorted(table.n_players.unique())
-    fig, axes = plt.subplots(1, len(ns), figsize=(10.0, 4.2),
+    # as wide as a page of the site (figures.PAGE_WIDTH_PX): no text is shrunk
+    fig, axes = plt.subplots(1, len(ns), figsize=(6.8, 4.2),
                              gridspec_kw={"width_ratios": [1, 1.4, 2.2][: len(ns)]})
+    labels = []
     for ax, n in zip(np.atleast_1d(axes), ns):
         t = table[table.n_players == n]
         bars = ax.bar(t.won_rounds, t.maximal_sets, color="tab:blue")
-        ax.bar_label(bars, labels=[f"{int(v):,}" for v in t.maximal_sets], fontsize=FONT - 2,
-                     rotation=90 if len(t) >= 5 else 0, padding=2)
-        ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))
+        labels.append((ax, ax.bar_label(bars, labels=[f"{int(v):,}" for v in t.maximal_sets],
+                                        fontsize=FONT - 3, rotation=90 if len(t) >= 5 else 0,
+                                        padding=2)))
+        ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True, nbins=4))
         if t.maximal_sets.max() > 1e4 * t.maximal_sets.min():  # billions beside tens: log scale
             ax.set_yscale("log")
-            ax.set_ylim(0.5, t.maximal_sets.max() * 10_000)
+            ax.set_ylim(0.5, t.maximal_sets.max() * 100)
         else:
             ax.margins(y=0.35)
         ax.tick_params(labelsize=FONT - 2)
-        ax.set_title(f"N = {n}: {int(t.maximal_sets.sum()):,} sets", fontsize=FONT)
-        ax.set_xlabel("won rounds", fontsize=FONT)
-    np.atleast_1d(axes)[0].set_ylabel("maximal won sets", fontsize=FONT)
+        ax.set_title(f"N = {n}: {int(t.maximal_sets.sum()):,} sets", fontsize=FONT - 1)
+        ax.set_xlabel("won rounds", fontsize=FONT - 1)
+    np.atleast_1d(axes)[0].set_ylabel("maximal won sets", fontsize=FONT - 1)
     fig.tight_layout()
+    _fit_labels(fig, labels)
     return finish(fig, name)
+
+
+def _fit_labels(fig: Figure, labels: list) -> None:
+    """Raise each panel's top until its bar labels stay inside the frame."""
+    for _ in range(20):
+        fig.canvas.draw()
+        over = [ax for ax, texts in labels
+                if any(t.get_window_extent().y1 > ax.get_window_extent().y1 for t in texts)]
+        if not over:
+            return
+        for ax in over:
+            low, high = ax.get_ylim()
+            ax.set_ylim(low, high * 10 if ax.get_yscale() == "log" else high * 1.15)
+    raise ValueError("the bar labels do not fit in the figure")
 
 
 # --- cached tables ------------------------------------------------------------------------------
@@ -241,6 +261,9 @@ MAXIMAL_SET_PLAYERS = (2, 3, 4, 5)  # the maximal-set counts of data/hats_maxima
 CENSUS_PLAYERS = 6  # the census (data/hats_maximal_census.csv) counts up to this many players
 OPTIMAL_SET_PLAYERS = (2, 3, 4, 5, 6)  # the optimal-set counts of data/hats_optimal_sets.csv
 SLICE_CASE = (4, 3, 32)  # N, M and the lost rounds the slice certificate rules out
+OPTIMA_MAX_N = 8  # the optima table: two colours up to N = 8 (`optimum_cases`)
+ORBIT_WORLDS = ((3, 3), (4, 3), (5, 3), (3, 4), (4, 4))  # M >= 3, N >= 3: the orbit table
+
 
 
 def hamming_row(n_players: int) -> dict:
@@ -266,7 +289,7 @@ def hamming_row(n_players: int) -> dict:
     return {"true optimum": won, "how we know": f"{how}: meets the sphere bound"}
 
 
-def optimum_cases(max_n: int = 8) -> list[tuple[int, int]]:
+def optimum_cases(max_n: int = OPTIMA_MAX_N) -> list[tuple[int, int]]:
     """The worlds (N, M) of the optima table: M = 2 up to max_n, M = 3 up to 5, M = 4 up to 4."""
     most = checks.integer(max_n, "max_n", low=2, high=12)
     tops = {2: most, 3: min(most, 5), 4: min(most, 4)}
@@ -319,27 +342,46 @@ def optimum_rows(cases: list[tuple[int, int]], *, executor: Executor | None = No
     return pd.DataFrame([by_world[p] for p in pairs])
 
 
+def _bounds_problem(r: Any) -> str | None:
+    """Why the bounds and proof of one row of the optima table disagree (None when they agree):
+    the combinatorial bound is recomputed; proven means lower = upper; an upper bound below
+    the combinatorial one needs an exhaustive or solver proof."""
+    n, m, lower, upper = int(r.n_players), int(r.n_colors), int(r.lower), int(r.upper)
+    proven, method = bool(r.proven), str(r.method)
+    combinatorial = upper_bound(n, m)[0]
+    if int(r.rounds) != m**n or int(r.combinatorial_upper) != combinatorial:
+        return f"records {r.rounds} rounds and combinatorial bound {r.combinatorial_upper}"
+    if not lower <= upper <= combinatorial:
+        return f"has bounds {lower}..{upper} outside 0..{combinatorial}"
+    if proven != (lower == upper) or proven == method.startswith("open"):
+        return f"is marked {'proven' if proven else 'open'} ({method}) with bounds {lower}..{upper}"
+    if method.startswith(("open", "combinatorial")) and upper != combinatorial:
+        return f"claims the upper bound {upper} by the combinatorial bound {combinatorial}"
+    return None
+
+
 def _verify_witnesses(table: pd.DataFrame) -> None:
-    """Every witness deal of the optima table wins exactly its `lower` rounds (else ValueError)."""
+    """Every witness deal of the optima table wins exactly its `lower` rounds, and every row's
+    bounds agree with its proof (`_bounds_problem`); else ValueError naming the world."""
     for r in table.itertuples():
         n, m = int(r.n_players), int(r.n_colors)
+        problem = _bounds_problem(r)
+        if problem is not None:
+            raise ValueError(f"the row of N = {n}, M = {m} {problem}")
         try:
             deal = canonical_deal(int(str(r.witness_hex), 16), n, m)
         except ValueError as err:
             raise ValueError(f"the witness of N = {n}, M = {m} is not a won set: {err}") from None
-        if len(evaluate(deal, m)) != int(r.lower) or int(r.lower) > int(r.upper):
+        if len(evaluate(deal, m)) != int(r.lower):
             raise ValueError(f"the witness deal of N = {n}, M = {m} does not win {r.lower} rounds")
 
 
 def optimum_table(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """Exact optimum or bounds for every (N, M) of `optimum_cases()` (data/hats_optima.csv)."""
     executor, workers = checks.sweep_options(executor, workers)
-    return cached_table("hats_optima",
-                        lambda: optimum_rows(optimum_cases(), executor=executor, workers=workers),
-                        verify=_verify_witnesses)
+    return cached_table(OPTIMA,
+                        lambda: optimum_rows(optimum_cases(), executor=executor, workers=workers))
 
-
-ORBIT_WORLDS = ((3, 3), (4, 3), (5, 3), (3, 4), (4, 4))  # M >= 3, N >= 3: the orbit table
 
 
 def _orbit_row(world: tuple[int, int]) -> dict:
@@ -362,6 +404,21 @@ def _verify_orbit_deals(table: pd.DataFrame) -> None:
             raise ValueError(f"the orbit deal of N = {n}, M = {m} does not check")
 
 
+# The tables of the notebook in data/: the parameters that make each, and how it is rebuilt.
+OPTIMA = cache.register(Table(
+    "hats_optima", params=dict(max_n=OPTIMA_MAX_N, cpsat_work_units=CPSAT_WORK_UNITS),
+    command="python -m puzzlelab.hats.optima", check=_verify_witnesses))
+ORBIT_DEALS = cache.register(Table("hats_orbit_deals", params=dict(worlds=ORBIT_WORLDS),
+                                   check=_verify_orbit_deals))
+MAXIMAL_SETS = cache.register(Table("hats_maximal_sets",
+                                    params=dict(players=MAXIMAL_SET_PLAYERS)))
+CENSUS = cache.register(Table("hats_maximal_census", params=dict(players=CENSUS_PLAYERS)))
+OPTIMAL_SETS = cache.register(Table("hats_optimal_sets",
+                                    params=dict(players=OPTIMAL_SET_PLAYERS)))
+SLICE_CERTIFICATE = cache.register(Table("hats_slice_certificate",
+                                         params=dict(case=SLICE_CASE)))
+
+
 def orbit_deals(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """For each world of ORBIT_WORLDS, the best won set made of orbits of one symmetry of the
     game and that symmetry (data/hats_orbit_deals.csv; `orbits` module)."""
@@ -370,7 +427,7 @@ def orbit_deals(*, executor: Executor | None = None, workers: int = 1) -> pd.Dat
         return pd.DataFrame(sweep(_orbit_row, ORBIT_WORLDS, executor=executor, workers=workers,
                                   desc="orbit searches"))
 
-    return cached_table("hats_orbit_deals", compute, verify=_verify_orbit_deals)
+    return cached_table(ORBIT_DEALS, compute)
 
 
 def _maximal_rows(n: int) -> list[dict]:
@@ -387,7 +444,7 @@ def maximal_distribution(*, executor: Executor | None = None, workers: int = 1) 
                       desc="maximal won sets")
         return pd.DataFrame([row for part in parts for row in part])
 
-    return cached_table("hats_maximal_sets", compute)
+    return cached_table(MAXIMAL_SETS, compute)
 
 
 def maximal_census(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
@@ -403,7 +460,7 @@ def maximal_census(*, executor: Executor | None = None, workers: int = 1) -> pd.
                       workers=workers, desc="maximal-set census")
         return pd.DataFrame([row for part in parts for row in part])
 
-    return maximal_counts(cached_table("hats_maximal_census", compute))
+    return maximal_counts(cached_table(CENSUS, compute))
 
 
 def _optimal_set_row(n: int, lost: int) -> dict:
@@ -425,7 +482,7 @@ def optimal_set_counts(table: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame([_optimal_set_row(n, 2**n - int(two.lower[n]))
                              for n in tqdm(OPTIMAL_SET_PLAYERS, desc="optimal won sets")])
 
-    return cached_table("hats_optimal_sets", compute)
+    return cached_table(OPTIMAL_SETS, compute)
 
 
 def best_deal_letters(table: pd.DataFrame, n_players: int, n_colors: int) -> pd.DataFrame:
@@ -460,7 +517,7 @@ def open_case_deals(table: pd.DataFrame) -> pd.DataFrame:
 def slice_certificate_table() -> pd.DataFrame:
     """The certificate that no deal of N = 4, M = 3 loses fewer than 33 rounds
     (data/hats_slice_certificate.csv): every canonical smallest slice and how it is ruled out."""
-    return cached_table("hats_slice_certificate",
+    return cached_table(SLICE_CERTIFICATE,
                         lambda: refute(SLICE_CASE[0], SLICE_CASE[1], SLICE_CASE[2]))
 
 

@@ -28,7 +28,6 @@ recomputes data/hats_optima.csv, the table the notebook reads.
 
 from __future__ import annotations
 
-import argparse
 import math
 import time
 from collections.abc import Iterator
@@ -651,22 +650,27 @@ def optimum(
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Recompute data/hats_optima.csv (the notebook's table) on any executor."""
-    from ..cache import write_table
-    from .notebook import optimum_cases, optimum_rows
+    """Recompute data/hats_optima.csv (the notebook's table) on any executor; another --max-n
+    writes data/hats_optima_max_n<N>.csv, never the notebook's table."""
+    from ..cache import check_writable, compute_table, data_path
+    from .notebook import OPTIMA, _verify_witnesses, optimum_cases, optimum_rows
 
-    parser = argparse.ArgumentParser(
+    parser = sweeps.CommandParser(
         prog="python -m puzzlelab.hats.optima",
         description="Recompute data/hats_optima.csv, the hat optima table the notebook reads.")
-    parser.add_argument("--max-n", type=int, default=8,
+    parser.add_argument("--max-n", type=int, default=OPTIMA.params["max_n"],
                         help="most players for two colours (three colours stop at 5, four at 4); "
-                             "the default 8 gives the notebook's table")
+                             "the default 8 gives the notebook's table, another value a table of "
+                             "its own")
     sweeps.add_executor_arguments(parser)
     args = parser.parse_args(argv)
     cases = optimum_cases(args.max_n)
+    table = check_writable(OPTIMA.variant(command=sweeps.invocation(parser, argv),
+                                          max_n=args.max_n))
     with sweeps.executor_from_arguments(args) as (executor, workers):
-        table = optimum_rows(cases, executor=executor, workers=workers)
-    print(f"wrote {write_table(table, 'hats_optima')} ({len(table)} worlds)")
+        out = compute_table(table, lambda: optimum_rows(cases, executor=executor, workers=workers),
+                            verify=_verify_witnesses)
+    print(f"wrote {data_path(table.name)} ({len(out)} worlds)")
 
 
 if __name__ == "__main__":

@@ -15,8 +15,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .. import checks
-from ..cache import cached_table, read_table
+from .. import cache, checks
+from ..cache import Table, cached_table, read_long_run
 from ..figures import finish
 from . import knowledge as K
 from . import streaming
@@ -24,42 +24,66 @@ from .cards import FULL, Deck, make_deck
 from .engine import MAX_TURNS, GameRecord
 from .play import play
 from .source import claims_table, trace_table
-from .tournament import (MEDIUM, SMALL, TABLES, pack, seat_differences, tournament, unpack,
+from .tournament import (DECLARED, MEDIUM, SMALL, TABLES,
+                         pack, seat_differences, tournament, unpack,
                          valve_table)
 
 __all__ = [
-    "DUELS", "LINEUPS", "MAP_LABELS", "MILLION", "SELF_PLAY", "claims", "deals_curve",
+    "CLAIMS", "CLAIM_DECKS", "VALVE",
+    "DUELS", "LINEUPS", "MAP_LABELS", "MILLION", "SELF_PLAY", "STRATEGY_NAMES", "claims",
+    "deals_curve",
     "explore_game", "explore_knowledge", "first_seed", "game_status", "game_stepper",
     "headline_wins", "knowledge_map", "long_run",
-    "million_seats", "plot_deals_curve", "plot_lineup_heatmap", "plot_seat_effects",
+    "million_seats", "named", "plot_deals_curve", "plot_lineup_heatmap", "plot_seat_effects",
     "plot_strategy_bars", "plot_value_submodels", "seat_grid", "submodel_table",
     "tournament_games", "valve", "with_interval",
 ]
 
 SELF_PLAY = [[s] * 3 for s in ("greedy", "kb-greedy", "blocking", "tom")]
 STATE_OF = {K.NOBODY: 0, **{mask: p + 1 for p, mask in enumerate(K.HOLDER)}}  # mask -> s0..s3
+STRATEGY_NAMES = {"greedy": "Greedy", "kb-greedy": "KB Greedy", "blocking": "Blocking",
+                  "tom": "Bold+ToM", "bold": "Bold"}  # as the reader reads them
+
+
+def named(label: object) -> object:
+    """A strategy or line-up as the reader reads it: 'kb-greedy/tom/tom' -> 'KB Greedy, Bold+ToM,
+    Bold+ToM'. Any other label (a deck size, seats '1 - 3') comes back unchanged, so `named`
+    maps over every label of a table."""
+    parts = label.split("/") if isinstance(label, str) else []
+    if parts and all(part in STRATEGY_NAMES for part in parts):
+        return ", ".join(STRATEGY_NAMES[part] for part in parts)
+    return label
 
 
 # ----- cached tables ---------------------------------------------------------------------------
+CLAIM_DECKS = {20: SMALL, 28: MEDIUM}
+CLAIMS = {cards: cache.register(Table(f"kemps_claims_{cards}", params=dict(cards=cards,
+                                                                          deals=1000)))
+          for cards in CLAIM_DECKS}
+VALVE = cache.register(Table("kemps_valve_52"))
+
+
 def claims(cards: int) -> pd.DataFrame:
     """The report's stories over 1,000 seeded self-play deals (data/kemps_claims_<cards>.csv)."""
-    decks = {20: SMALL, 28: MEDIUM}
-    cards = checks.choice(cards, "cards", sorted(decks))
-    return cached_table(f"kemps_claims_{cards}",
-                        lambda: claims_table(decks[cards], range(1000), SELF_PLAY))
+    cards = checks.choice(cards, "cards", sorted(CLAIM_DECKS))
+    deals = CLAIMS[cards].params["deals"]
+    return cached_table(CLAIMS[cards],
+                        lambda: claims_table(CLAIM_DECKS[cards], range(deals), SELF_PLAY))
 
 
 def tournament_games(name: str) -> pd.DataFrame:
     """The games of one of the notebook's tournaments (`TABLES`), cached packed in
     data/<name>.csv."""
     name = checks.choice(name, "name", sorted(TABLES))
-    return unpack(cached_table(name, lambda: pack(tournament(**TABLES[name], games=1000))))
+    games = DECLARED[name].params["games"]
+    return unpack(cached_table(DECLARED[name], lambda: pack(tournament(**TABLES[name],
+                                                                       games=games))))
 
 
 def valve() -> pd.DataFrame:
     """How all-ToM and Greedy-between-two-ToM games depend on the turn valve
     (data/kemps_valve_52.csv)."""
-    return cached_table("kemps_valve_52", lambda: valve_table(
+    return cached_table(VALVE, lambda: valve_table(
         [["tom"] * 3, ["greedy", "tom", "tom"]], [600, 2400, MAX_TURNS], FULL, 1000))
 
 
@@ -70,7 +94,11 @@ def long_run(name: str) -> pd.DataFrame:
     """Exact sums over deals of one of the long runs (`streaming.TABLES`, committed in data/;
     `python -m puzzlelab.kemps.streaming --table <name>` recomputes it)."""
     name = checks.choice(name, "name", sorted(streaming.TABLES))
-    return streaming.merge_sums(read_table(name))
+    table = streaming.LONG_RUNS[name]
+    sums = read_long_run(table)
+    if sums is None:
+        raise ValueError(f"data/{name}.csv is missing; build it with: {table.command}")
+    return streaming.merge_sums(sums)
 
 
 def million_seats() -> pd.DataFrame:
@@ -108,10 +136,10 @@ def headline_wins(strategies: pd.DataFrame, duels: pd.DataFrame) -> pd.DataFrame
     s = _frame(strategies, ["strategy", "win_share", "win_ci"]).set_index("strategy")
     d = _frame(duels, ["focal", "against", "focal_win", "focal_win_ci", "other_win",
                        "other_win_ci"]).set_index(["focal", "against"])
-    rows = [{"who": f"{name}, all line-ups", "wins": s.loc[name, "win_share"],
+    rows = [{"who": f"{named(name)}, all line-ups", "wins": s.loc[name, "win_share"],
              "wins_ci": s.loc[name, "win_ci"], "others": np.nan, "others_ci": np.nan}
             for name in s["win_share"].sort_values(ascending=False).index]
-    rows += [{"who": f"{f} between two {o}", "wins": d.loc[(f, o), "focal_win"],
+    rows += [{"who": f"{named(f)} between two {named(o)}", "wins": d.loc[(f, o), "focal_win"],
               "wins_ci": d.loc[(f, o), "focal_win_ci"], "others": d.loc[(f, o), "other_win"],
               "others_ci": d.loc[(f, o), "other_win_ci"]} for f, o in DUELS if (f, o) in d.index]
     return pd.DataFrame(rows).set_index("who")
@@ -243,7 +271,7 @@ def plot_deals_curve(rec: GameRecord, name: str | None = None) -> plt.Figure:
     fig, ax = plt.subplots(figsize=(8, 3.6))
     for p in range(3):
         ax.step(df["turn"], df[f"player {p + 1}"], where="post", color=AGENT_COLORS[p],
-                label=f"player {p + 1} ({rec.strategies[p]})")
+                label=f"player {p + 1} ({named(rec.strategies[p])})")
     for t in rec.trace:
         if t.new_table:
             ax.axvline(t.turn + 1, color="grey", lw=0.6, ls=":")
@@ -282,15 +310,20 @@ def explore_knowledge(seed: int = 0, deck_values: int = 7,
     snap, d = rec.snapshots[turn], rec.deck
     truth = [1 + STATE_OF[t] for t in snap["truth"]]
     grid = np.array([*(knowledge_map(snap["kb"][p], p) for p in range(3)), truth])
-    fig, ax = plt.subplots(figsize=(max(6, d.n * 0.28), 2.8))
+    # as wide as a page of the site (figures.PAGE_WIDTH_PX), so that no label is shrunk
+    fig, ax = plt.subplots(figsize=(6.8, 3.4))
     ax.imshow(grid, cmap=ListedColormap(MAP_COLORS), vmin=0, vmax=5, aspect="auto")
     ax.axhline(2.5, color="white", lw=3)
-    ax.set_yticks(range(4), [*(f"P{p + 1} {rec.strategies[p]}" for p in range(3)), "true holder"])
-    ax.set_xticks(range(d.n), [d.name(c) for c in range(d.n)], rotation=90, fontsize=7)
-    ax.set_title(f"what each player knows after turn {turn} (scores {snap['scores']})", fontsize=9)
+    ax.set_yticks(range(4), [*(f"P{p + 1} {named(rec.strategies[p])}" for p in range(3)),
+                             "true holder"],
+                  fontsize=9)
+    ax.set_xticks(range(d.n), [d.name(c) for c in range(d.n)], rotation=90,
+                  fontsize=9 if d.n <= 32 else 7)
+    ax.set_title(f"what each player knows after turn {turn} (scores {snap['scores']})",
+                 fontsize=10)
     handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in MAP_COLORS]
-    ax.legend(handles, MAP_LABELS, ncol=6, fontsize=7, loc="upper center",
-              bbox_to_anchor=(0.5, -0.3))
+    fig.legend(handles, MAP_LABELS, ncol=6, fontsize=9, loc="lower center", frameon=False)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
     return finish(fig)
 
 
@@ -393,10 +426,10 @@ def plot_strategy_bars(table: pd.DataFrame, title: str, name: str | None = None)
     table = _frame(table, ["strategy", "kemps_mean", "kemps_ci", "win_share", "win_ci"])
     title = checks.text(title, "title")
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.2))
-    for ax, col, ci, label in ((axes[0], "kemps_mean", "kemps_ci", "mean Kemps per game"),
-                               (axes[1], "win_share", "win_ci", "win share")):
-        ax.barh(table["strategy"], table[col], xerr=table[ci], color="tab:blue", alpha=0.7,
-                capsize=4)
+    for ax, col, ci, label in ((axes[0], "kemps_mean", "kemps_ci", "Kemps per game"),
+                               (axes[1], "win_share", "win_ci", "share of wins")):
+        ax.barh(table["strategy"].map(named), table[col], xerr=table[ci], color="tab:blue",
+                alpha=0.7, capsize=4)
         ax.set_xlabel(label)
     axes[1].axvline(1 / 3, color="grey", ls=":", lw=1)
     fig.suptitle(title)
@@ -416,15 +449,15 @@ def plot_lineup_heatmap(table: pd.DataFrame, focal: str, name: str | None = None
     grid = sub.pivot(index="s2", columns="s3", values="win_share").sort_index().sort_index(axis=1)
     fig, ax = plt.subplots(figsize=(5, 4))
     im = ax.imshow(grid.values, cmap="viridis", vmin=0, vmax=1)
-    ax.set_xticks(range(len(grid.columns)), grid.columns, rotation=30)
-    ax.set_yticks(range(len(grid.index)), grid.index)
+    ax.set_xticks(range(len(grid.columns)), grid.columns.map(named), rotation=30)
+    ax.set_yticks(range(len(grid.index)), grid.index.map(named))
     for i in range(grid.shape[0]):
         for j in range(grid.shape[1]):
             ax.text(j, i, f"{grid.values[i, j]:.2f}", ha="center", va="center", color="white",
                     fontsize=9)
     ax.set_xlabel("seat 3")
     ax.set_ylabel("seat 2")
-    ax.set_title(f"win share of {focal} in seat 1")
+    ax.set_title(f"{named(focal)}'s share of wins in seat 1")
     fig.colorbar(im, ax=ax, fraction=0.046)
     return finish(fig, name)
 
@@ -439,7 +472,9 @@ def plot_seat_effects(diffs: pd.DataFrame, name: str | None = None) -> plt.Figur
         ax.errorbar([d], [yi], xerr=[ci], fmt="o", color="tab:red" if sig else "tab:blue",
                     capsize=3)
     ax.axvline(0, color="grey", lw=1, ls=":")
-    ax.set_yticks(y, [f"{s}: seat {p}" for s, p in zip(diffs["scope"], diffs["seats"])], fontsize=8)
-    ax.set_xlabel("win share difference between seats, same deals (red: 95% CI excludes 0)")
+    scopes = [" ".join(str(named(word)) for word in s.split(" ")) for s in diffs["scope"]]
+    ax.set_yticks(y, [f"{s}: seats {p}" for s, p in zip(scopes, diffs["seats"])], fontsize=8)
+    ax.set_xlabel("difference in share of wins between seats, same deals "
+                  "(red: 95% interval excludes 0)")
     fig.tight_layout()
     return finish(fig, name)

@@ -11,36 +11,37 @@ kept by `sweeps.sweep_table`, so an interrupted run resumes.
 
 Command line: `python -m puzzlelab.kemps.streaming --table kemps_million_28 [--workers 2]
 [--scheduler ADDR]` recomputes a long run the notebook reads; `--lineups tom/tom/tom --cards 52
---deals 1000000 --name NAME` runs any other.
+--deals 1000000 --name NAME` runs any other (under a name of its own: a long run's table is
+never replaced by sums over other line-ups or deals).
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
-import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .. import checks, sweeps
+from .. import cache, checks, exact_sums, sweeps
+from ..cache import Table
+from ..exact_sums import mean_ci_from_sums, sum_row
 from .cards import FULL, Deck, make_deck
 from .engine import MAX_TURNS
 from .strategies import STRATEGIES
-from .tournament import DECKS, MEDIUM, Z95, _block, _lineup, lineups
+from .tournament import DECKS, MEDIUM, _block, _lineup, lineups
 
 __all__ = [
+    "LONG_RUNS", "check_long_run",
     "KEYS", "SUMS", "TABLES", "deal_sums", "head_to_head_from_sums", "lineup_from_sums",
     "mean_ci_from_sums", "merge_sums", "seats_from_sums", "strategy_from_sums",
 ]
 
 SIX = 6  # a win share is 0, 1/3, 1/2 or 1: six times it is an integer
 KEYS = ["table", "scope", "item", "measure"]
-SUMS = [*KEYS, "deals", "total", "squares", "denominator"]
+SUMS = [*KEYS, *exact_sums.COUNTS]
 DEALS_PER_TASK = 500
 SELF_PLAY = tuple((s,) * 3 for s in STRATEGIES)  # greedy, kb-greedy, blocking, tom
 # The long runs behind the notebook: a million deals for each self-play line-up, and the
@@ -53,6 +54,17 @@ TABLES: dict[str, dict[str, Any]] = {
     "kemps_tournament_28_100k": {"lineups": EVERY_ORDER, "deck": MEDIUM, "deals": 10**5},
     "kemps_tournament_52_10k": {"lineups": EVERY_ORDER, "deck": FULL, "deals": 10**4},
 }
+COMMAND = "python -m puzzlelab.kemps.streaming"
+
+
+def _run_table(name: str, lineup_list: Sequence[Sequence[str]], deck: Sequence[int], deals: int,
+               command: str = "") -> Table:
+    """The long run of sums over `deals` deals of these line-ups on this deck, checked when
+    read (`check_long_run`)."""
+    ups = ["/".join(up) for up in lineup_list]
+    return Table(name, params=dict(lineups=ups, cards=4 * len(deck), deals=deals),
+                 command=command, long_run=True, check=check_long_run(ups, deals))
+
 
 
 # ----- one block of deals --------------------------------------------------------------------
@@ -66,9 +78,7 @@ def _six_wins(k: np.ndarray) -> np.ndarray:
 
 def _row(table: str, scope: str, item: str, measure: str, s: np.ndarray, den: int) -> dict:
     """One row of sums for the per-deal quantity s / den."""
-    s = s.astype(np.int64)
-    return {"table": table, "scope": scope, "item": item, "measure": measure, "deals": len(s),
-            "total": int(s.sum()), "squares": int((s * s).sum()), "denominator": int(den)}
+    return sum_row({"table": table, "scope": scope, "item": item, "measure": measure}, s, den)
 
 
 def _strategy_rows(ups: list[tuple[str, ...]], k: np.ndarray, w: np.ndarray) -> list[dict]:
@@ -182,36 +192,31 @@ def _lineups(lineup_list: object) -> list[tuple[str, ...]]:
 
 def merge_sums(parts: pd.DataFrame) -> pd.DataFrame:
     """Add up blocks' sums row by row (same table, scope, item, measure); checks the parts."""
-    if checks.table(parts, "parts (sums)", SUMS, made_by="deal_sums").empty:
-        raise ValueError("parts must hold at least one row of sums")
-    parts = parts[SUMS].fillna({"item": ""}).astype({"item": str})
-    dens = parts.groupby(KEYS, sort=False)["denominator"].nunique()
-    if (dens > 1).any():
-        raise ValueError(f"blocks disagree on the denominator of {list(dens[dens > 1].index)}")
-    for col in ("deals", "total", "squares", "denominator"):
-        if not pd.api.types.is_integer_dtype(parts[col]):
-            raise ValueError(f"sums must be integers; column {col!r} is {parts[col].dtype}")
-    out = parts.groupby(KEYS, sort=False, as_index=False).agg(
-        deals=("deals", "sum"), total=("total", "sum"), squares=("squares", "sum"),
-        denominator=("denominator", "first"))
-    if (out["deals"] < 1).any() or (out["denominator"] < 1).any():
-        raise ValueError("sums need at least one deal and a positive denominator per row")
-    return out
+    return exact_sums.merge_sums(parts, KEYS, text_keys=("item",))
 
 
 # ----- summaries from sums -------------------------------------------------------------------
-def mean_ci_from_sums(deals: int, total: int, squares: int, den: int) -> tuple[float, float]:
-    """Mean and 95% normal half-width of x = S / den over deals, from exact integer sums."""
-    n = checks.integer(deals, "deals", low=1)
-    total, den = checks.integer(total, "total"), checks.integer(den, "den", low=1)
-    squares = checks.integer(squares, "squares", low=0)
-    mean = float(Fraction(total, n * den))
-    if n < 2:
-        return mean, float("nan")
-    var = Fraction(n * squares - total**2, n * (n - 1) * den**2)
-    if var < 0:
-        raise ValueError("sums are inconsistent: the sum of squares is too small")
-    return mean, Z95 * math.sqrt(float(var) / n)
+def check_long_run(lineup_list: Sequence[str], deals: int) -> Callable[[pd.DataFrame], None]:
+    """A check of a table of sums against what made it: its rows add up (`merge_sums`) to
+    exactly these line-ups ('tom/tom/tom', ...) and `deals` deals for each."""
+    expected = sorted(checks.text(up, "line-up") for up in lineup_list)
+    deals = checks.integer(deals, "deals", low=1)
+
+    def verify(sums: pd.DataFrame) -> None:
+        rows = merge_sums(sums)
+        rows = rows[rows["table"] == "lineup"]
+        if sorted(set(rows["scope"])) != expected:
+            raise ValueError(f"the sums are over other line-ups than {len(expected)} expected")
+        if (rows["deals"] != deals).any():
+            raise ValueError(f"the sums are not over {deals} deals per line-up")
+    return verify
+
+
+# The long runs' tables (not recomputed by `make reproduce`): what makes each, and its command.
+LONG_RUNS: dict[str, Table] = {
+    name: cache.register(_run_table(name, spec["lineups"], spec["deck"], spec["deals"],
+                                    f"{COMMAND} --table {name} --workers 2"))
+    for name, spec in TABLES.items()}
 
 
 def _pick(sums: pd.DataFrame, table: str) -> pd.DataFrame:
@@ -290,10 +295,7 @@ def lineup_from_sums(sums: pd.DataFrame) -> pd.DataFrame:
 # ----- command line --------------------------------------------------------------------------
 def main(argv: Sequence[str] | None = None) -> None:
     """Exact sums over deals for a long run (data/kemps_*.csv) or any line-ups, on any executor."""
-    from ..cache import write_table
-
-    parser = argparse.ArgumentParser(prog="python -m puzzlelab.kemps.streaming",
-                                     description=main.__doc__)
+    parser = sweeps.CommandParser(prog=COMMAND, description=main.__doc__)
     parser.add_argument("--table", choices=sorted(TABLES), default=None,
                         help="a long run the notebook reads (its line-ups, deck and deals)")
     parser.add_argument("--lineups", nargs="+", default=None,
@@ -301,7 +303,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--cards", type=int, choices=sorted(DECKS), default=None)
     parser.add_argument("--deals", type=int, default=None, help="deals per line-up")
     parser.add_argument("--name", default=None,
-                        help="write data/<name>.csv (default: the --table name)")
+                        help="write data/<name>.csv (default: the --table name, when its line-ups, "
+                             "cards and deals are the table's)")
     sweeps.add_executor_arguments(parser)
     args = parser.parse_args(argv)
     spec = dict(TABLES[args.table]) if args.table else {"deals": 1000, "deck": FULL}
@@ -314,10 +317,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     name = args.name or args.table
     if name is None or "lineups" not in spec:
         raise ValueError("give --table, or --lineups and --name (and --cards, --deals)")
+    ups = _lineups(spec["lineups"])
+    deals = checks.integer(spec["deals"], "--deals", low=2, high=10**9)
+    table = _run_table(name, ups, spec["deck"], deals, sweeps.invocation(parser, argv))
+    if name in LONG_RUNS and table.params != LONG_RUNS[name].params:
+        raise ValueError(f"these line-ups, cards or deals are not those of {name}: give the sums "
+                         f"a name of their own with --name")
+    table = cache.check_writable(LONG_RUNS.get(name, table))
     with sweeps.executor_from_arguments(args) as (executor, workers):
-        sums = deal_sums(spec["lineups"], spec["deals"], spec["deck"], name=name,
-                         executor=executor, workers=workers)
-    print(f"wrote {write_table(sums, name)}")
+        out = cache.compute_table(table, lambda: deal_sums(
+            ups, deals, spec["deck"], name=name, executor=executor, workers=workers))
+    print(f"wrote {cache.data_path(name)} ({len(out)} sums)")
 
 
 if __name__ == "__main__":

@@ -8,13 +8,13 @@ over deals. Seat effects are paired differences between seats over the same deal
 
 The games run through `puzzlelab.sweeps.sweep` on any executor, in blocks of `BLOCK` games of
 one line-up; the seeds come from the parameters, so the table is the same whatever ran it.
-Command line: `python -m puzzlelab.kemps.tournament --games N [--workers N] [--scheduler ADDR]`
-writes the tables the notebook reads (see `TABLES`).
+Command line: `python -m puzzlelab.kemps.tournament [--workers N] [--scheduler ADDR]` writes
+the tables the notebook reads (see `TABLES`); `--games N` other than 1,000 writes tables of
+their own names (`<name>_games<N>`), never the notebook's.
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
 from collections.abc import Sequence
 from concurrent.futures import Executor
@@ -23,19 +23,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import checks, sweeps
+from .. import cache, checks, sweeps
+from ..cache import Table
+from ..exact_sums import Z95
 from .cards import FULL, Deck, make_deck
 from .engine import MAX_TURNS
 from .play import play_scores
 from .strategies import ABLATIONS, STRATEGIES
 
 __all__ = [
+    "DECLARED", "GAMES",
     "BLOCK", "ENDS", "TABLES", "Z95", "by_strategy", "head_to_head", "lineup_games", "lineup_table",
     "lineups", "mean_ci", "pack", "per_deal", "seat_differences", "seat_rows", "tournament",
     "unpack", "valve_table", "win_shares",
 ]
 
-Z95 = 1.959963984540054  # two-sided 95% normal quantile
 ENDS = {"deck exhausted": "d", "stalemate": "s", "turn limit": "t"}
 COLUMNS = ["lineup", "seed", "k1", "k2", "k3", "turns", "end"]
 PACKED = ["lineup", "seed", "k1", "k2", "k3", "end"]  # what pack() keeps
@@ -50,6 +52,12 @@ TABLES: dict[str, dict[str, Any]] = {
     "kemps_tournament_52": {"deck": FULL},
     "kemps_ablation_52": {"strategies": ("tom", "bold"), "deck": FULL},
 }
+GAMES = 1000  # deals per line-up of the notebook's tournaments
+DECLARED: dict[str, Table] = {  # what makes each of those tables, and the command that rebuilds it
+    name: cache.register(Table(name, params=dict(
+        strategies=spec.get("strategies", tuple(STRATEGIES)), cards=4 * len(spec["deck"]),
+        games=GAMES), command=f"python -m puzzlelab.kemps.tournament --tables {name}"))
+    for name, spec in TABLES.items()}
 
 
 def lineups(strategies: Sequence[str], *, all_orders: bool = True) -> list[tuple[str, str, str]]:
@@ -311,19 +319,24 @@ def _lineup(lineup: object) -> list[str]:
 
 # ----- command line --------------------------------------------------------------------------
 def main(argv: Sequence[str] | None = None) -> None:
-    """Recompute the notebook's tournament tables (data/kemps_*.csv) on any executor."""
-    from ..cache import write_table
-
-    parser = argparse.ArgumentParser(prog="python -m puzzlelab.kemps.tournament",
-                                     description=main.__doc__)
-    parser.add_argument("--games", type=int, default=1000, help="deals per line-up (default 1000)")
+    """Recompute the notebook's tournament tables (data/kemps_*.csv) on any executor; with
+    --games other than 1,000, tables of their own names (<name>_games<N>)."""
+    parser = sweeps.CommandParser(prog="python -m puzzlelab.kemps.tournament",
+                                  description=main.__doc__)
+    parser.add_argument("--games", type=int, default=GAMES,
+                        help=f"deals per line-up (default {GAMES}: the notebook's tables)")
     parser.add_argument("--tables", nargs="+", choices=sorted(TABLES), default=sorted(TABLES))
     sweeps.add_executor_arguments(parser)
     args = parser.parse_args(argv)
+    games = checks.integer(args.games, "--games", low=1, high=10**6)
+    command = sweeps.invocation(parser, argv)
+    tables = {name: cache.check_writable(DECLARED[name].variant(command=command, games=games))
+              for name in dict.fromkeys(args.tables)}
     with sweeps.executor_from_arguments(args) as (executor, workers):
-        for name in args.tables:
-            games = tournament(**TABLES[name], games=args.games, executor=executor, workers=workers)
-            print(f"wrote {write_table(pack(games), name)}")
+        for name, table in tables.items():
+            out = cache.compute_table(table, lambda: pack(tournament(
+                **TABLES[name], games=games, executor=executor, workers=workers)))
+            print(f"wrote {cache.data_path(table.name)} ({len(out)} games)")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ extended to every (a, b, c) with n = a + b + c <= N_MAX and c = 1, 2, 3.
   (`executor=`, e.g. a Dask client's) through `puzzlelab.sweeps`, with the same table whatever
   runs them (every step is deterministic and results come back in the order of the cells).
 
-Command line (writes data/russian_cards_grid.csv, the table the notebook reads)::
+Command line (writes data/russian_cards_grid.csv, the table the notebook reads; any other
+range of decks or of Cath's hand sizes goes to a table of its own, `grid_name`)::
 
     python -m puzzlelab.russian_cards.grid --max-n 16 [--workers N] [--scheduler ADDR|local]
 
@@ -35,26 +36,27 @@ data/russian_cards_min_size_matrix.csv)::
 
 from __future__ import annotations
 
-import argparse
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import Executor
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .. import checks, sweeps
+from .. import cache, checks, sweeps
 from ..bitsets import from_bits
-from ..cache import read_table, write_table
+from ..cache import Table, read_table
 from ..solvers import solve_limited, work_used
 from .model import Announcement, cards, counting_lower_bound, hand_lists, is_solution
 from .matrix import MATRIX_WORK, settle
 from .search import cpsat_model
 from .orbits import group_search, witness_groups
 from .smallest import fewer_hands, shrink
-from .solver import Verdict, decide, steiner_size
+from .solver import Verdict, decide, lemma_proof, steiner_size
 
 __all__ = [
+    "GRID", "LONG", "MATRIX", "ORBITS", "SMALLEST", "WIDE",
     "GRID_COLUMNS", "LONG_TABLE", "LONG_WORK", "MIN_WORK", "N_MAX", "ORBIT_TABLE", "WIDE_TABLE",
     "MATRIX_TABLE", "cells", "fewest_on_orbits", "matrix_min_sizes", "matrix_row",
     "orbit_min_sizes",
@@ -75,6 +77,9 @@ ROW_KEYS = ("a", "b", "c", "smallest", "lower_bound", "proven", "witness")  # wh
 WIDE_TABLE = f"russian_cards_grid_n{N_MAX + 1}_{N_LIMIT}"  # the wider grid's table in data/
 GRID_COLUMNS = ["a", "b", "c", "n", "status", "method", "proof", "size", "work_units", "detail",
                 "witness"]
+C_VALUES = (1, 2, 3)  # Cath's hand sizes of the grids the notebook reads
+COMMAND = "python -m puzzlelab.russian_cards.grid"
+
 
 
 # -- witnesses as text (for CSV caches) -------------------------------------------------------
@@ -105,13 +110,16 @@ def cells(c: int, n_max: int = N_MAX, n_min: int = 1) -> list[tuple[int, int, in
             if n_min <= a + b + c <= n_max]
 
 
-def grid_name(n_min: int = 1, n_max: int = N_MAX) -> str:
-    """The table in data/ of a grid: russian_cards_grid from n = 1 up, else ..._n{min}_{max}."""
+def grid_name(n_min: int = 1, n_max: int = N_MAX, c_values: Iterable[int] = C_VALUES) -> str:
+    """The table in data/ of a grid: russian_cards_grid for the notebook's (n <= 16, c = 1..3),
+    else russian_cards_grid_n{min}_{max}, with _c{c...} when Cath's sizes are not 1, 2, 3."""
     n_min = checks.integer(n_min, "n_min", low=1)
-    n_max = checks.integer(n_max, "n_max", low=n_min)
-    if n_min == 1:
-        return "russian_cards_grid"
-    return f"russian_cards_grid_n{n_min}_{n_max}"
+    n_max = checks.integer(n_max, "n_max", low=1)
+    cs = checks.integers(c_values, "c_values", low=1)
+    if (n_min, n_max, cs) == (1, N_MAX, C_VALUES):
+        return GRID.name
+    return f"russian_cards_grid_n{n_min}_{n_max}" + ("" if cs == C_VALUES else
+                                                     "_c" + "-".join(map(str, cs)))
 
 
 def grid_row(abc: tuple[int, int, int]) -> dict:
@@ -138,30 +146,61 @@ def decide_grid(
     todo = [abc for c in checks.integers(c_values, "c_values", low=1)
             for abc in cells(c, n_max, n_min)]
     if n_min > 1:
-        table = sweeps.sweep_table(grid_name(n_min, n_max), grid_row, todo, executor=executor,
-                                   workers=workers, desc="Russian cards grid")
+        table = sweeps.sweep_table(grid_name(n_min, n_max, c_values), grid_row, todo,
+                                   executor=executor, workers=workers, desc="Russian cards grid")
         return table.reindex(columns=GRID_COLUMNS).astype({"size": "Int64"})
     rows = sweeps.sweep(grid_row, todo, executor=executor, workers=workers,
                         desc="Russian cards grid")
     return pd.DataFrame(rows, columns=GRID_COLUMNS).astype({"size": "Int64"})
 
 
+def _grid_row_problem(row: Mapping[str, Any]) -> str | None:
+    """Why one row of a grid table does not hold (None when it does): its witness is re-checked
+    by the verifier, its lemma re-derived, and its status, proof kind and size must agree."""
+    a, b, c = int(row["a"]), int(row["b"]), int(row["c"])
+    status, proof, size = row["status"], row["proof"], row["size"]
+    witness = "" if pd.isna(row["witness"]) else str(row["witness"])
+    if int(row["n"]) != a + b + c:
+        return f"has n = {row['n']}"
+    if status == "solvable":
+        if proof not in ("construction", "solver", "exhaustive"):
+            return f"is solvable by a proof of kind {proof!r}"
+        try:
+            ann = parse_announcement(witness)
+        except ValueError:
+            return "is solvable without a witness"
+        if tuple(range(a)) not in ann or not is_solution(ann, a, b, c):
+            return "has a witness that fails the verifier"
+        if pd.isna(size) or int(size) != len(ann):
+            return f"records size {size} for a witness of {len(ann)} hands"
+    elif status == "unsolvable":
+        if witness:
+            return "is unsolvable yet has a witness"
+        if proof not in ("lemma", "exhaustive", "solver"):
+            return f"is unsolvable by a proof of kind {proof!r}"
+        if proof == "lemma" and lemma_proof(a, b, c) is None:
+            return "is ruled out by a lemma that does not apply to it"
+    elif status != "open" or proof != "open":
+        return f"has status {status!r} with a proof of kind {proof!r}"
+    return None
+
+
+GRID_CHECKED = ["a", "b", "c", "n", "status", "proof", "size", "witness"]
+
+
 def verify_grid(grid: pd.DataFrame) -> pd.Series:
-    """Re-check every witness of a grid table (True where accepted, or where there is none)."""
-    def ok(row) -> bool:
-        if row.status != "solvable":
-            return row.witness != row.witness or row.witness in ("", None)  # NaN or empty
-        ann = parse_announcement(row.witness)
-        return tuple(range(row.a)) in ann and is_solution(ann, row.a, row.b, row.c)
-    return check_table(grid, ["a", "b", "c", "status", "witness"]).apply(ok, axis=1)
+    """Re-check every row of a grid table (True where it holds): each witness by the verifier,
+    each lemma re-derived, and status, proof kind and size consistent."""
+    rows = check_table(grid, GRID_CHECKED).to_dict("records")
+    return pd.Series([_grid_row_problem(r) is None for r in rows], index=grid.index, dtype=bool)
 
 
 def check_grid(grid: pd.DataFrame) -> None:
-    """Raise ValueError naming the first cell whose witness the verifier rejects."""
-    ok = verify_grid(grid)
-    if not ok.all():
-        r = grid[~ok].iloc[0]
-        raise ValueError(f"the witness of cell ({r.a},{r.b},{r.c}) fails the verifier")
+    """Raise ValueError naming the first cell of a grid table that does not hold, and why."""
+    for row in check_table(grid, GRID_CHECKED).to_dict("records"):
+        problem = _grid_row_problem(row)
+        if problem is not None:
+            raise ValueError(f"the cell ({row['a']},{row['b']},{row['c']}) {problem}")
 
 
 def check_table(df: object, columns: Sequence[str]) -> pd.DataFrame:
@@ -253,13 +292,15 @@ def descend(row: dict, work: float = LONG_WORK) -> dict:
 
 
 def longer_min_sizes(table: pd.DataFrame, n_max: int = N_MAX, work: float = LONG_WORK, *,
-                     executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
-    """`descend` on every row of a smallest-announcement table with n <= n_max (resumable)."""
+                     executor: Executor | None = None, workers: int = 1,
+                     name: str = LONG_TABLE) -> pd.DataFrame:
+    """`descend` on every row of a smallest-announcement table with n <= n_max (resumable:
+    finished rows wait in data/partial/<name>/)."""
     table = check_table(table, ["n", *ROW_KEYS])
     n_max = checks.integer(n_max, "n_max", low=1, high=N_LIMIT)
     rows = [r for r in table.to_dict("records") if r["n"] <= n_max]
     task = functools.partial(descend, work=checks.number(work, "work", low=0.01, high=10_000))
-    return sweeps.sweep_table(LONG_TABLE, task, rows, executor=executor, workers=workers,
+    return sweeps.sweep_table(name, task, rows, executor=executor, workers=workers,
                               desc="smallest announcements, descent")
 
 
@@ -329,29 +370,68 @@ def matrix_min_sizes(table: pd.DataFrame, work: float = MATRIX_WORK, *,
 
 
 def check_min_sizes(table: pd.DataFrame) -> None:
-    """Raise ValueError naming the first row whose witness or bounds do not hold."""
+    """Raise ValueError naming the first row whose witness or bounds do not hold (a row marked
+    proven needs its lower bound to meet its size, and an unproven one needs a gap)."""
     table = check_table(table, ["a", "b", "c", "smallest", "lower_bound", "witness"])
     for r in table.itertuples():
         ann = parse_announcement(r.witness)
         if len(ann) != r.smallest or r.lower_bound > r.smallest or not is_solution(
                 ann, r.a, r.b, r.c):
             raise ValueError(f"the smallest announcement of ({r.a},{r.b},{r.c}) fails its check")
+        if "proven" in table.columns and bool(r.proven) != (r.lower_bound == r.smallest):
+            raise ValueError(f"the smallest announcement of ({r.a},{r.b},{r.c}) is marked "
+                             f"{'proven' if r.proven else 'unproven'} with bounds "
+                             f"{r.lower_bound}..{r.smallest}")
+
+
+# -- the tables in data/ ------------------------------------------------------------------------
+# The tables of this module in data/: what makes each, and the command that rebuilds it.
+GRID = cache.register(Table("russian_cards_grid", params=dict(c=C_VALUES, n_min=1, n_max=N_MAX),
+                            command=f"{COMMAND} --max-n {N_MAX}", check=check_grid))
+WIDE = cache.register(Table(WIDE_TABLE, params=dict(c=C_VALUES, n_min=N_MAX + 1, n_max=N_LIMIT),
+                            command=f"{COMMAND} --min-n {N_MAX + 1} --max-n {N_LIMIT} --workers 2",
+                            long_run=True, check=check_grid))
+SMALLEST = cache.register(Table("russian_cards_min_size",
+                                params=dict(c=C_VALUES, n_min=1, n_max=N_MAX, work=MIN_WORK),
+                                command=f"{COMMAND} --max-n {N_MAX} --smallest",
+                                check=check_min_sizes))
+LONG = cache.register(Table(LONG_TABLE, params=dict(n_max=N_MAX, work=LONG_WORK),
+                            command=f"{COMMAND} --descend --workers 2", long_run=True,
+                            check=check_min_sizes))
+ORBITS = cache.register(Table(ORBIT_TABLE, params=dict(work=ORBIT_WORK), check=check_min_sizes))
+MATRIX = cache.register(Table(MATRIX_TABLE, params=dict(work=MATRIX_WORK),
+                              command=f"{COMMAND} --matrix --workers 2", long_run=True,
+                              check=check_min_sizes))
 
 
 # -- command line -----------------------------------------------------------------------------
+def _grid_table(args: Any, command: str) -> Table:
+    """The table a grid run writes: the notebook's grid, the wide grid, or one of its own."""
+    cs, n_min, n_max = tuple(args.c), args.min_n, args.max_n
+    if not any(cells(c, n_max, n_min) for c in checks.integers(cs, "--c", low=1)):
+        raise ValueError(f"no cell has c in {list(cs)} and {n_min} <= n <= {n_max} "
+                         f"(a, b >= 1: n >= c + 2)")
+    for table in (GRID, WIDE):
+        if table.params == dict(c=list(cs), n_min=n_min, n_max=n_max):
+            return table
+    return GRID.variant(name=grid_name(n_min, n_max, cs), command=command, c=cs, n_min=n_min,
+                        n_max=n_max)
+
+
 def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
     """Decide the grid for --min-n <= n <= --max-n and write data/russian_cards_grid.csv
-    (data/russian_cards_grid_n{min}_{max}.csv when --min-n > 1), or, with --descend, improve
-    data/russian_cards_min_size.csv into data/russian_cards_min_size_long.csv, or, with
+    (for other decks or values of c, a table of its own: `grid_name`), or, with --descend,
+    improve data/russian_cards_min_size.csv into data/russian_cards_min_size_long.csv, or, with
     --matrix, decide the sizes still open with the matrix model
-    (data/russian_cards_min_size_matrix.csv)."""
-    parser = argparse.ArgumentParser(prog="python -m puzzlelab.russian_cards.grid",
-                                     description=main.__doc__)
+    (data/russian_cards_min_size_matrix.csv). Other settings than the notebook's write tables
+    of their own names; a committed table is never replaced by a different one."""
+    parser = sweeps.CommandParser(prog=COMMAND, description=main.__doc__)
     parser.add_argument("--max-n", type=int, default=N_MAX, help="largest deck (default 16)")
     parser.add_argument("--min-n", type=int, default=1,
                         help="smallest deck (default 1); with a value > 1 the run is resumable "
                              "and writes data/russian_cards_grid_n{min}_{max}.csv")
-    parser.add_argument("--c", type=int, nargs="+", default=[1, 2, 3], help="Cath's hand sizes")
+    parser.add_argument("--c", type=int, nargs="+", default=list(C_VALUES),
+                        help="Cath's hand sizes")
     parser.add_argument("--smallest", action="store_true",
                         help="also write data/russian_cards_min_size.csv")
     parser.add_argument("--descend", action="store_true",
@@ -365,28 +445,55 @@ def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
                              f"with --matrix, per size (default {MATRIX_WORK:g})")
     sweeps.add_executor_arguments(parser)
     args = parser.parse_args(argv)
+    command = sweeps.invocation(parser, argv)
+    if args.matrix:
+        return _matrix_command(args, MATRIX.variant(command=command,
+                                                    work=args.work or MATRIX_WORK))
+    if args.descend:
+        return _descend_command(args, LONG.variant(command=command, n_max=args.max_n,
+                                                   work=args.work or LONG_WORK))
+    grid_table = cache.check_writable(_grid_table(args, command))
+    smallest = None
+    if args.smallest:
+        smallest = cache.check_writable(SMALLEST.variant(
+            name=grid_table.name.replace("_grid", "_min_size"), command=command, c=args.c,
+            n_min=args.min_n, n_max=args.max_n))
     with sweeps.executor_from_arguments(args) as (executor, workers):
-        if args.matrix:
-            from .notebook import grid_table, smallest_table
-            merged = smallest_table(grid_table(), matrix=False)
-            table = matrix_min_sizes(merged, args.work or MATRIX_WORK, executor=executor,
-                                     workers=workers)
-            print(f"wrote {write_table(table, MATRIX_TABLE)} ({int(table.proven.sum())} of "
-                  f"{len(table)} sizes changed now exact)")
-            return table
-        if args.descend:
-            table = longer_min_sizes(read_table("russian_cards_min_size"), args.max_n,
-                                     args.work or LONG_WORK, executor=executor, workers=workers)
-            print(f"wrote {write_table(table, LONG_TABLE)} ({int(table.proven.sum())} of "
-                  f"{len(table)} cells proven)")
-            return table
-        grid = decide_grid(args.c, args.max_n, n_min=args.min_n, executor=executor,
-                           workers=workers)
-        print(f"wrote {write_table(grid, grid_name(args.min_n, args.max_n))}")
-        if args.smallest:
-            write_table(min_sizes(grid, args.max_n, executor=executor, workers=workers),
-                        "russian_cards_min_size")
+        grid = cache.compute_table(grid_table, lambda: decide_grid(
+            args.c, args.max_n, n_min=args.min_n, executor=executor, workers=workers),
+            verify=check_grid)
+        print(f"wrote {cache.data_path(grid_table.name)} ({len(grid)} cells)")
+        if smallest is not None:
+            table = cache.compute_table(smallest, lambda: min_sizes(
+                grid, args.max_n, executor=executor, workers=workers), verify=check_min_sizes)
+            print(f"wrote {cache.data_path(smallest.name)} ({len(table)} sizes)")
     return grid
+
+
+def _matrix_command(args: Any, table: Table) -> pd.DataFrame:
+    """--matrix: the open smallest sizes decided by the matrix model."""
+    from .notebook import grid_table, smallest_table
+
+    cache.check_writable(table)
+    with sweeps.executor_from_arguments(args) as (executor, workers):
+        out = cache.compute_table(table, lambda: matrix_min_sizes(
+            smallest_table(grid_table(), matrix=False), table.params["work"],
+            executor=executor, workers=workers), verify=check_min_sizes)
+    print(f"wrote {cache.data_path(table.name)} ({int(out.proven.sum())} of {len(out)} sizes "
+          f"changed now exact)")
+    return out
+
+
+def _descend_command(args: Any, table: Table) -> pd.DataFrame:
+    """--descend: the long descent on the cached smallest-announcement table."""
+    cache.check_writable(table)
+    with sweeps.executor_from_arguments(args) as (executor, workers):
+        out = cache.compute_table(table, lambda: longer_min_sizes(
+            read_table(SMALLEST), table.params["n_max"], table.params["work"],
+            executor=executor, workers=workers, name=table.name), verify=check_min_sizes)
+    print(f"wrote {cache.data_path(table.name)} ({int(out.proven.sum())} of {len(out)} cells "
+          f"proven)")
+    return out
 
 
 if __name__ == "__main__":

@@ -19,7 +19,8 @@ from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 
 from .. import checks
-from ..cache import cached_source_table, cached_table, data_path, read_table
+from .. import cache
+from ..cache import Table, cached_source_table, cached_table, read_long_run, read_table
 from ..figures import finish
 from . import grid as rg
 from . import source
@@ -42,7 +43,11 @@ __all__ = [
     "sum_mod_table", "yn_table",
 ]
 
-EXPLORE_N_MAX = 12  # the explorer decides a size on the spot: decks of at most 12 cards
+EXPLORE_N_MAX = 12  # outside the grid the explorer decides decks of at most 12 cards
+# The notebook's small tables (the grids and smallest announcements are declared in `grid`).
+AGREEMENT, SUM_MOD, REPORT_DFS = (
+    cache.register(Table(f"russian_cards_{name}")) for name in ("model_agreement", "sum_mod",
+                                                                "report_dfs"))
 
 
 # -- display helpers ---------------------------------------------------------------------------
@@ -65,17 +70,14 @@ def proof_family(kind: str, status: str) -> str:
 # -- cached tables -----------------------------------------------------------------------------
 def grid_table() -> pd.DataFrame:
     """The solvability grid (c = 1, 2, 3, n <= 16): data/russian_cards_grid.csv, verified."""
-    return cached_table("russian_cards_grid", rg.decide_grid, verify=rg.check_grid)
+    return cached_table(rg.GRID, rg.decide_grid, verify=rg.check_grid)
 
 
 def wide_grid_table() -> pd.DataFrame:
     """The grid for 17 <= n <= 20 (the long run's data/russian_cards_grid_n17_20.csv), its
     witnesses verified; an empty grid when that run is not in data/."""
-    if not data_path(rg.WIDE_TABLE).exists():
-        return pd.DataFrame(columns=rg.GRID_COLUMNS)
-    wide = read_table(rg.WIDE_TABLE)
-    rg.check_grid(wide)
-    return wide
+    wide = read_long_run(rg.WIDE, verify=rg.check_grid)
+    return pd.DataFrame(columns=rg.GRID_COLUMNS) if wide is None else wide
 
 
 def settled_by(grid: pd.DataFrame) -> pd.DataFrame:
@@ -99,11 +101,10 @@ def open_sizes(grid: pd.DataFrame) -> pd.DataFrame:
 def _improved_by_descent() -> pd.DataFrame:
     """Rows of the long descent (data/russian_cards_min_size_long.csv, verified) that improve the
     default table, beside the default's values (suffix `_short`); empty when the run is absent."""
-    if not data_path(rg.LONG_TABLE).exists():
+    long = read_long_run(rg.LONG, verify=rg.check_min_sizes)
+    if long is None:
         return pd.DataFrame(columns=["a", "b", "c"])
-    long = read_table(rg.LONG_TABLE)
-    rg.check_min_sizes(long)
-    both = long.merge(read_table("russian_cards_min_size"), on=["a", "b", "c"],
+    both = long.merge(read_table(rg.SMALLEST), on=["a", "b", "c"],
                       suffixes=("", "_short"))
     return both[(both.smallest < both.smallest_short)
                 | (both.lower_bound > both.lower_bound_short)].reset_index(drop=True)
@@ -118,7 +119,7 @@ def smallest_table(grid: pd.DataFrame, matrix: bool = True) -> pd.DataFrame:
     `by_orbits` and `by_matrix` mark them."""
     grid = rg.check_table(grid, ["a", "b", "c", "n", "status", "witness"])  # what min_sizes reads
     matrix = checks.boolean(matrix, "matrix")
-    out = cached_table("russian_cards_min_size", lambda: rg.min_sizes(grid),
+    out = cached_table(rg.SMALLEST, lambda: rg.min_sizes(grid),
                        verify=rg.check_min_sizes).assign(by_descent=False, by_orbits=False,
                                                          by_matrix=False)
     index = out.set_index(["a", "b", "c"]).index
@@ -134,8 +135,9 @@ def smallest_table(grid: pd.DataFrame, matrix: bool = True) -> pd.DataFrame:
             for column in ("smallest", "proven", "witness"):
                 out.loc[i, column] = getattr(r, column)
             out.loc[i, "by_orbits"] = True
-    if matrix and data_path(rg.MATRIX_TABLE).exists():
-        for r in matrix_table().itertuples():  # its bounds are facts: keep the better of each
+    settled = read_long_run(rg.MATRIX, verify=rg.check_min_sizes) if matrix else None
+    if settled is not None:
+        for r in settled.itertuples():  # its bounds are facts: keep the better of each
             i = index.get_loc((r.a, r.b, r.c))
             out.loc[i, "lower_bound"] = max(out.loc[i, "lower_bound"], r.lower_bound)
             if r.smallest < out.loc[i, "smallest"]:
@@ -148,8 +150,10 @@ def smallest_table(grid: pd.DataFrame, matrix: bool = True) -> pd.DataFrame:
 def matrix_table() -> pd.DataFrame:
     """The sizes the matrix model settled (data/russian_cards_min_size_matrix.csv, the long run
     `python -m puzzlelab.russian_cards.grid --matrix`), every witness verified."""
-    table = read_table(rg.MATRIX_TABLE)
-    rg.check_min_sizes(table)
+    table = read_long_run(rg.MATRIX, verify=rg.check_min_sizes)
+    if table is None:
+        raise ValueError(f"data/{rg.MATRIX.name}.csv is missing; build it with: "
+                         f"{rg.MATRIX.command}")
     return table
 
 
@@ -174,7 +178,7 @@ def orbit_table(smallest: pd.DataFrame) -> pd.DataFrame:
     """The unproven sizes of `smallest` that unions of orbits of a card group improve:
     data/russian_cards_min_size_orbits.csv (`grid.orbit_min_sizes`), verified."""
     smallest = rg.check_table(smallest, ["proven", *rg.ROW_KEYS])  # what orbit_min_sizes reads
-    return cached_table(rg.ORBIT_TABLE, lambda: rg.orbit_min_sizes(smallest),
+    return cached_table(rg.ORBITS, lambda: rg.orbit_min_sizes(smallest),
                         verify=rg.check_min_sizes)
 
 
@@ -182,7 +186,7 @@ def orbit_changes(smallest: pd.DataFrame) -> pd.DataFrame:
     """The sizes unions of orbits improved: the range before, the label after, the group."""
     t = rg.check_table(smallest, ["a", "b", "c", "smallest", "lower_bound", "proven",
                                   "by_orbits"])
-    gains = read_table(rg.ORBIT_TABLE).set_index(["a", "b", "c"])  # as `smallest_table` left it
+    gains = read_table(rg.ORBITS).set_index(["a", "b", "c"])  # as `smallest_table` left it
     rows = t[t.by_orbits.astype(bool)]
     return pd.DataFrame({
         "size": [f"({r.a},{r.b},{r.c})" for r in rows.itertuples()],
@@ -226,7 +230,7 @@ def agreement_table() -> pd.DataFrame:
             anns = random_announcements(*abc, count=300, seed=sum(abc))
             out.append(dict(family=f"{abc} 300 random", **agreement(anns, *abc)))
         return pd.DataFrame(out)
-    return cached_table("russian_cards_model_agreement", rows)
+    return cached_table(AGREEMENT, rows)
 
 
 def sum_mod_table() -> pd.DataFrame:
@@ -242,7 +246,7 @@ def sum_mod_table() -> pd.DataFrame:
                 out.append(dict(a=a, b=b, n=n, mod_n=is_solution(sum_mod(a, b, c, m=n), a, b, c),
                                 p=p, mod_p=is_solution(sum_mod(a, b, c, m=p), a, b, c)))
         return pd.DataFrame(out)
-    return cached_table("russian_cards_sum_mod", rows)
+    return cached_table(SUM_MOD, rows)
 
 
 def report_dfs_table() -> pd.DataFrame:
@@ -251,7 +255,7 @@ def report_dfs_table() -> pd.DataFrame:
         sizes = [(a, a, c) for a in range(2, 6) for c in range(1, 5) if a > c]
         sizes += [(a, b, 1) for a in range(2, 7) for b in range(2, 7) if a != b]
         return report_solver_table(sizes, max_nodes=50000)
-    return cached_table("russian_cards_report_dfs", rows)
+    return cached_table(REPORT_DFS, rows)
 
 
 # -- tables built from the grid ------------------------------------------------------------------
@@ -305,9 +309,9 @@ def plot_grids(
     cs = [c for c in checks.integers(cs, "cs", low=1) if (grid.c == c).any()]
     if not cs:
         raise ValueError("the grid has no cell with these values of c")
-    fig, axes = plt.subplots(1, len(cs), figsize=(max(7.2, 5.6 * len(cs)), 6.6),
-                             squeeze=False)
-    for ax, c in zip(axes[0], cs):
+    # one panel under the other, as wide as a page of the site (figures.PAGE_WIDTH_PX)
+    fig, axes = plt.subplots(len(cs), 1, figsize=(6.8, 6.4 * len(cs)), squeeze=False)
+    for ax, c in zip(axes[:, 0], cs):
         _grid_panel(ax, grid[grid.c == c], c)
     shown = grid[grid.c.isin(cs) & (grid.status == "unsolvable")].proof.unique()
     codes = ", ".join(f"{PROOF_CODES[k][0]} = {PROOF_CODES[k][1]}" for k in PROOF_CODES
@@ -364,29 +368,28 @@ def explore_views(
     """Anne's announcement for (a, b, c) and what Bill ('B') or Cath ('C') still considers.
 
     Anne holds `hand` (default: cards 0..a-1). Sizes of the grid (c <= 3, n <= 16) use its
-    cached, verified verdict; others with n <= EXPLORE_N_MAX are decided on the spot. When no
-    announcement exists, the rows are the proof: the lemma with its numbers, or the CP-SAT
-    cases (each INFEASIBLE, with its work).
+    cached, verified verdict; others with n <= EXPLORE_N_MAX are decided when asked. Rows are
+    labelled by the hand Bill or Cath holds, with the hands of Anne they still consider and
+    how many. When no announcement exists, the rows are the proof: the lemma with its numbers,
+    or the CP-SAT cases (each INFEASIBLE, with its work).
     """
     a, b, c = hand_sizes(a, b, c)
     h = check_hand(hand if hand not in ("", None) else None, a, b, c)
     who = checks.choice(who, "who ('B' for Bill, 'C' for Cath)", ("B", "C"))
     v = _verdict(a, b, c)
     if v.status != "solvable":
-        head = dict(holds=f"({a},{b},{c}): {v.status}", anne_could_hold=v.method, count=0)
-        steps = [dict(holds=f"proof, step {i}", anne_could_hold=step, count=0)
-                 for i, step in enumerate(v.detail.split("; "), 1)]
-        return pd.DataFrame([head, *steps])
+        rows = [(f"({a},{b},{c})", f"{v.status}: {v.method}")]
+        rows += [(f"step {i}", step) for i, step in enumerate(v.detail.split("; "), 1)]
+        return pd.DataFrame(rows, columns=["", "proof"]).set_index("")
     ann = for_hand(v, h)
     seen = views(ann, a, b, c, who)
-    rows = [dict(holds="Anne announces", anne_could_hold=_few(ann), count=len(ann))]
-    rows += [dict(holds=short([x]), anne_could_hold=_few(left) if left else "no options left",
-                  count=len(left))
+    holder = f"{dict(B='Bill', C='Cath')[who]} holds"
+    rows = [("Anne announces", _few(ann), len(ann))]
+    rows += [(short([x]), _few(left) if left else "no options left", len(left))
              for x, left in list(seen.items())[:EXPLORE_ROWS]]
     if len(seen) > EXPLORE_ROWS:
-        rows.append(dict(holds=f"… {len(seen) - EXPLORE_ROWS} more hands", anne_could_hold="",
-                         count=0))
-    return pd.DataFrame(rows)
+        rows.append((f"… {len(seen) - EXPLORE_ROWS} more hands", "", ""))
+    return pd.DataFrame(rows, columns=[holder, "Anne could hold", "hands"]).set_index(holder)
 
 
 @lru_cache(maxsize=1)

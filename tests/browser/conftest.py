@@ -22,7 +22,7 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
-VIEWPORT = {"width": 1200, "height": 900}
+VIEWPORT = {"width": 1280, "height": 900}  # the page width the reading tests assume
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from pathlib import Path
 from urllib.parse import urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+from site_pages import model_refs as _refs  # noqa: E402  (the model ids a state value names)
 
 __all__ = ["PageWatch", "Explorer", "explorers", "view_signature", "widget_state",
            "text_key", "wait_for_widgets", "broken_images"]
@@ -86,17 +91,6 @@ def widget_state(page) -> dict:
     for i in range(scripts.count()):
         state.update(json.loads(scripts.nth(i).text_content())["state"])
     return state
-
-
-def _refs(value) -> list[str]:
-    """The model ids a state value points at (IPY_MODEL_ references, in order)."""
-    if isinstance(value, str):
-        return [value[len("IPY_MODEL_"):]] if value.startswith("IPY_MODEL_") else []
-    if isinstance(value, list):
-        return [r for v in value for r in _refs(v)]
-    if isinstance(value, dict):
-        return [r for v in value.values() for r in _refs(v)]
-    return []
 
 
 def _descendants(state: dict, root: str) -> list[str]:

@@ -3,6 +3,7 @@ static explorer switches to the precomputed view its control selects, with no ke
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import json
@@ -18,7 +19,7 @@ from pagewatch import (VIEW_MIME, Explorer, PageWatch, broken_images, explorers,
 ROOT = Path(__file__).resolve().parents[2]
 SITE_HTML = ROOT / "site" / "_build" / "html"
 NOTEBOOK_PAGES = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
-OTHER_PAGES = ["notebooks", "search", "genindex"]
+OTHER_PAGES = ["notebooks", "references", "search"]
 SAMPLES = 3  # options tried per explorer besides the first (spread over its range)
 
 
@@ -42,6 +43,16 @@ def site(site_html: Path) -> Iterator[str]:
 def test_every_built_page_is_checked(site_html: Path):
     built = {p.relative_to(site_html).with_suffix("").as_posix() for p in site_html.glob("*.html")}
     assert built == set(NOTEBOOK_PAGES + OTHER_PAGES)
+
+
+@contextlib.contextmanager
+def opened(context, url: str) -> Iterator:
+    """A page open at `url` (widgets and mathematics ready), closed afterwards."""
+    page, _ = open_page(context, url)
+    try:
+        yield page
+    finally:
+        page.close()
 
 
 def open_page(context, url: str):
@@ -191,3 +202,103 @@ def test_every_notebook_page_has_a_static_explorer(site_html: Path):
     missing = [name for name in NOTEBOOK_PAGES
                if not explorers(*saved_widgets((site_html / f"{name}.html").read_text()))]
     assert not missing, f"pages with no static explorer: {missing}"
+
+
+# --- every control alive or labelled; code and appendices folded; figures fit the page ----------
+CONTROLS_JS = """() => Array.from(document.querySelectorAll(
+    'article.bd-article :is(input, select, textarea, button, .noUi-handle)'))
+    .filter(e => e.offsetParent !== null)
+    .map((e, i) => { e.dataset.plControl = i; return {
+        i, tag: e.tagName.toLowerCase(), type: e.type || '',
+        labelled: !!e.closest('.cell_output') &&
+                  !!e.closest('.cell_output').querySelector('.puzzlelab-live-only')}; })"""
+SNAPSHOT_JS = """() => { const a = document.querySelector('article.bd-article');
+    return a.innerText + '|' + Array.from(a.querySelectorAll('img')).map(i => i.src.slice(-80))
+        .join(',') + '|' + Array.from(a.querySelectorAll('*')).filter(e => e.offsetParent)
+        .length; }"""
+
+
+def move(page, control: dict) -> None:
+    """Change one control as a reader would."""
+    element = page.locator(f'[data-pl-control="{control["i"]}"]')
+    element.scroll_into_view_if_needed()
+    if control["tag"] == "select":
+        count = element.evaluate("s => s.options.length")
+        current = element.evaluate("s => s.selectedIndex")
+        element.select_option(index=(current + 1) % max(count, 1))
+    elif control["tag"] == "input" and control["type"] in {"checkbox", "radio"}:
+        element.click()
+    elif control["tag"] in {"input", "textarea"}:
+        element.fill("7")
+        element.press("Enter")
+    elif "noUi-handle" in (element.get_attribute("class") or ""):
+        element.focus()
+        page.keyboard.press("End")
+    else:
+        element.click()
+
+
+@pytest.mark.parametrize("name", NOTEBOOK_PAGES)
+def test_every_input_changes_the_page_or_is_labelled_live(browser_context, site: str, name):
+    with opened(browser_context, f"{site}{name}.html") as page:
+        page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+        dead = []
+        for control in page.evaluate(CONTROLS_JS):
+            if control["labelled"]:
+                continue
+            before = page.evaluate(SNAPSHOT_JS)
+            move(page, control)
+            try:
+                page.wait_for_function(f"b => ({SNAPSHOT_JS})() !== b", arg=before,
+                                       timeout=3_000)
+            except Exception:  # noqa: BLE001 (a Playwright timeout: nothing changed)
+                dead.append(f"{control['tag']} {control['type']} #{control['i']}")
+        assert not dead, f"{name}: controls that change nothing and carry no live label: {dead}"
+
+
+@pytest.mark.parametrize("name", NOTEBOOK_PAGES)
+def test_code_and_appendices_are_folded(browser_context, site: str, name):
+    with opened(browser_context, f"{site}{name}.html") as page:
+        shown = page.evaluate("""() => Array.from(document.querySelectorAll('.cell_input'))
+            .filter(e => e.checkVisibility() && !e.closest('.tag_algorithm'))
+            .map(e => e.innerText.slice(0, 60))""")
+        assert not shown, f"{name}: code shown outside algorithm cells: {shown[:3]}"
+        marked = page.evaluate("""() => Array.from(document.querySelectorAll(
+            '.tag_algorithm .cell_input')).map(e => getComputedStyle(e, '::before').content)""")
+        assert all("algorithm" in m for m in marked), f"{name}: algorithm cells unmarked"
+        heads = page.evaluate("""() => Array.from(document.querySelectorAll(
+            'article section > :is(h1, h2, h3), details.puzzlelab-appendix > summary > *'))
+            .map(h => h.textContent)""")
+        appendices = [h for h in heads if h.strip().lower().startswith("appendix")]
+        folds = page.locator("details.puzzlelab-appendix")
+        assert folds.count() == len(appendices), f"{name}: {appendices} vs {folds.count()} folds"
+        for k in range(folds.count()):
+            fold = folds.nth(k)
+            assert not fold.evaluate("d => d.open"), f"{name}: an appendix opens unfolded"
+            fold.locator("summary").first.click()
+            assert fold.evaluate("d => d.open"), f"{name}: an appendix does not open"
+
+
+@pytest.mark.parametrize("name", NOTEBOOK_PAGES)
+def test_figures_are_shown_as_the_legibility_test_assumes(browser_context, site: str, name):
+    """Outputs get at least figures.PAGE_WIDTH_PX on a 1280 px page; no image is stretched."""
+    from puzzlelab import figures
+
+    with opened(browser_context, f"{site}{name}.html") as page:
+        sizes = page.evaluate("""() => Array.from(document.querySelectorAll(
+            'article .cell_output img')).filter(i => i.offsetParent !== null)
+            .map(i => [i.naturalWidth, i.clientWidth, i.closest('.cell_output').clientWidth])""")
+        for natural, shown, column in sizes:
+            assert column >= figures.PAGE_WIDTH_PX, f"{name}: output column {column} px"
+            assert shown <= natural + 1, f"{name}: an image stretched from {natural} to {shown}"
+
+
+@pytest.mark.parametrize("name", NOTEBOOK_PAGES)
+def test_mathematics_is_typeset(browser_context, site: str, name):
+    """Every formula of the prose is drawn by MathJax (none left as TeX), with no TeX error."""
+    with opened(browser_context, f"{site}{name}.html") as page:
+        left = page.evaluate("""() => Array.from(document.querySelectorAll('article span.math'))
+            .filter(s => !s.querySelector('mjx-container')).map(s => s.textContent.slice(0, 40))""")
+        errors = page.evaluate("() => document.querySelectorAll('article mjx-merror').length")
+        assert not left, f"{name}: formulas left as TeX: {left[:3]}"
+        assert not errors, f"{name}: {errors} formulas MathJax could not read"

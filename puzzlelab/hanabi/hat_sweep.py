@@ -1,0 +1,226 @@
+"""The hat strategies played over many seeded deals: exact sums per player count and variant.
+
+Every variant plays the same deals (deal i is `rules.dealt_deck(i)`), so the variants are
+compared deal by deal. A block of deals is kept as exact integer sums (`exact_sums`) of each
+per-deal quantity: the score under both conventions, perfect games, fuses burnt, hints, the
+bits the hints carried (log2 of the modulus, in 1/1024 bit) and the messages, and the paired
+differences of score between the ways of counting messages. Blocks run through
+`sweeps.sweep_table` on any executor and resume after an interruption; the table does not
+depend on either.
+
+Command line (the long run behind the notebook, `data/hanabi_hat_games.csv`):
+``python -m puzzlelab.hanabi.hat_sweep [--workers 2] [--scheduler ADDR]``; ``--deals N`` writes
+``data/hanabi_hat_games_deals<N>.csv`` (or ``--name``), never over the committed table.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from concurrent.futures import Executor
+
+import numpy as np
+import pandas as pd
+
+from .. import cache, checks, exact_sums, sweeps
+from ..cache import Table
+from ..exact_sums import mean_ci_from_sums, ratio_ci_from_sums, sum_row
+from .hat_compiled import BITS_SCALE, ENDS, STATS, play_deals
+from .hat_strategies import play
+from .rules import PERFECT, Rules, cox_rules
+
+__all__ = [
+    "COMMAND", "DEALS", "GAINS", "GAMES", "KEYS", "PLAYERS", "TABLE", "VARIANTS", "check_games",
+    "deal_stats", "game_sums",
+    "gains_from_sums", "summary_from_sums", "variants_for",
+]
+
+TABLE = "hanabi_hat_games"
+DEALS = 20_000  # per player count and variant
+DEALS_PER_TASK = 1000
+PLAYERS = (2, 3, 4, 5)
+KEYS = ["players", "variant", "measure"]
+# variant -> (strategy, packing, rules): the three ways of counting messages under the
+# standard rules, the published count under the rules of Cox et al.'s simulator, and the
+# recommendation strategy (five players only).
+VARIANTS: dict[str, tuple[str, str, str]] = {
+    "plain": ("information", "plain", "standard"),
+    "mixed": ("information", "mixed", "standard"),
+    "separate": ("information", "separate", "standard"),
+    "plain, Cox rules": ("information", "plain", "cox"),
+    "recommendation": ("recommendation", "plain", "standard"),
+}
+GAINS = (("mixed", "plain"), ("separate", "plain"), ("mixed", "separate"))  # paired, by deal
+COMMAND = "python -m puzzlelab.hanabi.hat_sweep"
+
+
+def check_games(deals: int) -> object:
+    """A check of a table of sums: every player count and variant over exactly `deals` deals."""
+    def verify(sums: pd.DataFrame) -> None:
+        rows = exact_sums.merge_sums(sums, KEYS)
+        expected = {(p, v) for p in PLAYERS for v in variants_for(p)}
+        played = {(p, v) for p, v in zip(rows["players"], rows["variant"]) if " - " not in v}
+        if played != expected:
+            raise ValueError("the sums are over other player counts or variants")
+        if (rows["deals"] != deals).any():
+            raise ValueError(f"the sums are not over {deals} deals per player count and variant")
+    return verify
+
+
+# The long run behind the notebook (not recomputed by `make reproduce`; its command rebuilds it).
+GAMES = cache.register(Table(TABLE, params=dict(deals=DEALS, players=list(PLAYERS),
+                                                variants=list(VARIANTS)),
+                             command=f"{COMMAND} --workers 2", long_run=True,
+                             check=check_games(DEALS)))
+
+
+def _rules(players: int, which: str) -> Rules:
+    return cox_rules(players) if which == "cox" else Rules(players)
+
+
+def variants_for(players: int) -> list[str]:
+    """The variants played with this many players (the recommendation strategy needs five)."""
+    return [v for v in VARIANTS if v != "recommendation" or players == 5]
+
+
+def deal_stats(players: int, seeds: Sequence[int], variant: str) -> np.ndarray:
+    """One row of `hat_compiled.STATS` per deal, for one variant."""
+    variant = checks.choice(variant, "variant", list(VARIANTS))
+    strategy, packing, which = VARIANTS[variant]
+    rules = _rules(players, which)
+    if strategy == "information":
+        return play_deals(rules, seeds, packing)
+    rows = []
+    for seed in seeds:
+        team = play(rules, seed, strategy)
+        g = team.game
+        hints = len(team.steps)
+        modulus = team.steps[0].plan.modulus if team.steps else 0
+        bits = round(math.log2(modulus) * BITS_SCALE) * hints if hints else 0
+        rows.append([g.score, ENDS.index(g.end), rules.fuses - g.fuses_left, hints, bits,
+                     modulus * hints, g.turn, sum(s.values != s.decoded for s in team.steps)])
+    return np.array(rows, dtype=np.int64).reshape(len(rows), len(STATS))
+
+
+def _measures(stats: np.ndarray) -> dict[str, tuple[np.ndarray, int]]:
+    """Per-deal integer quantities and their denominators."""
+    score, end, hints, bits = stats[:, 0], stats[:, 1], stats[:, 3], stats[:, 4]
+    lost = end == ENDS.index("fuses")
+    return {
+        "score": (score, 1), "score_zero": (np.where(lost, 0, score), 1),
+        "perfect": (score == PERFECT, 1), "lost": (lost, 1), "fuses_used": (stats[:, 2], 1),
+        "hints": (hints, 1), "bits": (bits, BITS_SCALE), "bits_x_hints": (bits * hints, 1),
+        "messages": (stats[:, 5], 1), "turns": (stats[:, 6], 1),
+    }
+
+
+def _block(params: tuple[int, int, int]) -> list[dict]:
+    """The sweep task: deals first .. first + count - 1 with every variant; their sums."""
+    players, first, count = params
+    seeds = range(first, first + count)
+    stats = {v: deal_stats(players, seeds, v) for v in variants_for(players)}
+    rows = []
+    for variant, st in stats.items():
+        for measure, (x, den) in _measures(st).items():
+            rows.append(sum_row({"players": players, "variant": variant, "measure": measure},
+                                x, den))
+    for a, b in GAINS:
+        rows.append(sum_row({"players": players, "variant": f"{a} - {b}", "measure": "score"},
+                            stats[a][:, 0] - stats[b][:, 0], 1))
+    return rows
+
+
+def game_sums(deals: int = DEALS, players: Sequence[int] = PLAYERS, *,
+              deals_per_task: int = DEALS_PER_TASK, name: str = TABLE, workers: int = 1,
+              executor: Executor | None = None) -> pd.DataFrame:
+    """Exact sums over deals 0 .. deals - 1 of every variant, for each player count.
+
+    Blocks of `deals_per_task` deals run on any executor and wait in data/partial/<name>
+    until the run ends, so an interrupted run resumes; the result depends on neither.
+    """
+    deals = checks.integer(deals, "deals", low=2, high=10**7)
+    players = checks.integers(players, "players", low=2, high=5)
+    per_task = checks.integer(deals_per_task, "deals_per_task", low=1)
+    params = [(n, first, min(per_task, deals - first))
+              for n in players for first in range(0, deals, per_task)]
+    parts = sweeps.sweep_table(checks.text(name, "name"), _block, params, executor=executor,
+                               workers=workers, desc=f"Hanabi deals (blocks of {per_task})")
+    return exact_sums.merge_sums(parts, KEYS)
+
+
+# ----- summaries --------------------------------------------------------------------------------
+
+def _pick(sums: pd.DataFrame) -> pd.DataFrame:
+    return exact_sums.merge_sums(sums, KEYS).set_index(KEYS)
+
+
+def summary_from_sums(sums: pd.DataFrame) -> pd.DataFrame:
+    """Per player count and variant: mean score (both conventions), perfect games, bits per
+    hint, each with its 95% half-width over deals; hints, messages, fuses per game."""
+    t, rows = _pick(sums), []
+    for players, variant in dict.fromkeys((p, v) for p, v, _ in t.index):
+        if " - " in variant:
+            continue
+        row = {"players": players, "variant": variant}
+
+        def ci(measure: str) -> tuple[float, float]:
+            r = t.loc[(players, variant, measure)]
+            return mean_ci_from_sums(r.deals, r.total, r.squares, r.denominator)
+
+        row["deals"] = int(t.loc[(players, variant, "score"), "deals"])
+        row["score"], row["score_ci"] = ci("score")
+        row["score_zero"], row["score_zero_ci"] = ci("score_zero")
+        perfect, perfect_ci = ci("perfect")
+        row["perfect_pct"], row["perfect_pct_ci"] = 100 * perfect, 100 * perfect_ci
+        b, h, bh = (t.loc[(players, variant, m)] for m in ("bits", "hints", "bits_x_hints"))
+        row["bits_per_hint"], row["bits_per_hint_ci"] = ratio_ci_from_sums(
+            b.deals, (b.total, b.squares), (h.total, h.squares), bh.total, BITS_SCALE)
+        row["messages_per_hint"] = t.loc[(players, variant, "messages"), "total"] / h.total
+        for m in ("hints", "fuses_used", "lost", "turns"):
+            row[f"{m}_per_game"] = ci(m)[0]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def gains_from_sums(sums: pd.DataFrame) -> pd.DataFrame:
+    """Paired score differences between ways of counting messages, deal by deal, with CIs."""
+    t, rows = _pick(sums), []
+    for players, variant, measure in t.index:
+        if " - " in variant:
+            r = t.loc[(players, variant, measure)]
+            mean, half = mean_ci_from_sums(r.deals, r.total, r.squares, r.denominator)
+            rows.append({"players": players, "difference": variant, "deals": int(r.deals),
+                         "score_gain": mean, "ci": half, "significant": abs(mean) > half})
+    return pd.DataFrame(rows)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Command line: the exact sums over deals behind the notebook (data/hanabi_hat_games.csv)."""
+    parser = sweeps.CommandParser(prog=COMMAND, description=main.__doc__)
+    parser.add_argument("--deals", type=int, default=DEALS,
+                        help=f"deals per player count and variant (default {DEALS:,})")
+    parser.add_argument("--name", default=None,
+                        help=f"write data/<name>.csv (default {TABLE} for {DEALS:,} deals, "
+                             f"{TABLE}_deals<N> for another number: the committed table is "
+                             f"never replaced by another size)")
+    sweeps.add_executor_arguments(parser)
+    args = parser.parse_args(argv)
+    deals = checks.integer(args.deals, "--deals", low=2, high=10**7)
+    if deals == DEALS and args.name in (None, TABLE):
+        table = GAMES
+    else:
+        name = args.name or f"{TABLE}_deals{deals}"
+        if name == TABLE:
+            raise ValueError(f"data/{TABLE}.csv holds {DEALS:,} deals per point; write "
+                             f"{deals:,} deals under another --name")
+        table = Table(name, GAMES.version, {**GAMES.params, "deals": deals},
+                      sweeps.invocation(parser, argv), long_run=True, check=check_games(deals))
+    table = cache.check_writable(table)
+    with sweeps.executor_from_arguments(args) as (executor, workers):
+        sums = cache.compute_table(table, lambda: game_sums(
+            deals, name=table.name, executor=executor, workers=workers))
+    print(f"wrote {cache.data_path(table.name)} ({len(sums)} sums)")
+
+
+if __name__ == "__main__":
+    sweeps.command_line(main)

@@ -1,0 +1,213 @@
+"""How a notebook becomes a page (tools/site_pages.py), the reader's tables (puzzlelab.display),
+the bibliography (puzzlelab.sources) and the story measure (tools/story_words.py), without
+building the site."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nbformat
+import pandas as pd
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import site_pages  # noqa: E402
+import story_words  # noqa: E402
+
+from puzzlelab import checks, display, sources  # noqa: E402
+
+
+def code(source: str, outputs=(), tags=()) -> nbformat.NotebookNode:
+    cell = nbformat.v4.new_code_cell(source, metadata={"tags": list(tags)} if tags else {})
+    cell.outputs = [nbformat.from_dict(o) for o in outputs]
+    return cell
+
+
+SHOWN = {"output_type": "display_data", "data": {"text/plain": "1"}, "metadata": {}}
+
+
+# --- set-up, algorithm and folded cells ----------------------------------------------------------
+@pytest.mark.parametrize("source", [
+    "import pandas as pd\nfrom math import comb",
+    "import pandas as pd\n\npd.set_option('display.max_colwidth', None)",
+    "from pathlib import Path\nFIGURES = Path('../figures')\nSMALL, MEDIUM = range(2, 7), range(2, 9)",
+    "%matplotlib inline\nimport numpy as np",
+])
+def test_imports_options_and_constants_are_set_up(source):
+    assert site_pages.is_setup(code(source))
+
+
+@pytest.mark.parametrize("source", [
+    "def f(x):\n    return x",
+    "import pandas as pd\ntable = pd.read_csv('x.csv')",
+    "import math\nassert math.pi > 3",
+    "x = 1\nx",
+    "",
+])
+def test_a_cell_that_computes_is_not_set_up(source):
+    assert not site_pages.is_setup(code(source))
+
+
+def test_set_up_is_the_tag_or_a_silent_cell():
+    assert site_pages.is_setup(code("x = compute()", tags=["setup"]))
+    assert not site_pages.is_setup(code("import math", outputs=[SHOWN]))
+    assert not site_pages.is_setup(nbformat.v4.new_markdown_cell("import math"))
+
+
+def test_fold_code_keeps_algorithms_open_and_drops_set_up():
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# T"), code("import math"),
+        code("def rule(x):\n    return x", tags=["algorithm"]), code("rule(2)", [SHOWN])])
+    folded = site_pages.fold_code(nb)
+    assert [c.cell_type for c in folded.cells] == ["markdown", "code", "code"]
+    assert "hide-input" not in folded.cells[1].metadata["tags"]
+    assert folded.cells[2].metadata["tags"] == ["hide-input"]
+
+
+def test_merge_outputs_lays_executed_outputs_on_the_current_prose():
+    current = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("new prose"),
+                                              code("1 + 1", tags=["algorithm"])])
+    executed = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("old prose"),
+                                               code("1 + 1", [SHOWN])])
+    executed.metadata["widgets"] = {"x": 1}
+    merged = site_pages.merge_outputs(current, executed)
+    assert merged.cells[0].source == "new prose" and merged.cells[1].outputs == [SHOWN]
+    assert merged.cells[1].metadata["tags"] == ["algorithm"]
+    assert merged.metadata["widgets"] == {"x": 1} and current.cells[1].outputs == []
+    with pytest.raises(ValueError, match="differ"):
+        site_pages.merge_outputs(nbformat.v4.new_notebook(cells=[code("2 + 2")]), executed)
+
+
+# --- live widgets become still pictures; static explorers stay ---------------------------------
+def model(name: str, **state) -> dict:
+    return {"model_name": name, "model_module": "@jupyter-widgets/controls",
+            "model_module_version": "2.0.0", "state": state}
+
+
+def view(model_id: str) -> dict:
+    return {"output_type": "display_data", "metadata": {}, "data": {
+        site_pages.VIEW_MIME: {"model_id": model_id, "version_major": 2, "version_minor": 0},
+        "text/plain": "widget"}}
+
+
+def widget_notebook() -> nbformat.NotebookNode:
+    opening = {"output_type": "display_data", "metadata": {},
+               "data": {"text/html": "<table>opening view</table>", "text/plain": "view"}}
+    state = {
+        # a live interact: a slider and an Output holding the opening view
+        "live": model("VBoxModel", children=["IPY_MODEL_slider", "IPY_MODEL_out"]),
+        "slider": model("IntSliderModel", value=3, layout="IPY_MODEL_layout"),
+        "out": model("OutputModel", outputs=[opening]),
+        "layout": model("LayoutModel"),
+        # a static explorer: a dropdown linked to a stack of views
+        "explorer": model("VBoxModel", children=["IPY_MODEL_dropdown", "IPY_MODEL_stack"]),
+        "dropdown": model("DropdownModel", index=0),
+        "stack": model("StackModel", children=["IPY_MODEL_page"], selected_index=0),
+        "page": model("HTMLModel", value="<p>a view</p>"),
+        "link": model("LinkModel", source=["IPY_MODEL_dropdown", "index"],
+                      target=["IPY_MODEL_stack", "selected_index"]),
+    }
+    nb = nbformat.v4.new_notebook(cells=[code("interact(f)", [view("live")]),
+                                         code("static_explorer(v)", [view("explorer")])])
+    nb.metadata["widgets"] = {site_pages.STATE_MIME: {"state": state, "version_major": 2,
+                                                      "version_minor": 0}}
+    return nb
+
+
+def test_a_live_widget_becomes_its_opening_view_under_the_label():
+    nb = site_pages.still_views(widget_notebook(), "hats")
+    live, explorer = nb.cells[0].outputs, nb.cells[1].outputs
+    assert site_pages.LIVE_CLASS in live[0].data["text/html"]
+    assert "make lab" in live[0].data["text/html"] and "notebooks/hats.ipynb" in \
+        live[0].data["text/html"]
+    assert live[1].data["text/html"] == "<table>opening view</table>"
+    assert not any(site_pages.VIEW_MIME in o.get("data", {}) for o in live)
+    assert explorer[0].data[site_pages.VIEW_MIME]["model_id"] == "explorer"
+    kept = nb.metadata["widgets"][site_pages.STATE_MIME]["state"]
+    assert set(kept) == {"explorer", "dropdown", "stack", "page", "link"}
+
+
+def test_page_head_names_the_source_and_the_download():
+    head = site_pages.page_head("hanabi", "_notebooks/hanabi.ipynb")
+    ref = sources.source_of_notebook("hanabi")
+    assert ref.title in head and ref.url in head and "_notebooks/hanabi.ipynb" in head
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Title\n\nFirst.")])
+    nb = site_pages.add_page_head(nb, "hanabi", "_notebooks/hanabi.ipynb")
+    assert [c.source.split("\n")[0] for c in nb.cells] == ["# Title", head.split("\n")[0],
+                                                           "First."]
+
+
+# --- tables for the reader -------------------------------------------------------------------------
+def test_table_hides_a_row_number_index_and_renames_columns():
+    shown = display.table(pd.DataFrame({"win_share": [0.5, 0.25], "n": [1, 2]}),
+                          {"win_share": "share of wins"})
+    html = shown._repr_html_()
+    assert "share of wins" in html and "win_share" not in html
+    assert "row0" in html and 'class="row_heading' not in html  # no index column
+    assert repr(shown).split("\n")[0].split() == ["share", "of", "wins", "n"]
+    assert html == display.table(pd.DataFrame({"win_share": [0.5, 0.25], "n": [1, 2]}),
+                                 {"win_share": "share of wins"})._repr_html_()
+
+
+def test_table_keeps_a_meaningful_index():
+    frame = pd.DataFrame({"player": ["Anne", "Bill"], "cards": [3, 3]})
+    shown = display.table(frame, {"player": "who"}, index="player")
+    assert shown.frame.index.name == "who" and 'class="row_heading' in shown._repr_html_()
+    assert not display.meaningless_index(pd.DataFrame({"x": [1]}, index=[5]))
+    assert display.meaningless_index(pd.DataFrame({"x": [1, 2]}))
+
+
+def test_table_refuses_bad_input():
+    with pytest.raises(checks.ArgumentTypeError):
+        display.table([1, 2])
+    with pytest.raises(ValueError, match="does not have"):
+        display.table(pd.DataFrame({"a": [1]}), {"b": "B"})
+    with pytest.raises(ValueError, match="not a column"):
+        display.table(pd.DataFrame({"a": [1]}), index="b")
+
+
+# --- the bibliography -------------------------------------------------------------------------------
+def test_every_notebook_has_its_source_document():
+    puzzles = {p.stem for p in (ROOT / "notebooks").glob("*.ipynb")} - {"index"}
+    assert set(sources.NOTEBOOK_SOURCES) == puzzles
+    assert set(sources.NOTEBOOK_SOURCES.values()) == set(sources.SOURCE_DOCUMENTS)
+    with pytest.raises(ValueError, match="no source document"):
+        sources.source_of_notebook("chess")
+
+
+def test_citation_links_read_as_author_and_year():
+    assert sources.cite_link("janssen2017") == "[Janssen (2017)](references.md#janssen2017)"
+    for site in (False, True):
+        text = sources.bibliography_markdown(site=site)
+        for ref in sources.REFERENCES.values():
+            assert ref.short in text and ref.title in text
+            assert (f"({ref.key})=" if site else f'<a id="{ref.key}">') in text
+        lines = [line for line in text.splitlines() if not line.startswith(("(", "<a id"))]
+        assert not any(key in line for key in sources.REFERENCES for line in lines)
+
+
+# --- the story measure --------------------------------------------------------------------------------
+def test_story_leaves_out_appendices_tables_code_and_where_we_differ():
+    nb = {"cells": [
+        {"cell_type": "markdown", "source": "# Title\n\n## What we found\n\nOne two three."},
+        {"cell_type": "code", "source": "x = 1  # not story", "outputs": []},
+        {"cell_type": "markdown", "source": "| a | b |\n|---|---|\n| 1 | 2 |\n\nFour, and c < a."},
+        {"cell_type": "markdown", "source": "## Appendix\n\nhidden words\n\n### A.1 More\n\nhidden"},
+        {"cell_type": "markdown", "source": "## Where we differ from the source\n\nhidden"},
+    ]}
+    text = story_words.story_text_notebook(nb)
+    assert story_words.words(text) == ["Title", "What", "we", "found", "One", "two", "three.",
+                                       "Four,", "and", "c", "a."]
+    html = """<html><body><article class="bd-article"><section id="t"><h1>Title</h1>
+      <div class="puzzlelab-about"><p>Source: not story</p></div>
+      <section id="w"><h2>What we found<a class="headerlink">#</a></h2><p>One two three.</p>
+      <div class="cell"><div class="cell_input"><pre>x = 1</pre></div>
+        <div class="cell_output"><table><tr><td>9</td></tr></table></div></div>
+      <p>Four, and c &lt; a.</p></section>
+      <section id="appendix"><h2>Appendix</h2><p>hidden words</p></section>
+      <section id="e"><h2>E. Where we differ from the source</h2><p>hidden</p></section>
+    </section></article></body></html>"""
+    assert story_words.words(story_words.story_text_html(html)) == story_words.words(text)
