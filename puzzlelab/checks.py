@@ -22,6 +22,7 @@ from __future__ import annotations
 import collections.abc as abc
 import dataclasses
 import functools
+import itertools
 import math
 import numbers
 import operator
@@ -330,17 +331,19 @@ def record(obj: object) -> None:
     """Check each field of a dataclass instance against its type hint (call it in
     `__post_init__`): int, float, bool, str, Literal, None, unions, tuples and sequences of
     these, mappings, callables and classes; a field whose hint says nothing more is not checked."""
-    if not dataclasses.is_dataclass(obj) or isinstance(obj, type):
-        raise ArgumentTypeError(f"obj must be a dataclass instance, got {_shown(obj)}")
-    for name, check in _field_checks(type(obj)):
-        check(getattr(obj, name), f"{type(obj).__name__}.{name}")
+    for name, label, check in _field_checks(type(obj)):
+        check(getattr(obj, name), label)
 
 
 @functools.cache
-def _field_checks(cls: type) -> tuple[tuple[str, Callable[[object, str], object]], ...]:
+def _field_checks(cls: type) -> tuple[tuple[str, str, Callable[[object, str], object]], ...]:
+    """Each field's name, its label in a message (Class.field) and its check (made once)."""
+    if not dataclasses.is_dataclass(cls):
+        raise ArgumentTypeError(f"obj must be a dataclass instance, got a {cls.__name__}")
     hints = _hints(cls)
-    return tuple((f.name, _kind_check(hints.get(f.name, Any)))
-                 for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    return tuple((f.name, f"{cls.__name__}.{f.name}", _kind_check(hints.get(f.name, Any)))
+                 for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+                 if _kind_check(hints.get(f.name, Any)) is not _anything)
 
 
 def _hints(cls: type) -> dict[str, object]:
@@ -386,6 +389,9 @@ _SIMPLE: dict[object, Callable[..., object]] = {int: integer, float: number, boo
                                                 str: text}
 
 
+_EXACT: dict[object, type] = {integer: int, text: str}  # a value of this very type passes at once
+
+
 def _anything(value: object, name: str) -> object:
     return value
 
@@ -396,10 +402,13 @@ def _none(value: object, name: str) -> None:
 
 
 def _instance(cls: type, what: str) -> Callable[[object, str], object]:
+    plain = dict if cls is abc.Mapping else cls  # the type most values have: one `is` test
+
     def check(value: object, name: str) -> object:
-        if not isinstance(value, cls):
+        if type(value) is not plain and not isinstance(value, cls):
             raise ArgumentTypeError(f"{name} must be {what}, got {_shown(value)}")
         return value
+    check.kind = cls  # type: ignore[attr-defined]  # lets `_items` test many items at once
     return check
 
 
@@ -426,17 +435,43 @@ def _items(origin: object, args: tuple) -> Callable[[object, str], object]:
     fixed = origin is tuple and args and args[-1] is not Ellipsis and args != ((),)
     item_checks = [_kind_check(a) for a in args[: len(args) if fixed else 1]]
     kind = tuple if origin is tuple else (set, frozenset) if origin in (set, frozenset) else None
+    each = None if fixed or not item_checks or item_checks[0] is _anything else \
+        _each(item_checks[0])
 
     def check(value: object, name: str) -> object:
         if kind is not None and not isinstance(value, kind):
             raise ArgumentTypeError(f"{name} must be a {_hint_text(origin)}, got {_shown(value)}")
-        items = collection(value, name)
-        if fixed and len(items) != len(item_checks):  # type: ignore[arg-type]
-            raise ValueError(f"{name} must have {len(item_checks)} items, got {len(items)}")
-        if item_checks and item_checks[0] is not _anything:
-            for i, v in enumerate(items):
-                item_checks[i if fixed else 0](v, f"{name}[{i}]")
+        items = value if type(value) in (tuple, list) else collection(value, name)
+        if fixed:
+            if len(items) != len(item_checks):  # type: ignore[arg-type]
+                raise ValueError(f"{name} must have {len(item_checks)} items, got {len(items)}")
+            for i, (one, v) in enumerate(zip(item_checks, items)):
+                one(v, f"{name}[{i}]")
+        elif each is not None:
+            each(items, name)
         return value
+    return check
+
+
+def _each(one: Callable[[object, str], object]) -> Callable[[Iterable, str], None]:
+    """A check of every item by `one`; the message of a refused item names its index (made only
+    then), and a list or tuple of plain ints, texts or instances costs one test at C speed."""
+    kind = getattr(one, "kind", None)
+    exact = {_EXACT[one]} if one in _EXACT else None
+
+    def check(items: Iterable, name: str) -> None:
+        if type(items) in (tuple, list) and (
+                (exact is not None and set(map(type, items)) <= exact)  # type: ignore[arg-type]
+                or (kind is not None and all(map(isinstance, items, itertools.repeat(kind))))):
+            return
+        for i, v in enumerate(items):
+            if kind is not None and isinstance(v, kind):
+                continue
+            try:
+                one(v, name)
+            except ValueError:
+                one(v, f"{name}[{i}]")
+                raise
     return check
 
 

@@ -59,7 +59,12 @@ def merge_sums(parts: pd.DataFrame, keys: Sequence[str],
     """
     if not isinstance(parts, pd.DataFrame):
         raise checks.ArgumentTypeError(f"parts must be a DataFrame of sums, got {parts!r}")
-    keys, columns = list(keys), [*keys, *COUNTS]
+    keys = [checks.text(k, "keys[i]") for k in checks.sequence(keys, "keys")]
+    text_keys = [checks.text(k, "text_keys[i]") for k in checks.sequence(text_keys, "text_keys")]
+    if not keys or not set(text_keys) <= set(keys):
+        raise ValueError(f"keys must name at least one column and hold every text key; got "
+                         f"keys {keys}, text_keys {text_keys}")
+    columns = [*keys, *COUNTS]
     missing = [c for c in columns if c not in parts.columns]
     if missing or parts.empty:
         raise ValueError(f"sums need the columns {columns}; missing {missing}")

@@ -46,6 +46,8 @@ class Picture:
 
         from . import checks
 
+        if not isinstance(path, (str, Path)):
+            raise checks.ArgumentTypeError(f"path must be a path (text or a Path), got {path!r}")
         self.path, self.caption = Path(path), checks.text(caption, "caption")
         self.width = checks.integer(width, "width", low=16)
         self.colours = checks.integer(colours, "colours", low=2, high=256)

@@ -50,7 +50,8 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 from ortools.sat.python import cp_model  # noqa: E402
 
-from puzzlelab import bitsets, checks, figures, proofs, solvers, timing  # noqa: E402
+from puzzlelab import (  # noqa: E402
+    bitsets, checks, exact_sums, figures, proofs, solvers, timing, widgets)
 
 
 def test_issue27_bitsets_refuse_what_never_ends_and_read_numpy_integers():
@@ -101,6 +102,14 @@ def test_issue27_solve_names_a_missing_model():
     assert solvers.solve(_model()).status == "OPTIMAL"
 
 
+def _sums() -> "pd.DataFrame":
+    """Two blocks of exact sums over one key (what `exact_sums.merge_sums` adds up)."""
+    import pandas as pd
+
+    return pd.DataFrame({"scope": ["a", "a"], "deals": [2, 3], "total": [4, 5],
+                         "squares": [10, 11], "denominator": [1, 1]})
+
+
 @pytest.mark.parametrize("call, words", [
     (lambda: timing.timed(None), "f must be a function"),
     (lambda: timing.best_of("x"), "f must be a function"),
@@ -112,6 +121,9 @@ def test_issue27_solve_names_a_missing_model():
     (lambda: timing.Task(1, "sqrt"), "Task.module"),
     (lambda: timing.Cold(1j, 1.0, None, ""), "Cold.seconds"),
     (lambda: proofs.Proof("lemma", 3), "Proof.detail"),
+    (lambda: exact_sums.merge_sums(_sums(), np.True_), "keys must be a list or tuple"),
+    (lambda: exact_sums.merge_sums(_sums(), ["scope", 2]), r"keys\[i\] must be a string"),
+    (lambda: widgets.Picture(np.float64(2.0), "a figure"), "path must be a path"),
 ])
 def test_issue27_wrong_kinds_are_argument_type_errors_naming_the_argument(call, words):
     err = refused_quickly(call, checks.ArgumentTypeError, words)
@@ -138,6 +150,8 @@ def test_issue27_record_checks_each_field_against_its_hint():
     refused_quickly(lambda: Cell(1.5, ()), TypeError, "Cell.a must be an integer")
     refused_quickly(lambda: Cell(1, [1]), TypeError, "Cell.cards must be a tuple")
     refused_quickly(lambda: Cell(1, (1, "x")), TypeError, r"Cell.cards\[1\]")
+    refused_quickly(lambda: Cell(1, (1, np.int64(2), 3.0, 4)), TypeError, r"Cell.cards\[2\]")
+    assert Cell(1, (1, np.int64(2), 3)).cards[1] == 2  # numpy integers pass the quick test too
     refused_quickly(lambda: Cell(1, (), 3), TypeError, "Cell.note must be str | None")
 
 
