@@ -146,16 +146,31 @@ def restore(root: Path) -> None:
             shutil.copytree(REPO / folder, root / folder)
 
 
-def worker_limit() -> int:
-    """The most processes one call may start: puzzlelab's worker limit.
+def warm_compiled() -> None:
+    """Compile the numba code once in the fuzz's own process, before any call is forked.
 
-    Issue 27 part A adds `checks.worker_limit()`; until it is merged this falls back to four
-    processes per core. This is the one place the limit is looked up (switch it at the merge).
-    """
+    A forked call inherits the compiled functions; without this, each call into compiled code
+    compiles afresh (a minute on a busy machine, far past the per-call limit) until one finishes
+    and fills numba's disk cache. Small fair calls, one per compiled path."""
+    from puzzlelab.codebreaking import engine, games
+    from puzzlelab.hanabi import hat_compiled
+    from puzzlelab.hats import census
+
+    for game in (games.mastermind(2, 2), games.counterfeit_coin(3)):
+        for strategy in engine.STRATEGY_CODE:
+            engine.analyze(game, strategy)
+    for packing in hat_compiled.PACKINGS:
+        hat_compiled.play_deals(2, [0], packing)
+        hat_compiled.compiled_moves(2, 0, packing)
+    census.count_minimal_lost_sets(3)
+
+
+def worker_limit() -> int:
+    """The most processes one call may start: puzzlelab's worker limit, `checks.worker_limit()`
+    (this is the one place the fuzz looks it up)."""
     from puzzlelab import checks
 
-    limit = getattr(checks, "worker_limit", None)
-    return int(limit()) if limit is not None else 4 * (os.cpu_count() or 1)
+    return checks.worker_limit()
 
 
 # --- the public names -----------------------------------------------------------------------------
@@ -1109,6 +1124,7 @@ def main(argv: list[str] | None = None) -> int:
             wrong = self_test()
             print("\n".join(wrong) or "the harness reports every kind of ending")
             return 1 if wrong else 0
+        warm_compiled()
         limits = Limits(args.limit, worker_limit(), args.memory_mib * 2**20)
         failures = fuzz(targets, args.calls, args.seed, limits, scratch, verbose=args.verbose,
                         strict=args.strict, only=None if args.only is None else set(args.only))
