@@ -75,7 +75,9 @@ class FigureText:
     """One piece of text of a saved figure: what it says and its size in points and on a page."""
 
     def __init__(self, text: str, points: float, figure_points: float):
-        self.text, self.points = text, points
+        self.text = checks.text(text, "text")
+        self.points = checks.number(points, "points", low=0)
+        figure_points = checks.number(figure_points, "figure_points", low=1e-9)
         shown = min(figure_points * INLINE_DPI / 72, PAGE_WIDTH_PX)  # the figure's width, px
         self.pixels = points * shown / figure_points
 

@@ -171,6 +171,8 @@ def bibliography_markdown(site: bool = False) -> str:
     Each entry carries its key as an anchor (never as visible text): a MyST target for the
     site (`site=True`), an HTML anchor for notebooks/references.md in JupyterLab.
     """
+    site = checks.boolean(site, "site")
+
     def anchored(ref: Reference) -> str:
         anchor = f"({ref.key})=\n" if site else f'<a id="{ref.key}"></a>\n'
         return anchor + _entry(ref)

@@ -127,6 +127,7 @@ ANN = [(0, 1, 2)]
     (lambda: rc.model_check(ANN, 10**6, 3, 1), "worlds"),
     (lambda: rc_kripke.agreement([ANN], 10**6, 3, 1), "worlds"),
     (lambda: rc_model.packing_upper_bound(10**20, 3, 1), "cards"),
+    (lambda: rc.matrix.matrix_model(4, 4, 8, 2), "Rule 2 on a 2 x 16 matrix"),
 ])
 def test_issue27_sizes_are_refused_up_front_with_an_estimate(call, words):
     err = refused_quickly(call, ValueError, words)

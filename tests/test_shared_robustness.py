@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from robustness import any_value, public_callables, refused_quickly, well_behaved
 
 SHARED = ["bitsets", "checks", "proofs", "sources", "sweeps", "solvers", "epistemic", "timing",
-          "paths", "progress", "figures", "widgets", "cache", "exact_sums"]
+          "paths", "progress", "figures", "widgets", "cache", "exact_sums", "display"]
 # Functions that act on the world (write files, open widgets, start clusters) are left out:
 # their arguments are checked in their own tests.
 SKIP = {"write_table", "write_csv", "cached_table", "cached_source_table", "save_figure",
@@ -51,7 +51,7 @@ import numpy as np  # noqa: E402
 from ortools.sat.python import cp_model  # noqa: E402
 
 from puzzlelab import (  # noqa: E402
-    bitsets, checks, exact_sums, figures, proofs, solvers, timing, widgets)
+    bitsets, checks, display, exact_sums, figures, proofs, solvers, sources, timing, widgets)
 
 
 def test_issue27_bitsets_refuse_what_never_ends_and_read_numpy_integers():
@@ -124,6 +124,11 @@ def _sums() -> "pd.DataFrame":
     (lambda: exact_sums.merge_sums(_sums(), np.True_), "keys must be a list or tuple"),
     (lambda: exact_sums.merge_sums(_sums(), ["scope", 2]), r"keys\[i\] must be a string"),
     (lambda: widgets.Picture(np.float64(2.0), "a figure"), "path must be a path"),
+    (lambda: display.Table(1000000, np.int64(10**12)), "frame must be a table"),
+    (lambda: display.meaningless_index("3"), "frame must be a table"),
+    (lambda: display.table(_sums(), 3), "names must map column names"),
+    (lambda: figures.FigureText("a", 1.0, abs), "figure_points must be a number"),
+    (lambda: sources.bibliography_markdown(frozenset({-1})), "site must be True or False"),
 ])
 def test_issue27_wrong_kinds_are_argument_type_errors_naming_the_argument(call, words):
     err = refused_quickly(call, checks.ArgumentTypeError, words)
