@@ -152,7 +152,7 @@ def cite_link(key: str) -> str:
 
 def source_of_notebook(name: str) -> Reference:
     """The source document a notebook (by file stem, e.g. 'hats') reproduces."""
-    if name not in NOTEBOOK_SOURCES:
+    if checks.text(name, "name") not in NOTEBOOK_SOURCES:
         raise ValueError(f"no source document for notebook {name!r}; "
                          f"known: {', '.join(sorted(NOTEBOOK_SOURCES))}")
     return reference(NOTEBOOK_SOURCES[name])

@@ -155,6 +155,13 @@ def test_issue27_confidence_intervals_take_integer_sums_only():
     assert mean == 6 / (4 * 2)
 
 
+def test_issue27_a_long_runs_check_needs_a_list_of_lineups():
+    with pytest.raises(TypeError, match="lineup_list must be a list or tuple"):
+        S.check_long_run(1000000, 0)
+    with pytest.raises(ValueError, match="deals must be an integer at least 1"):
+        S.check_long_run(["tom/tom/tom"], 0)
+
+
 def test_issue27_head_to_head_refuses_an_agent_it_has_no_sums_for(tmp_path, monkeypatch):
     monkeypatch.setattr(cache, "DATA", tmp_path)
     sums = S.deal_sums([("greedy", "tom", "tom"), ("tom", "greedy", "greedy")], 4,

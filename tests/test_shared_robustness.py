@@ -129,6 +129,8 @@ def _sums() -> "pd.DataFrame":
     (lambda: display.table(_sums(), 3), "names must map column names"),
     (lambda: figures.FigureText("a", 1.0, abs), "figure_points must be a number"),
     (lambda: sources.bibliography_markdown(frozenset({-1})), "site must be True or False"),
+    (lambda: sources.source_of_notebook([]), "name must be a string"),
+    (lambda: exact_sums.ratio_ci_from_sums(9, 2**63, (3, 3), 6), "a must be a pair"),
 ])
 def test_issue27_wrong_kinds_are_argument_type_errors_naming_the_argument(call, words):
     err = refused_quickly(call, checks.ArgumentTypeError, words)

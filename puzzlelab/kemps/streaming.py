@@ -199,7 +199,8 @@ def merge_sums(parts: pd.DataFrame) -> pd.DataFrame:
 def check_long_run(lineup_list: Sequence[str], deals: int) -> Callable[[pd.DataFrame], None]:
     """A check of a table of sums against what made it: its rows add up (`merge_sums`) to
     exactly these line-ups ('tom/tom/tom', ...) and `deals` deals for each."""
-    expected = sorted(checks.text(up, "line-up") for up in lineup_list)
+    expected = sorted(checks.text(up, "line-up")
+                      for up in checks.sequence(lineup_list, "lineup_list"))
     deals = checks.integer(deals, "deals", low=1)
 
     def verify(sums: pd.DataFrame) -> None:
