@@ -256,7 +256,7 @@ def table(value: object, name: str, columns: Iterable[str] = (), *,
     if not isinstance(value, pd.DataFrame):
         raise ArgumentTypeError(f"{name} must be a table (a pandas DataFrame){source}, "
                                 f"got {type(value).__name__}")
-    missing = [c for c in columns if c not in value.columns]
+    missing = [c for c in sequence(columns, "columns") if c not in value.columns]
     if missing:
         raise ValueError(f"{name} lacks the columns {missing}{source}")
     return value

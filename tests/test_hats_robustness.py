@@ -168,6 +168,7 @@ def test_a_corrupted_cached_witness_is_recomputed_not_trusted(tmp_path, monkeypa
 
 @pytest.mark.parametrize("call, kind, words", [
     (lambda: model.largest_players(2, limit=float("inf")), TypeError, "limit"),
+    (lambda: model.check_world_within(4, 3, [], "x"), TypeError, "limit must be an integer"),
     (lambda: slices.point_permutations(2, 10**6), ValueError, "colours"),
     (lambda: slices.point_permutations(10**6, 2), ValueError, "largest that fits is 4 players"),
     (lambda: slices.uncovered(1, 10**6, 2), ValueError, "more than the limit of 27 rounds"),
@@ -194,6 +195,8 @@ def test_issue27_neighbourhoods_and_permutations_check_before_their_cache():
 def test_issue27_the_optima_table_checks_its_arguments_before_reading_data():
     refused_quickly(lambda: notebook.optimum_table(workers=1.5), TypeError, "workers")
     refused_quickly(lambda: notebook.maximal_census(executor=1), TypeError, "executor")
+    refused_quickly(lambda: notebook.optimum_table(workers=10**6), ValueError,
+                    "more than the limit of .* worker processes")
 
 
 def test_issue27_a_symmetry_with_a_bad_twist_is_refused_by_a_message_that_prints():

@@ -131,6 +131,7 @@ def _sums() -> "pd.DataFrame":
     (lambda: sources.bibliography_markdown(frozenset({-1})), "site must be True or False"),
     (lambda: sources.source_of_notebook([]), "name must be a string"),
     (lambda: exact_sums.ratio_ci_from_sums(9, 2**63, (3, 3), 6), "a must be a pair"),
+    (lambda: checks.table(_sums(), "sums", 1000000), "columns must be a list or tuple"),
 ])
 def test_issue27_wrong_kinds_are_argument_type_errors_naming_the_argument(call, words):
     err = refused_quickly(call, checks.ArgumentTypeError, words)

@@ -59,6 +59,7 @@ def check_world(n_players: int, n_colors: int = 2) -> tuple[int, int]:
 def check_world_within(n_players: int, n_colors: int, limit: int, what: str) -> tuple[int, int]:
     """`check_world`, and at most `limit` rounds for `what` (ValueError naming the largest N)."""
     n, m = check_world(n_players, n_colors)
+    limit, what = checks.integer(limit, "limit", low=1), checks.text(what, "what")
     if m**n > limit:
         raise ValueError(f"{what} in worlds of at most {limit} rounds; with {m} colours the "
                          f"largest has N = {largest_players(m, limit)} players, got N = {n}")
