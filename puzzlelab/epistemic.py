@@ -34,7 +34,7 @@ Agent = Hashable
 Prop = frozenset
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class KripkeModel:
     """Worlds plus, per agent, a partition of the worlds into information cells."""
 
@@ -43,6 +43,11 @@ class KripkeModel:
 
     def __post_init__(self) -> None:
         checks.record(self)  # the kinds; `from_observations` makes the partitions
+
+    def __repr__(self) -> str:
+        """Its size, not its cells: every world's cell in full grows as worlds squared (45,045
+        deals of (6, 1, 8) printed for minutes)."""
+        return f"KripkeModel({len(self.worlds)} worlds, agents {list(self.cells)})"
 
     @classmethod
     def from_observations(

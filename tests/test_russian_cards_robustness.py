@@ -159,3 +159,18 @@ def test_issue27_wrong_values_are_refused_not_answered_empty():
     refused_quickly(lambda: rn.smallest_table("not a grid"), TypeError, "DataFrame")
     refused_quickly(lambda: rn.orbit_table(3), TypeError, "DataFrame")
     refused_quickly(lambda: rn.report_solver_table([(3, 3)]), ValueError, r"\(a, b, c\)")
+
+
+@pytest.mark.parametrize("f", [
+    rc_model.covering_counts, rc_model.holding_counts, rc_model.holding_bound,
+    rc_model.counting_lower_bound, rc_model.packing_upper_bound, rc.constructions.plane,
+    rc.constructions.first_construction, rc.symmetry.case_range,
+], ids=lambda f: f.__name__)
+def test_issue27_numpy_sizes_give_the_answer_of_python_ints(f):
+    """Sizes are read as Python ints: numpy's uint8 wrapped round below 0 (an OverflowError, a
+    ZeroDivisionError or an empty range) and pow(..., modulus) refused numpy integers."""
+    import numpy as np
+
+    for abc in [(4, 2, 1), (3, 3, 1), (5, 3, 2)]:
+        assert f(*map(np.uint8, abc)) == f(*abc) == f(*map(np.int64, abc))
+

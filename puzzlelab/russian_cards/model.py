@@ -275,6 +275,7 @@ def covering_counts(a: int, b: int, c: int) -> list[int]:
     r_j >= ceil((n - j) r_{j+1} / (b + c - j)), the Schönheim recursion for coverings.
     """
     n = cards_within_budget(a, b, c, "the covering counts")
+    a, b, c = hand_sizes(a, b, c)  # Python ints (numpy's uint8 wraps round below 0)
     r = [0] * c + [max(2, -(-(n - c) // a), -(-(n - c) // b))]
     for j in range(c - 1, -1, -1):
         r[j] = -(-(n - j) * r[j + 1] // (b + c - j))
@@ -290,6 +291,7 @@ def holding_counts(a: int, b: int, c: int) -> list[int]:
     q_j >= ceil((n - 1 - j) q_{j+1} / (n - a - j)): such a hand misses n - a - j other cards.
     """
     n = cards_within_budget(a, b, c, "the holding counts")
+    a, b, c = hand_sizes(a, b, c)  # Python ints (numpy's uint8 wraps round below 0)
     q = [0] * c + [1]
     for j in range(c - 1, -1, -1):
         q[j] = -(-(n - 1 - j) * q[j + 1] // (n - a - j))
@@ -299,6 +301,7 @@ def holding_counts(a: int, b: int, c: int) -> list[int]:
 def holding_bound(a: int, b: int, c: int) -> int:
     """ceil(n q_0 / a): every card is held by q_0 hands (`holding_counts`), a cards per hand."""
     n = cards_within_budget(a, b, c, "the holding bound")
+    a, b, c = hand_sizes(a, b, c)  # Python ints (numpy's uint8 wraps round below 0)
     return -(-n * holding_counts(a, b, c)[0] // a)
 
 
@@ -306,6 +309,7 @@ def packing_upper_bound(a: int, b: int, c: int) -> int:
     """Johnson's bound (1962, IRE Trans. Information Theory 8) on an informative announcement:
     every (a - c)-set lies in at most one hand, so |L| <= floor(n/a floor((n-1)/(a-1) ...))."""
     n = cards_within_budget(a, b, c, "Johnson's bound")
+    a, b, c = hand_sizes(a, b, c)  # Python ints (numpy's uint8 wraps round below 0)
     bound = 1
     for j in range(a - c - 1, -1, -1):  # hands through j fixed cards, innermost first
         bound = (n - j) * bound // (a - j)

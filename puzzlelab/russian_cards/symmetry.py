@@ -34,8 +34,8 @@ from .. import checks
 from ..bitsets import from_bits
 from ..solvers import check_model
 from .model import (
-    cards, check_sizes, covering_counts, hands_within_budget, holding_counts, packing_upper_bound,
-    subset_masks,
+    cards, check_sizes, covering_counts, hand_sizes, hands_within_budget, holding_counts,
+    packing_upper_bound, subset_masks,
 )
 from .search import add_packing, add_rule2
 
@@ -45,6 +45,7 @@ __all__ = ["add_counting", "case_model", "case_range"]
 def case_range(a: int, b: int, c: int) -> range:
     """The possible largest overlaps k of two hands of an informative announcement."""
     n = check_sizes(a, b, c)
+    a, b, c = hand_sizes(a, b, c)  # Python ints (numpy's uint8 wraps round below 0)
     return range(max(0, 2 * a - n), max(0, a - c))
 
 
