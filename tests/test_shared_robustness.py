@@ -170,3 +170,14 @@ def test_issue27_estimates_cost_nothing_whatever_the_size():
     assert checks.binomial(10**20, 10**10) == math.inf and checks.power(2, 10**20) == math.inf
     assert checks.multinomial([10**20, 3, 1]) > 1e78
     assert time.perf_counter() - start < 0.1
+
+
+def test_issue27_a_kripke_model_prints_as_its_size():
+    """Its cells in full grew as worlds squared (45,045 deals of (6, 1, 8) printed for minutes)."""
+    from puzzlelab import epistemic
+
+    worlds = range(20_000)
+    model = epistemic.KripkeModel.from_observations(worlds, {"Anne": lambda w: w % 2,
+                                                             "Bill": lambda w: w % 3})
+    assert repr(model) == "KripkeModel(20000 worlds, agents ['Anne', 'Bill'])"
+
