@@ -227,6 +227,9 @@ def workers(value: object, name: str = "workers") -> int:
     return count
 
 
+_workers = workers  # for `sweep_options`, whose argument of that name hides the function
+
+
 # --- shapes and sizes: containers, tables, functions, and size estimates that cost nothing
 # whatever the size, so that a budget can refuse 10**20 before computing with it.
 
@@ -269,14 +272,14 @@ def function(value: object, name: str) -> Callable[..., object]:
     return value
 
 
-def sweep_options(executor: object, count: object) -> tuple[object, int]:
+def sweep_options(executor: object, workers: object) -> tuple[object, int]:
     """A sweep's `executor=` (None, or an object with `submit`, as every concurrent.futures and
     Dask executor has) and `workers=` (as `workers` says: at most `worker_limit()`), checked
     before any cached table is read or any process starts."""
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise ArgumentTypeError(f"executor must be a concurrent.futures.Executor (or None), "
                                 f"got {_shown(executor)}")
-    return executor, workers(count, "workers")
+    return executor, _workers(workers, "workers")
 
 
 def binomial(n: int, k: int) -> float:
