@@ -149,7 +149,8 @@ def choice(value: object, name: str, options: Collection[T]) -> T:
         ok = False
     if not ok or (isinstance(value, (float, bool)) or _is_bool(value)) and not any(
             type(o) is type(value) for o in options):
-        options = collection(options, f"the options of {name}")
+        options = list(options) if isinstance(options, Mapping) else collection(
+            options, f"the options of {name}")  # a mapping's options are its keys
         listed = ", ".join(repr(o) for o in options)
         kind = ArgumentTypeError if ok else ValueError
         raise kind(f"{name} must be one of {listed}; got {value!r} ({type(value).__name__})")

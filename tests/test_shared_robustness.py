@@ -181,3 +181,10 @@ def test_issue27_a_kripke_model_prints_as_its_size():
                                                              "Bill": lambda w: w % 3})
     assert repr(model) == "KripkeModel(20000 worlds, agents ['Anne', 'Bill'])"
 
+
+def test_issue27_a_choice_among_a_mappings_keys_lists_them():
+    """Options given as a dict (a table of strategies) are its keys, in the message too."""
+    assert checks.choice("a", "strategy", {"a": abs, "b": abs}) == "a"
+    refused_quickly(lambda: checks.choice("random", "strategy", {"a": abs, "b": abs}),
+                    ValueError, "strategy must be one of 'a', 'b'; got 'random'")
+
