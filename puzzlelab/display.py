@@ -30,7 +30,7 @@ __all__ = ["Table", "table", "meaningless_index"]
 
 def meaningless_index(frame: pd.DataFrame) -> bool:
     """True for an unnamed index that only counts rows: 0, 1, ..., n-1."""
-    index = frame.index
+    index = checks.table(frame, "frame").index
     if index.nlevels != 1 or index.name is not None:
         return False
     return bool(index.equals(pd.RangeIndex(len(frame))))
@@ -46,8 +46,8 @@ class Table:
     """A DataFrame as the reader sees it (see `table`)."""
 
     def __init__(self, frame: pd.DataFrame, digits: int | None = None):
-        self.frame = frame
-        self.digits = digits
+        self.frame = checks.table(frame, "frame")
+        self.digits = None if digits is None else checks.integer(digits, "digits", low=0, high=15)
         self.show_index = not meaningless_index(frame)
 
     def _shown(self) -> pd.DataFrame:
@@ -80,6 +80,8 @@ def table(frame: pd.DataFrame, names: Mapping[str, str] | None = None, *,
     a 0..n-1 index hidden, floats shown to `digits` places."""
     if not isinstance(frame, pd.DataFrame):
         raise checks.ArgumentTypeError(f"table needs a pandas DataFrame, got {type(frame).__name__}")
+    if names is not None and not isinstance(names, Mapping):
+        raise checks.ArgumentTypeError(f"names must map column names to words, got {names!r}")
     names = dict(names or {})
     unknown = sorted(set(names) - set(frame.columns) - {frame.index.name})
     if unknown:

@@ -25,6 +25,8 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from . import checks
+
 __all__ = ["Agent", "KripkeModel", "Prop", "World"]
 
 World = Hashable
@@ -32,12 +34,20 @@ Agent = Hashable
 Prop = frozenset
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class KripkeModel:
     """Worlds plus, per agent, a partition of the worlds into information cells."""
 
     worlds: frozenset
     cells: Mapping[Agent, Mapping[World, frozenset]]  # agent -> world -> its cell
+
+    def __post_init__(self) -> None:
+        checks.record(self)  # the kinds; `from_observations` makes the partitions
+
+    def __repr__(self) -> str:
+        """Its size, not its cells: every world's cell in full grows as worlds squared (45,045
+        deals of (6, 1, 8) printed for minutes)."""
+        return f"KripkeModel({len(self.worlds)} worlds, agents {list(self.cells)})"
 
     @classmethod
     def from_observations(

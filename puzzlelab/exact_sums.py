@@ -59,7 +59,12 @@ def merge_sums(parts: pd.DataFrame, keys: Sequence[str],
     """
     if not isinstance(parts, pd.DataFrame):
         raise checks.ArgumentTypeError(f"parts must be a DataFrame of sums, got {parts!r}")
-    keys, columns = list(keys), [*keys, *COUNTS]
+    keys = [checks.text(k, "keys[i]") for k in checks.sequence(keys, "keys")]
+    text_keys = [checks.text(k, "text_keys[i]") for k in checks.sequence(text_keys, "text_keys")]
+    if not keys or not set(text_keys) <= set(keys):
+        raise ValueError(f"keys must name at least one column and hold every text key; got "
+                         f"keys {keys}, text_keys {text_keys}")
+    columns = [*keys, *COUNTS]
     missing = [c for c in columns if c not in parts.columns]
     if missing or parts.empty:
         raise ValueError(f"sums need the columns {columns}; missing {missing}")
@@ -97,6 +102,14 @@ def mean_ci_from_sums(deals: int, total: int, squares: int, den: int) -> tuple[f
 
 
 
+def _pair(value: object, name: str) -> tuple[int, int]:
+    """(sum, sum of squares): two integers."""
+    pair = checks.sequence(value, name, what="a pair (sum, sum of squares)")
+    if len(pair) != 2:
+        raise ValueError(f"{name} must be a pair (sum, sum of squares), got {len(pair)} items")
+    return checks.integer(pair[0], f"{name}[0]"), checks.integer(pair[1], f"{name}[1]", low=0)
+
+
 def ratio_ci_from_sums(deals: int, a: tuple[int, int], b: tuple[int, int], ab: int,
                        den: int = 1) -> tuple[float, float]:
     """sum(A) / sum(B) / den over deals, and its 95% half-width (delta method).
@@ -105,8 +118,8 @@ def ratio_ci_from_sums(deals: int, a: tuple[int, int], b: tuple[int, int], ab: i
     products: for bits per hint, A is a deal's bits and B its number of hints.
     """
     n = checks.integer(deals, "deals", low=1)
-    sa, qa = (checks.integer(x, "a") for x in a)
-    sb, qb = (checks.integer(x, "b") for x in b)
+    sa, qa = _pair(a, "a")
+    sb, qb = _pair(b, "b")
     ab, den = checks.integer(ab, "ab"), checks.integer(den, "den", low=1)
     if sb <= 0:
         raise ValueError(f"a ratio needs a positive sum of B, got {sb}")

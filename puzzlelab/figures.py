@@ -4,6 +4,7 @@ their text is on a page of the site."""
 from __future__ import annotations
 
 import io
+import math
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -23,12 +24,19 @@ matplotlib.rcParams["svg.hashsalt"] = "puzzlelab"
 
 _PNG_METADATA = {"Software": None}
 _SVG_METADATA = {"Date": None, "Creator": None}
+PNG_BUDGET = 2**30  # bytes of one PNG's pixels (4 per pixel) while it is drawn
 
 
 def save_figure(fig: Figure, name: str, *, dpi: int = 110) -> list[Path]:
     """Write `fig` to figures/<name>.png and figures/<name>.svg without dates or versions."""
-    if not name or "/" in name or name.startswith("."):
+    _check_figure(fig)
+    if not checks.text(name, "figure name") or "/" in name or name.startswith("."):
         raise ValueError(f"figure name must be a plain file stem, got {name!r}")
+    dpi = checks.integer(dpi, "dpi", low=1)
+    width, height = fig.get_size_inches()
+    area = max(width * height, 1e-6)
+    checks.within_budget(f"a {width:g} x {height:g} inch PNG at {dpi} dpi", 4 * area * dpi**2,
+                         PNG_BUDGET, largest=f"{math.isqrt(int(PNG_BUDGET / (4 * area)))} dpi")
     FIGURES.mkdir(parents=True, exist_ok=True)
     png, svg = FIGURES / f"{name}.png", FIGURES / f"{name}.svg"
     fig.savefig(png, dpi=dpi, metadata=_PNG_METADATA, bbox_inches="tight")
@@ -36,8 +44,15 @@ def save_figure(fig: Figure, name: str, *, dpi: int = 110) -> list[Path]:
     return [png, svg]
 
 
+def _check_figure(fig: object) -> Figure:
+    if not isinstance(fig, Figure):
+        raise checks.ArgumentTypeError(f"fig must be a matplotlib Figure, got {fig!r}")
+    return fig
+
+
 def finish(fig: Figure, name: str | None = None) -> Figure:
     """Save `fig` under `name` (if given), close it and return it: the end of every plot helper."""
+    _check_figure(fig)
     if name is not None:
         save_figure(fig, name)
     plt.close(fig)
@@ -60,7 +75,9 @@ class FigureText:
     """One piece of text of a saved figure: what it says and its size in points and on a page."""
 
     def __init__(self, text: str, points: float, figure_points: float):
-        self.text, self.points = text, points
+        self.text = checks.text(text, "text")
+        self.points = checks.number(points, "points", low=0)
+        figure_points = checks.number(figure_points, "figure_points", low=1e-9)
         shown = min(figure_points * INLINE_DPI / 72, PAGE_WIDTH_PX)  # the figure's width, px
         self.pixels = points * shown / figure_points
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+from . import checks
+
 __all__ = ["KINDS", "Kind", "Proof"]
 
 Kind = Literal["lemma", "construction", "exhaustive", "solver", "open"]
@@ -31,10 +33,8 @@ class Proof:
     detail: str = ""
 
     def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ValueError(f"proof kind must be one of {', '.join(KINDS)}; got {self.kind!r}")
-        if not isinstance(self.detail, str):
-            raise TypeError(f"proof detail must be a string, got {self.detail!r}")
+        checks.choice(self.kind, "proof kind", KINDS)
+        checks.record(self)
 
     @property
     def settled(self) -> bool:

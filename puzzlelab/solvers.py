@@ -19,9 +19,12 @@ from ortools.sat.python import cp_model
 from . import checks
 
 __all__ = [
-    "CpResult", "Deadline", "WallClockStop", "solve", "solve_limited", "stopped_by_work",
-    "wall_cap", "work_used",
+    "MAX_THREADS", "CpResult", "Deadline", "WallClockStop", "check_model", "solve",
+    "solve_limited", "stopped_by_work", "wall_cap", "work_used",
 ]
+
+
+MAX_THREADS = 64  # CP-SAT search threads of one call (they share this process's memory)
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,9 @@ class CpResult:
     objective: float | None
     bound: float | None
     solver: cp_model.CpSolver
+
+    def __post_init__(self) -> None:
+        checks.record(self)
 
     @property
     def optimal(self) -> bool:
@@ -50,6 +56,13 @@ class CpResult:
         return int(self.solver.Value(var))
 
 
+def check_model(model: object, name: str = "model") -> cp_model.CpModel:
+    """`model` if it is a CP-SAT model (`cp_model.CpModel`)."""
+    if not isinstance(model, cp_model.CpModel):
+        raise checks.ArgumentTypeError(f"{name} must be a CP-SAT CpModel, got {model!r}")
+    return model
+
+
 def solve(
     model: cp_model.CpModel,
     *,
@@ -64,13 +77,18 @@ def solve(
     stopped by it gives the same answer on every machine, so cached results do not depend on
     the speed of the computer that made them.
     """
+    check_model(model)
     time_limit = checks.number(time_limit, "time_limit (seconds)", low=0)
+    workers = checks.integer(workers, "workers (CP-SAT threads)", low=1, high=MAX_THREADS)
+    seed = checks.integer(seed, "seed (CP-SAT's, 32 bits)", low=0, high=2**31 - 1)
+    deterministic_limit = checks.number(deterministic_limit, "deterministic_limit (work units)",
+                                        low=0, allow_none=True)
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = float(time_limit)
     if deterministic_limit is not None:
-        solver.parameters.max_deterministic_time = float(deterministic_limit)
-    solver.parameters.num_workers = int(workers)
-    solver.parameters.random_seed = int(seed)
+        solver.parameters.max_deterministic_time = deterministic_limit
+    solver.parameters.num_workers = workers
+    solver.parameters.random_seed = seed
     status = solver.status_name(solver.Solve(model))
     has_obj = model.has_objective() and status in ("OPTIMAL", "FEASIBLE")
     return CpResult(
@@ -139,7 +157,9 @@ def solve_limited(
     limit; in every returned case the answer is the same on every machine.
     """
     work_limit = checks.number(work_limit, "work_limit (CP-SAT work units)", low=1e-6)
-    cap = (deadline or Deadline(None)).cap(work_limit, what)
+    if deadline is not None and not isinstance(deadline, Deadline):
+        raise checks.ArgumentTypeError(f"deadline must be a Deadline or None, got {deadline!r}")
+    cap = (deadline or Deadline(None)).cap(work_limit, checks.text(what, "what"))
     res = solve(model, time_limit=cap, deterministic_limit=work_limit)
     if res.status == "MODEL_INVALID":
         raise ValueError(f"{what}: CP-SAT rejects the model as invalid")

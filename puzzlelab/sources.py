@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from . import checks
+
 __all__ = ["REFERENCES", "SOURCE_DOCUMENTS", "NOTEBOOK_SOURCES", "Reference", "cite", "cite_link",
            "reference", "references_table", "source_of_notebook", "bibliography_markdown"]
 
@@ -26,6 +28,9 @@ class Reference:
     venue: str
     file: str | None = None
     url: str | None = None
+
+    def __post_init__(self) -> None:
+        checks.record(self)
 
     @property
     def short(self) -> str:
@@ -131,7 +136,7 @@ BIBLIOGRAPHY = "references.md"  # notebooks/references.md, and the site's biblio
 
 def reference(key: str) -> Reference:
     """The reference under `key` (a ValueError lists the known keys)."""
-    if key not in REFERENCES:
+    if checks.text(key, "citation key") not in REFERENCES:
         raise ValueError(f"unknown citation key {key!r}; known: {', '.join(sorted(REFERENCES))}")
     return REFERENCES[key]
 
@@ -151,7 +156,7 @@ def cite_link(key: str) -> str:
 
 def source_of_notebook(name: str) -> Reference:
     """The source document a notebook (by file stem, e.g. 'hats') reproduces."""
-    if name not in NOTEBOOK_SOURCES:
+    if checks.text(name, "name") not in NOTEBOOK_SOURCES:
         raise ValueError(f"no source document for notebook {name!r}; "
                          f"known: {', '.join(sorted(NOTEBOOK_SOURCES))}")
     return reference(NOTEBOOK_SOURCES[name])
@@ -170,6 +175,8 @@ def bibliography_markdown(site: bool = False) -> str:
     Each entry carries its key as an anchor (never as visible text): a MyST target for the
     site (`site=True`), an HTML anchor for notebooks/references.md in JupyterLab.
     """
+    site = checks.boolean(site, "site")
+
     def anchored(ref: Reference) -> str:
         anchor = f"({ref.key})=\n" if site else f'<a id="{ref.key}"></a>\n'
         return anchor + _entry(ref)
@@ -187,7 +194,8 @@ def bibliography_markdown(site: bool = False) -> str:
 
 def references_table(source_documents_only: bool = False) -> pd.DataFrame:
     """All references as a table (key, authors, year, title, venue, file)."""
-    refs = SOURCE_DOCUMENTS if source_documents_only else REFERENCES
+    only = checks.boolean(source_documents_only, "source_documents_only")
+    refs = SOURCE_DOCUMENTS if only else REFERENCES
     return pd.DataFrame([{"key": r.key, "authors": r.authors, "year": r.year, "title": r.title,
                           "venue": r.venue, "file": r.file or ""} for r in refs.values()])
 

@@ -27,14 +27,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import checks
+
 if TYPE_CHECKING:
     import pandas as pd
 
     from .display import Table
 
 __all__ = [
-    "COLUMNS", "Cold", "Method", "QUICK_ENV", "SPEED_COLUMNS", "Task", "best_of", "cold_run",
-    "interleaved", "measure", "profile_summary", "quick", "repetitions", "schema_row",
+    "COLUMNS", "Cold", "MAX_REPEAT", "Method", "QUICK_ENV", "SPEED_COLUMNS", "Task", "best_of",
+    "cold_run", "interleaved", "measure", "profile_summary", "quick", "repetitions", "schema_row",
     "SPEED_NAMES", "speed_table", "speed_view", "timed", "warm_peak_mib", "with_rates",
     "write_rows",
 ]
@@ -64,10 +66,12 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
 MIB = 1024 * 1024
 SLOW = 5.0  # seconds: a cold run this slow is not repeated
+MAX_REPEAT = 100_000  # repetitions of one measured call at most
 
 
 def timed(f: Callable[..., Any], *args: Any) -> tuple[float, Any]:
     """Seconds taken by one call f(*args), and its result."""
+    checks.function(f, "f")
     start = time.perf_counter()
     result = f(*args)
     return time.perf_counter() - start, result
@@ -75,6 +79,8 @@ def timed(f: Callable[..., Any], *args: Any) -> tuple[float, Any]:
 
 def best_of(f: Callable[[], Any], repeat: int = 3) -> float:
     """Fastest wall time of `repeat` calls of f() (the usual timeit convention)."""
+    checks.function(f, "f")
+    repeat = checks.integer(repeat, "repeat", low=1, high=MAX_REPEAT)
     return min(timed(f)[0] for _ in range(repeat))
 
 
@@ -85,6 +91,8 @@ def quick() -> bool:
 
 def repetitions(full: int, few: int = 2) -> int:
     """`full` repetitions normally, `few` in quick mode."""
+    full = checks.integer(full, "full", low=0, high=MAX_REPEAT)
+    few = checks.integer(few, "few", low=0, high=MAX_REPEAT)
     return min(full, few) if quick() else full
 
 
@@ -95,6 +103,12 @@ class Task:
     module: str
     function: str
     args: tuple = ()
+
+    def __post_init__(self) -> None:
+        checks.record(self)
+        if not all(part.isidentifier() for part in f"{self.module}.{self.function}".split(".")):
+            raise ValueError(f"a task names a module and a function, got {self.module!r}, "
+                             f"{self.function!r}")
 
     def __call__(self) -> Any:
         return self.resolve()()
@@ -113,6 +127,9 @@ class Cold:
     whole_seconds: float
     peak_mib: float | None
     result: str
+
+    def __post_init__(self) -> None:
+        checks.record(self)
 
     @property
     def finished(self) -> bool:
@@ -147,8 +164,17 @@ def _child_env() -> dict[str, str]:
 
 
 def cold_run(task: Task, timeout: float | None = None) -> Cold:
-    """Run `task` once in a fresh interpreter: first call and whole process (seconds), peak RSS."""
-    arguments = json.dumps(list(task.args))
+    """Run `task` once in a fresh interpreter: first call and whole process (seconds), peak RSS.
+
+    The task's arguments travel as JSON; a task that fails there raises ValueError with the end
+    of its error output."""
+    if not isinstance(task, Task):
+        raise checks.ArgumentTypeError(f"task must be a Task, got {task!r}")
+    timeout = checks.number(timeout, "timeout (seconds)", low=0, allow_none=True)
+    try:
+        arguments = json.dumps(list(task.args))
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"the arguments of {task} cannot be sent to a fresh interpreter: {err}")
     command = [sys.executable, "-c", _CHILD, task.module, task.function, arguments]
     start = time.perf_counter()
     try:
@@ -158,7 +184,7 @@ def cold_run(task: Task, timeout: float | None = None) -> Cold:
         return Cold(None, time.perf_counter() - start, None, f"did not finish in {timeout:g} s")
     whole = time.perf_counter() - start
     if done.returncode != 0:
-        raise RuntimeError(f"{task} failed in a fresh interpreter:\n{done.stderr[-2000:]}")
+        raise ValueError(f"{task} failed in a fresh interpreter:\n{done.stderr[-2000:]}")
     report = json.loads(done.stdout.strip().splitlines()[-1])
     return Cold(report["seconds"], whole, report["peak_kib"] / 1024, report["result"])
 
@@ -169,7 +195,8 @@ def interleaved(calls: Mapping[str, Callable[[], Any]],
 
     `repeat` is one count for all, or a count per label (a label stops once it has its count).
     """
-    counts = {k: repeat if isinstance(repeat, int) else repeat[k] for k in calls}
+    calls = _calls(calls)
+    counts = _counts(repeat, calls)
     times: dict[str, list[float]] = {k: [] for k in calls}
     for r in range(max(counts.values(), default=0)):
         for label, call in calls.items():
@@ -179,8 +206,31 @@ def interleaved(calls: Mapping[str, Callable[[], Any]],
     return times
 
 
+def _calls(calls: object) -> Mapping[str, Callable[[], Any]]:
+    """A mapping of labels (text) to functions."""
+    if not isinstance(calls, Mapping):
+        raise checks.ArgumentTypeError(f"calls must map labels to functions, got {calls!r}")
+    for label, call in calls.items():
+        checks.text(label, "a label of calls")
+        checks.function(call, f"calls[{label!r}]")
+    return calls
+
+
+def _counts(repeat: object, calls: Mapping[str, Any]) -> dict[str, int]:
+    """Repetitions per label: one count for all, or a mapping with a count for every label."""
+    if not isinstance(repeat, Mapping):
+        count = checks.integer(repeat, "repeat", low=0, high=MAX_REPEAT)
+        return dict.fromkeys(calls, count)
+    missing = [k for k in calls if k not in repeat]
+    if missing:
+        raise ValueError(f"repeat gives no count for {missing}")
+    return {k: checks.integer(repeat[k], f"repeat[{k!r}]", low=0, high=MAX_REPEAT)
+            for k in calls}
+
+
 def warm_peak_mib(f: Callable[[], Any]) -> float:
     """Peak memory traced (tracemalloc: Python objects and numpy arrays) during one call f()."""
+    checks.function(f, "f")
     gc.collect()
     tracemalloc.start()
     try:
@@ -204,6 +254,7 @@ class Method:
     timeout: float | None = None  # seconds for one cold run; beyond it: did not finish
 
     def __post_init__(self) -> None:
+        checks.record(self)
         if self.role not in ("subject", "baseline"):
             raise ValueError(f"role must be 'subject' or 'baseline', got {self.role!r}")
 
@@ -262,6 +313,17 @@ def measure(puzzle: str, case: str, methods: Sequence[Method], *, repeat: int = 
     is taken for calls faster than `peak_below` seconds. Where a like-for-like baseline comes
     within `profile_below` times the subject, the subject's note says where its time goes.
     """
+    checks.text(puzzle, "puzzle")
+    checks.text(case, "case")
+    methods = checks.sequence(methods, "methods", what="a list of Method")
+    for i, m in enumerate(methods):
+        if not isinstance(m, Method):
+            raise checks.ArgumentTypeError(f"methods[{i}] must be a Method, got {m!r}")
+    repeat = checks.integer(repeat, "repeat", low=1, high=MAX_REPEAT)
+    cold_repeat = checks.integer(cold_repeat, "cold_repeat", low=0, high=MAX_REPEAT)
+    budget = checks.number(budget, "budget (seconds)", low=0)
+    peak_below = checks.number(peak_below, "peak_below (seconds)", low=0)
+    profile_below = checks.number(profile_below, "profile_below (ratio)", low=0)
     cold = _cold_figures(methods, cold_repeat)
     counts, results = _warm_up(methods, cold, repeat, budget)
     for label, runs in cold.items():
@@ -287,6 +349,8 @@ def profile_summary(task: Callable[[], Any], top: int = 2) -> str:
     import cProfile
     import pstats
 
+    checks.function(task, "task")
+    top = checks.integer(top, "top", low=1)
     profile = cProfile.Profile()
     profile.runcall(task)
     stats = pstats.Stats(profile)
@@ -312,6 +376,16 @@ def _profile_small_ratio(rows: list[dict], methods: Sequence[Method], below: flo
 def schema_row(puzzle: str, case: str, m: Method, cold: Sequence[Cold], warm: Sequence[float],
                peak: float | None, result: str) -> dict:
     """One benchmark row in the shared schema (`COLUMNS`) from cold runs and warm times."""
+    checks.text(puzzle, "puzzle")
+    checks.text(case, "case")
+    if not isinstance(m, Method):
+        raise checks.ArgumentTypeError(f"m must be a Method, got {m!r}")
+    cold = checks.sequence(cold, "cold", what="a list of Cold runs")
+    if not all(isinstance(c, Cold) for c in cold):
+        raise checks.ArgumentTypeError(f"cold must hold Cold runs, got {cold!r}")
+    warm = [checks.number(w, "a warm time", low=0) for w in checks.sequence(warm, "warm")]
+    peak = checks.number(peak, "peak (MiB)", low=0, allow_none=True)
+    checks.text(result, "result")
     finished = [c for c in cold if c.finished]
     dnf = next((c for c in cold if not c.finished), None)
     note = m.note if dnf is None else f"{dnf.result}; {m.note}".rstrip("; ")
@@ -372,6 +446,11 @@ def write_rows(rows: Sequence[dict], name: str) -> "pd.DataFrame":
 
     from .cache import write_table
 
+    rows = checks.sequence(rows, "rows", what="a list of benchmark rows (dicts)")
+    for i, row in enumerate(rows):
+        if not isinstance(row, Mapping) or set(row) - set(COLUMNS):
+            raise checks.ArgumentTypeError(f"rows[{i}] must be a dict with keys among COLUMNS, "
+                                           f"got {row!r}")
     table = pd.DataFrame(list(rows), columns=COLUMNS)
     for column in ("cold_s", "whole_process_s", "cold_peak_mib", "warm_min_s", "warm_median_s",
                    "warm_peak_mib", "times_subject"):
@@ -388,6 +467,8 @@ def speed_table(name: str, columns: Sequence[str] | None = None) -> "pd.DataFram
     """
     from .cache import read_table
 
+    if columns is not None:
+        columns = [checks.text(c, "a column") for c in checks.sequence(columns, "columns")]
     table = read_table(name)
     default = SPEED_COLUMNS if set(SPEED_COLUMNS) <= set(table.columns) else table.columns
     keep = [c for c in (columns or default) if c in table.columns][:8]

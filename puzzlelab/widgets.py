@@ -17,6 +17,8 @@ from typing import Any
 
 from IPython.display import display
 
+from . import checks
+
 __all__ = ["Message", "Picture", "interact_safely", "show_safely", "static_explorer", "view_html"]
 
 
@@ -24,7 +26,7 @@ class Message:
     """A one-line message shown as plain text (never re-read as Markdown or HTML)."""
 
     def __init__(self, text: str):
-        self.text = text
+        self.text = checks.text(text, "text")
 
     def __repr__(self) -> str:
         return self.text
@@ -44,6 +46,8 @@ class Picture:
 
         from . import checks
 
+        if not isinstance(path, (str, Path)):
+            raise checks.ArgumentTypeError(f"path must be a path (text or a Path), got {path!r}")
         self.path, self.caption = Path(path), checks.text(caption, "caption")
         self.width = checks.integer(width, "width", low=16)
         self.colours = checks.integer(colours, "colours", low=2, high=256)
@@ -147,6 +151,12 @@ def static_explorer(views: Mapping[str, Any], *, description: str = "show",
     """
     import ipywidgets as w
 
+    if not isinstance(views, Mapping):
+        raise checks.ArgumentTypeError(f"views must map labels to views, got {views!r}")
+    checks.text(description, "description")
+    slider = checks.boolean(slider, "slider")
+    for label in views:
+        checks.text(label, "a label of views")
     if not views:
         raise ValueError("static_explorer needs at least one view")
     labels = list(views)

@@ -214,3 +214,68 @@ def test_mutated_game_files_give_a_game_or_a_placed_error():
             assert isinstance(game, ValueError) and PLACE.search(str(game)), (stem, game, text)
             outcomes["error"] += 1
     assert sum(outcomes.values()) >= 2000 and min(outcomes.values()) > 0, outcomes
+
+
+# --- issue 27: sizes, wrong kinds, memoised games, and the parser's BOM and line endings ---------
+from puzzlelab.codebreaking import coins  # noqa: E402
+from puzzlelab.codebreaking import frontier  # noqa: E402
+from puzzlelab.codebreaking import notebook as cb_notebook  # noqa: E402
+from puzzlelab.codebreaking.language import load  # noqa: E402
+from robustness import alarm, refused_quickly  # noqa: E402
+
+
+def test_issue27_solvable_answers_any_number_of_weighings_at_once():
+    """8 codes never need more than 7 weighings, so 10**20 weighings answer as 7 do (and as 3)."""
+    state = coins.initial(4)
+    with alarm(2.0):
+        assert coins.solvable(state, 10**20) == coins.solvable(state, 3) is True
+        assert coins.solvable(coins.initial(2), 10**20) is False  # 2 coins alone: never
+
+
+def test_issue27_compare_refuses_what_is_not_a_table():
+    table = frontier.optimal_sizes([("Mastermind", 2, 2)])
+    refused_quickly(lambda: frontier.compare(table, published=3), TypeError,
+                    "published must be a table")
+
+
+def test_issue27_tables_of_games_name_the_wrong_argument():
+    refused_quickly(lambda: cb_notebook.strategies_table(games=None), TypeError,
+                    "games must be a list")
+    refused_quickly(lambda: cb_notebook.strategy_rows(5), TypeError, r"\(kind, a, b\)")
+
+
+def test_issue27_make_game_checks_before_its_cache():
+    cb_notebook.make_game("Mastermind", 2, 3)
+    refused_quickly(lambda: cb_notebook.make_game("Mastermind", 2.0, 3), TypeError,
+                    r"a \(size\) must be an integer")
+    refused_quickly(lambda: cb_notebook.make_game("Mastermind", 2, [3]), TypeError,
+                    r"b \(size\) must be an integer")
+
+
+@pytest.mark.parametrize("stem", ["coin4", "mastermind_3x3"])
+@pytest.mark.parametrize("dress", [
+    lambda t: "\ufeff" + t,                        # a UTF-8 byte-order mark
+    lambda t: t.replace("\n", "\r"),               # CR-only line endings (old Mac)
+    lambda t: "\ufeff" + t.replace("\n", "\r\n"),  # Windows: BOM and CRLF
+], ids=["bom", "cr", "bom-crlf"])
+def test_issue27_texts_with_a_bom_or_cr_line_endings_give_the_same_game(stem, dress):
+    text = (GAMES_DIR / f"{stem}.cobra").read_text(encoding="utf-8")
+    plain, dressed = parse(text, stem), parse(dress(text), stem)
+    assert (dressed.codes == plain.codes).all() and dressed.experiments == plain.experiments
+    assert (dressed.outcome_table == plain.outcome_table).all()
+    assert dressed.outcome_labels == plain.outcome_labels
+
+
+def test_issue27_a_file_saved_with_a_byte_order_mark_loads(tmp_path):
+    path = tmp_path / "coin4.cobra"
+    path.write_text("\ufeff" + (GAMES_DIR / "coin4.cobra").read_text(encoding="utf-8"),
+                    encoding="utf-8")
+    assert (load(path).outcome_table == load("coin4.cobra").outcome_table).all()
+
+
+def test_issue27_a_syntax_error_keeps_its_place_after_cr_line_endings():
+    text = (GAMES_DIR / "coin4.cobra").read_text(encoding="utf-8")
+    lines = text.split("\n")
+    lines[2] = lines[2] + " @"
+    with pytest.raises(ValueError, match="line 3, column"):
+        parse("\r".join(lines))

@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from robustness import any_value, public_callables, well_behaved
+from robustness import any_value, public_callables, refused_quickly, well_behaved
 
 from puzzlelab import cache, hats
 from puzzlelab.hats import (
-    brute, chains, fullline, model, notebook, optima, orbits, reference, sets, thesis,
+    brute, chains, fullline, model, notebook, optima, orbits, reference, sets, slices, thesis,
 )
 from puzzlelab.solvers import WallClockStop
 
@@ -161,3 +161,44 @@ def test_a_corrupted_cached_witness_is_recomputed_not_trusted(tmp_path, monkeypa
     with pytest.warns(cache.CacheWarning, match="fails its check"):
         again = notebook.optimum_table()
     assert again.equals(table)
+
+
+# --- issue 27: sizes refused up front, memoised tables behind their checks -----------------------
+
+
+@pytest.mark.parametrize("call, kind, words", [
+    (lambda: model.largest_players(2, limit=float("inf")), TypeError, "limit"),
+    (lambda: model.check_world_within(4, 3, [], "x"), TypeError, "limit must be an integer"),
+    (lambda: slices.point_permutations(2, 10**6), ValueError, "colours"),
+    (lambda: slices.point_permutations(10**6, 2), ValueError, "largest that fits is 4 players"),
+    (lambda: slices.uncovered(1, 10**6, 2), ValueError, "more than the limit of 27 rounds"),
+])
+def test_issue27_sizes_are_refused_up_front(call, kind, words):
+    refused_quickly(call, kind, words)
+
+
+@pytest.mark.parametrize("memoised", [model.rounds, model.views, model.view_table, sets.stubs])
+def test_issue27_memoised_tables_check_before_their_cache(memoised):
+    """A float for an integer is refused even after the integer's entry is cached."""
+    memoised(3, 2)
+    refused_quickly(lambda: memoised(3, 2.0), TypeError, "n_colors must be an integer")
+    refused_quickly(lambda: memoised(3.0, 2), TypeError, "n_players must be an integer")
+
+
+def test_issue27_neighbourhoods_and_permutations_check_before_their_cache():
+    sets.closed_neighbourhoods(3)
+    refused_quickly(lambda: sets.closed_neighbourhoods(3.0), TypeError, "n_players")
+    slices.point_permutations(2, 3)
+    refused_quickly(lambda: slices.point_permutations(2.0, 3), TypeError, "k")
+
+
+def test_issue27_the_optima_table_checks_its_arguments_before_reading_data():
+    refused_quickly(lambda: notebook.optimum_table(workers=1.5), TypeError, "workers")
+    refused_quickly(lambda: notebook.maximal_census(executor=1), TypeError, "executor")
+    refused_quickly(lambda: notebook.optimum_table(workers=10**6), ValueError,
+                    "more than the limit of .* worker processes")
+
+
+def test_issue27_a_symmetry_with_a_bad_twist_is_refused_by_a_message_that_prints():
+    refused_quickly(lambda: orbits.Symmetry((2, 1), ((0, 1), (5, 5))), ValueError, "permutation")
+    refused_quickly(lambda: orbits.Symmetry((3,), ()), ValueError, "one twist each")

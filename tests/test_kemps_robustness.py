@@ -136,3 +136,52 @@ def test_ctrl_c_stops_a_two_worker_tournament_quickly():
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
     assert time.perf_counter() - start < 3.0 + 3.0
+
+
+# --- issue 27: sums of integers only, unknown agents refused, records checked ------------------
+from puzzlelab import cache  # noqa: E402
+from puzzlelab.kemps import engine, source  # noqa: E402
+from puzzlelab.kemps import streaming as S  # noqa: E402
+
+
+def test_issue27_confidence_intervals_take_integer_sums_only():
+    with pytest.raises(ValueError, match="deals must be an integer at least 1"):
+        S.mean_ci_from_sums(0, 0, 0, 1)
+    with pytest.raises(TypeError, match="deals must be an integer"):
+        S.mean_ci_from_sums("10", "5", "9", "1")
+    with pytest.raises(TypeError, match="total must be an integer"):
+        S.mean_ci_from_sums(4, float("-inf"), 1, 1)
+    mean, _ = S.mean_ci_from_sums(4, 6, 10, 2)  # the mean of x = S / den over 4 deals
+    assert mean == 6 / (4 * 2)
+
+
+def test_issue27_a_long_runs_check_needs_a_list_of_lineups():
+    with pytest.raises(TypeError, match="lineup_list must be a list or tuple"):
+        S.check_long_run(1000000, 0)
+    with pytest.raises(ValueError, match="deals must be an integer at least 1"):
+        S.check_long_run(["tom/tom/tom"], 0)
+
+
+def test_issue27_head_to_head_refuses_an_agent_it_has_no_sums_for(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache, "DATA", tmp_path)
+    sums = S.deal_sums([("greedy", "tom", "tom"), ("tom", "greedy", "greedy")], 4,
+                       range(1, 6), deals_per_task=2)
+    assert not S.head_to_head_from_sums(sums, "greedy").empty
+    with pytest.raises(ValueError, match="focal"):
+        S.head_to_head_from_sums(sums, "nobody")
+
+
+def test_issue27_game_records_are_checked_so_the_report_columns_never_index_past_them():
+    rec = play_game(["greedy", "kb-greedy", "blocking"], seed=3, deck=range(1, 6), knowledge=True)
+    t = rec.trace[0]
+    with pytest.raises(ValueError, match="player"):
+        engine.Turn(t.turn, t.round, 7, t.table, t.hand, t.picked, t.discarded, t.why)
+    with pytest.raises(ValueError, match="collect"):
+        engine.Turn(t.turn, t.round, 0, t.table, t.hand, t.picked, t.discarded, ("collect", 1))
+    with pytest.raises(ValueError, match="cards"):
+        engine.GameRecord(rec.strategies, rec.seed, rec.deck, rec.scores, rec.turns, rec.rounds,
+                          rec.end, [engine.Turn(0, 0, 0, (999,), (), (), (), ())])
+    with pytest.raises(TypeError, match="snapshot"):
+        engine.GameRecord(rec.strategies, rec.seed, rec.deck, rec.scores, rec.turns, rec.rounds,
+                          rec.end, rec.trace, [{"turn": 0}])
+    assert source.comment_text(rec, t)  # the real record still reads

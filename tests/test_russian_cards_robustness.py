@@ -13,15 +13,20 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from robustness import any_value, public_callables, well_behaved
+from robustness import any_value, public_callables, refused_quickly, well_behaved
 
 import puzzlelab.russian_cards as rc
+from puzzlelab.russian_cards import kripke as rc_kripke
+from puzzlelab.russian_cards import model as rc_model
+from puzzlelab.russian_cards import notebook as rn
 
 MODULES = ["constructions", "grid", "kripke", "matrix", "model", "notebook", "orbits",
            "reference", "search", "smallest", "solver", "source", "symmetry"]
 SLOW = {"decide_grid", "min_sizes", "agreement_table", "grid_table", "wide_grid_table",
         "smallest_table", "announcement_of_size", "settle", "matrix_row", "matrix_min_sizes",
-        "sum_mod_table", "report_dfs_table", "appendix_table", "c1_table"}
+        "sum_mod_table", "report_dfs_table", "appendix_table", "c1_table",
+        # long runs over a whole table (tools/fuzz.py calls them with one wrong argument)
+        "longer_min_sizes", "orbit_min_sizes"}
 
 
 def _targets() -> list[tuple[str, object]]:
@@ -109,3 +114,63 @@ def test_lemma_cells_are_decided_whatever_their_size():
     """A lemma needs no search, so huge sizes it settles are answered, not refused."""
     v = rc.decide(40, 1, 30)
     assert v.status == "unsolvable" and v.proof.kind == "lemma"
+
+
+# -- issue 27: sizes refused up front, wrong kinds named, values checked before any cache -------
+ANN = [(0, 1, 2)]
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: rc.is_solution(ANN, 3, 10**6, 1), "Rule 2 .* checks"),
+    (lambda: rc.is_safe(ANN, 3, 10**6, 1), "Rule 2 .* checks"),
+    (lambda: rc.deals(10**6, 3, 1), "deals"),
+    (lambda: rc.deals(10**20, 3, 1), "deals"),
+    (lambda: rc.deal_model(10**6, 3, 1), "worlds"),
+    (lambda: rc.model_check(ANN, 10**6, 3, 1), "worlds"),
+    (lambda: rc_kripke.agreement([ANN], 10**6, 3, 1), "worlds"),
+    (lambda: rc_model.packing_upper_bound(10**20, 3, 1), "cards"),
+    (lambda: rc.matrix.matrix_model(4, 4, 8, 2), "Rule 2 on a 2 x 16 matrix"),
+])
+def test_issue27_sizes_are_refused_up_front_with_an_estimate(call, words):
+    err = refused_quickly(call, ValueError, words)
+    assert "would need" in str(err)
+
+
+def test_issue27_an_enumeration_stops_at_its_work_budget_in_seconds_not_minutes():
+    """(8, 5, 3) has 12,870 hands: 100,000 search nodes took 77 s before the work budget."""
+    refused_quickly(lambda: rc.safe_announcements(8, 5, 3, limit=3), ValueError,
+                    "1e\\+08 Rule-2 checks", seconds=20.0)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: rc_model.covering_counts(3, 3, 10**20),
+    lambda: rc_model.holding_bound(3, 3, 10**20),
+    lambda: rc.solve(10**20, 3, 1),
+])
+def test_issue27_huge_sizes_are_value_errors_not_overflows(call):
+    err = refused_quickly(call, ValueError, "more than the limit")
+    assert not isinstance(err, OverflowError)
+
+
+def test_issue27_wrong_values_are_refused_not_answered_empty():
+    grid = rn.grid_table()
+    refused_quickly(lambda: rn.yn_table(grid, 1.5, [3, 4], [3, 4]), TypeError,
+                    "c must be an integer")
+    refused_quickly(lambda: rn.smallest_table("not a grid"), TypeError, "DataFrame")
+    refused_quickly(lambda: rn.orbit_table(3), TypeError, "DataFrame")
+    refused_quickly(lambda: rn.report_solver_table([(3, 3)]), ValueError, r"\(a, b, c\)")
+
+
+@pytest.mark.parametrize("f", [
+    rc_model.covering_counts, rc_model.holding_counts, rc_model.holding_bound,
+    rc_model.counting_lower_bound, rc_model.packing_upper_bound, rc.constructions.plane,
+    rc.constructions.first_construction, rc.symmetry.case_range,
+], ids=lambda f: f.__name__)
+def test_issue27_numpy_sizes_give_the_answer_of_python_ints(f):
+    """Sizes are read as Python ints: numpy's uint8 wrapped round below 0 (an OverflowError, a
+    ZeroDivisionError or an empty range) and pow(..., modulus) refused numpy integers."""
+    import numpy as np
+
+    for abc in [(4, 2, 1), (3, 3, 1), (5, 3, 2)]:
+        assert f(*map(np.uint8, abc)) == f(*abc) == f(*map(np.int64, abc))
+

@@ -8,21 +8,20 @@ import importlib
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from robustness import any_value, public_callables, well_behaved
+from robustness import any_value, public_callables, refused_quickly, well_behaved
 
 SHARED = ["bitsets", "checks", "proofs", "sources", "sweeps", "solvers", "epistemic", "timing",
-          "paths", "progress", "figures", "widgets", "cache", "exact_sums", "runner", "cli"]
+          "paths", "progress", "figures", "widgets", "cache", "exact_sums", "display", "runner",
+          "cli"]
 # Functions that act on the world (write files, open widgets, start clusters) are left out:
 # their arguments are checked in their own tests.
 SKIP = {"write_table", "write_csv", "cached_table", "cached_source_table", "save_figure",
         "finish", "interact_safely", "show_safely", "static_explorer", "executor_from_arguments",
         "local_cluster",
-        "add_executor_arguments", "sweep_table", "sweep", "best_of", "timed", "tqdm", "solve",
-        "solve_limited", "KripkeModel", "speed_table", "read_table", "read_csv_checked",
-        # the benchmark harness runs what it is given, in this or a fresh process
-        # (tests/test_benchmarks.py checks it)
-        "cold_run", "interleaved", "measure", "profile_summary", "warm_peak_mib", "write_rows",
-        "schema_row", "Cold", "Method", "Task", "command_line",
+        "add_executor_arguments", "sweep_table", "sweep", "tqdm", "read_table",
+        "read_csv_checked",
+        # the benchmark harness writes data/bench_*.csv (tests/test_benchmarks.py checks it)
+        "write_rows", "command_line",
         # they import every puzzle's declarations or write metadata in data/ (their arguments
         # are checked in tests/test_data_safety.py)
         "registered", "check_writable", "compute_table", "record_metadata", "read_long_run",
@@ -48,3 +47,150 @@ CALLS = [(m, name, f) for m in SHARED
 @given(args=st.lists(any_value(), max_size=3))
 def test_shared_functions_answer_or_refuse_clearly(module, name, f, args):
     well_behaved(f, *args, seconds=5)
+
+
+# --- issue 27: the shared helpers refuse sizes up front and name every wrong kind -----------------
+import math  # noqa: E402
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
+from ortools.sat.python import cp_model  # noqa: E402
+
+from puzzlelab import (  # noqa: E402
+    bitsets, checks, display, exact_sums, figures, proofs, solvers, sources, timing, widgets)
+
+
+def test_issue27_bitsets_refuse_what_never_ends_and_read_numpy_integers():
+    refused_quickly(lambda: list(bitsets.bits(-1)), ValueError, "mask")
+    refused_quickly(lambda: bitsets.bits(-1), ValueError, "mask")  # at the call, not when read
+    assert list(bitsets.bits(np.int64(5))) == [0, 2] == list(bitsets.bits(5))
+    refused_quickly(lambda: bitsets.from_bits(None), TypeError, "items")
+    refused_quickly(lambda: bitsets.full(10**20), ValueError, "more than the limit")
+    refused_quickly(lambda: bitsets.union([1, None]), TypeError, "mask")
+
+
+@pytest.fixture
+def figure(tmp_path, monkeypatch):
+    import matplotlib.pyplot as plt
+
+    monkeypatch.setattr(figures, "FIGURES", tmp_path)
+    fig = plt.figure(figsize=(6.4, 4.8))
+    yield fig
+    plt.close(fig)
+
+
+def test_issue27_save_figure_refuses_a_huge_or_fractional_dpi_before_drawing(figure, tmp_path):
+    err = refused_quickly(lambda: figures.save_figure(figure, "x", dpi=10**6), ValueError, "dpi")
+    assert "TiB" in str(err) and not list(tmp_path.iterdir())
+    refused_quickly(lambda: figures.save_figure(figure, "x", dpi=1.5), TypeError, "dpi")
+    refused_quickly(lambda: figures.finish([], "x"), TypeError, "fig")
+    assert [p.suffix for p in figures.save_figure(figure, "x", dpi=20)] == [".png", ".svg"]
+
+
+def _model() -> cp_model.CpModel:
+    m = cp_model.CpModel()
+    m.add(m.new_int_var(0, 3, "x") >= 1)
+    return m
+
+
+@pytest.mark.parametrize("options, kind, words", [
+    (dict(seed=1.5), TypeError, "seed"),
+    (dict(workers=1.5), TypeError, "workers"),
+    (dict(workers=10**6), ValueError, "workers"),
+    (dict(deterministic_limit=math.nan), ValueError, "deterministic_limit"),
+])
+def test_issue27_cp_sat_options_of_the_wrong_kind_are_refused(options, kind, words):
+    refused_quickly(lambda: solvers.solve(_model(), **options), kind, words)
+
+
+def test_issue27_solve_names_a_missing_model():
+    refused_quickly(lambda: solvers.solve(None), TypeError, "model must be a CP-SAT CpModel")
+    assert solvers.solve(_model()).status == "OPTIMAL"
+
+
+def _sums() -> "pd.DataFrame":
+    """Two blocks of exact sums over one key (what `exact_sums.merge_sums` adds up)."""
+    import pandas as pd
+
+    return pd.DataFrame({"scope": ["a", "a"], "deals": [2, 3], "total": [4, 5],
+                         "squares": [10, 11], "denominator": [1, 1]})
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: timing.timed(None), "f must be a function"),
+    (lambda: timing.best_of("x"), "f must be a function"),
+    (lambda: timing.best_of(abs, repeat=np.arange(2)), "repeat"),
+    (lambda: timing.interleaved("ab", 1), "calls must map"),
+    (lambda: timing.warm_peak_mib(3), "f must be a function"),
+    (lambda: timing.cold_run({"a": 1}), "task must be a Task"),
+    (lambda: timing.profile_summary(Ellipsis), "task must be a function"),
+    (lambda: timing.Task(1, "sqrt"), "Task.module"),
+    (lambda: timing.Cold(1j, 1.0, None, ""), "Cold.seconds"),
+    (lambda: proofs.Proof("lemma", 3), "Proof.detail"),
+    (lambda: exact_sums.merge_sums(_sums(), np.True_), "keys must be a list or tuple"),
+    (lambda: exact_sums.merge_sums(_sums(), ["scope", 2]), r"keys\[i\] must be a string"),
+    (lambda: widgets.Picture(np.float64(2.0), "a figure"), "path must be a path"),
+    (lambda: display.Table(1000000, np.int64(10**12)), "frame must be a table"),
+    (lambda: display.meaningless_index("3"), "frame must be a table"),
+    (lambda: display.table(_sums(), 3), "names must map column names"),
+    (lambda: figures.FigureText("a", 1.0, abs), "figure_points must be a number"),
+    (lambda: sources.bibliography_markdown(frozenset({-1})), "site must be True or False"),
+    (lambda: sources.source_of_notebook([]), "name must be a string"),
+    (lambda: exact_sums.ratio_ci_from_sums(9, 2**63, (3, 3), 6), "a must be a pair"),
+    (lambda: checks.table(_sums(), "sums", 1000000), "columns must be a list or tuple"),
+])
+def test_issue27_wrong_kinds_are_argument_type_errors_naming_the_argument(call, words):
+    err = refused_quickly(call, checks.ArgumentTypeError, words)
+    assert isinstance(err, ValueError) and isinstance(err, TypeError)
+
+
+def test_issue27_interleaved_names_labels_without_a_count():
+    refused_quickly(lambda: timing.interleaved({"A": abs, "B": abs}, {"A": 1}), ValueError, "'B'")
+
+
+def test_issue27_record_checks_each_field_against_its_hint():
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Cell:
+        a: int
+        cards: tuple[int, ...]
+        note: str | None = None
+
+        def __post_init__(self) -> None:
+            checks.record(self)
+
+    assert Cell(np.int64(3), (1, 2)).a == 3
+    refused_quickly(lambda: Cell(1.5, ()), TypeError, "Cell.a must be an integer")
+    refused_quickly(lambda: Cell(1, [1]), TypeError, "Cell.cards must be a tuple")
+    refused_quickly(lambda: Cell(1, (1, "x")), TypeError, r"Cell.cards\[1\]")
+    refused_quickly(lambda: Cell(1, (1, np.int64(2), 3.0, 4)), TypeError, r"Cell.cards\[2\]")
+    assert Cell(1, (1, np.int64(2), 3)).cards[1] == 2  # numpy integers pass the quick test too
+    refused_quickly(lambda: Cell(1, (), 3), TypeError, "Cell.note must be str | None")
+
+
+def test_issue27_estimates_cost_nothing_whatever_the_size():
+    assert checks.binomial(20, 10) == math.comb(20, 10)
+    assert checks.multinomial([3, 3, 1]) == math.factorial(7) / (6 * 6)
+    start = time.perf_counter()
+    assert checks.binomial(10**20, 10**10) == math.inf and checks.power(2, 10**20) == math.inf
+    assert checks.multinomial([10**20, 3, 1]) > 1e78
+    assert time.perf_counter() - start < 0.1
+
+
+def test_issue27_a_kripke_model_prints_as_its_size():
+    """Its cells in full grew as worlds squared (45,045 deals of (6, 1, 8) printed for minutes)."""
+    from puzzlelab import epistemic
+
+    worlds = range(20_000)
+    model = epistemic.KripkeModel.from_observations(worlds, {"Anne": lambda w: w % 2,
+                                                             "Bill": lambda w: w % 3})
+    assert repr(model) == "KripkeModel(20000 worlds, agents ['Anne', 'Bill'])"
+
+
+def test_issue27_a_choice_among_a_mappings_keys_lists_them():
+    """Options given as a dict (a table of strategies) are its keys, in the message too."""
+    assert checks.choice("a", "strategy", {"a": abs, "b": abs}) == "a"
+    refused_quickly(lambda: checks.choice("random", "strategy", {"a": abs, "b": abs}),
+                    ValueError, "strategy must be one of 'a', 'b'; got 'random'")
+

@@ -91,6 +91,9 @@ class Analysis:
     tree: pd.DataFrame
     stats: dict = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        checks.record(self)
+
     @property
     def worst(self) -> int:
         return int(self.lengths.max())

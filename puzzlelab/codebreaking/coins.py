@@ -85,8 +85,13 @@ def initial(coins: int, extra_genuine: bool = False) -> State:
 
 
 def solvable(state: State, w: int) -> bool:
-    """Can the fake coin and its weight be found within w more weighings?"""
-    return _solvable(_state(state), checks.integer(w, "w", low=0))
+    """Can the fake coin and its weight be found within w more weighings?
+
+    A weighing that teaches something leaves fewer codes in every outcome, so n codes never
+    need more than n - 1 weighings: a larger w is answered as n - 1 (10**20 at once).
+    """
+    state = _state(state)
+    return _solvable(state, min(checks.integer(w, "w", low=0), max(_codes(state) - 1, 0)))
 
 
 @lru_cache(maxsize=None)

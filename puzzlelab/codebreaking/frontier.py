@@ -103,12 +103,25 @@ def _make(kind: str, pegs: int, colours: int) -> Game:
     return GAMES[kind](pegs, colours)
 
 
-def optimal_size_row(run: tuple[str, int, int]) -> dict:
-    """One size: optimal worst case, optimal total and average, and the search's size (Klimoš
-    2014, Definition 13)."""
+def _run(run: object) -> tuple[str, int, int]:
+    """A size to solve: a tuple (kind of game, pegs, colours)."""
     if not isinstance(run, tuple) or len(run) != 3:
         raise checks.ArgumentTypeError(f"a run is a tuple (kind, pegs, colours), got {run!r}")
     kind, pegs, colours = run
+    return (checks.choice(kind, "kind of game", tuple(GAMES)),
+            checks.integer(pegs, "pegs", low=1), checks.integer(colours, "colours", low=1))
+
+
+def _runs(runs: object) -> list[tuple[str, int, int]]:
+    """Every run of `runs` (tuples, or lists made tuples) checked before any is solved."""
+    runs = checks.sequence(runs, "runs", what="a list of (kind, pegs, colours)")
+    return [_run(tuple(r) if isinstance(r, list) else r) for r in runs]
+
+
+def optimal_size_row(run: tuple[str, int, int]) -> dict:
+    """One size: optimal worst case, optimal total and average, and the search's size (Klimoš
+    2014, Definition 13)."""
+    kind, pegs, colours = _run(run)
     game = _make(kind, pegs, colours)
     worst = optimal(game, "worst")
     average = optimal(game, "average")
@@ -127,17 +140,14 @@ def optimal_size_row(run: tuple[str, int, int]) -> dict:
 def optimal_sizes(runs: Sequence[tuple[str, int, int]] = tuple(DEFAULT_RUNS), *,
                   executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """One row per size of `runs` (kind, pegs, colours), in that order, on any executor."""
-    runs = [tuple(r) if isinstance(r, list) else r for r in runs]
-    rows = sweep(optimal_size_row, runs, executor=executor, workers=workers, desc="game sizes")
+    rows = sweep(optimal_size_row, _runs(runs), executor=executor, workers=workers, desc="game sizes")
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
 def bounds_row(run: tuple[str, int, int]) -> dict:
     """Bounds on the optimal total where the search does not finish: the counting bound (Klimoš
     2014, Lemma 14, level by level) below, the best greedy strategy's total above."""
-    if not isinstance(run, tuple) or len(run) != 3:
-        raise checks.ArgumentTypeError(f"a run is a tuple (kind, pegs, colours), got {run!r}")
-    game = _make(*run)
+    game = _make(*_run(run))
     lower = int(Search(game).bounds[game.n_codes])
     upper, strategy = min((analyze(game, name).total, name) for name in STRATEGIES)
     return {"game": game.name, "codes": game.n_codes, "total at least": lower,
@@ -148,11 +158,14 @@ def bounds_row(run: tuple[str, int, int]) -> dict:
 def frontier_bounds(runs: Sequence[tuple[str, int, int]] = tuple(NOT_REACHED), *,
                     executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """`bounds_row` for each size of `runs` (by default the sizes the search did not finish)."""
-    return pd.DataFrame(sweep(bounds_row, list(runs), executor=executor, workers=workers,
+    return pd.DataFrame(sweep(bounds_row, _runs(runs), executor=executor, workers=workers,
                               desc="game sizes"))
 
 
 # --- published values --------------------------------------------------------------------------
+
+PUBLISHED_COLUMNS = ["kind", "pegs", "colours", "quantity", "published", "source", "note"]
+
 
 def _goddard(pegs: int, colours: int, average: str) -> dict:
     return {"kind": "Mastermind", "pegs": pegs, "colours": colours, "quantity": "optimal average",
@@ -204,8 +217,7 @@ def published_values() -> pd.DataFrame:
             (4, 3): "3.037", (2, 4): "2.813", (3, 4): "3.219", (4, 4): "3.535", (2, 5): "3.240",
             (3, 5): "3.608", (4, 5): "3.941"}.items()),
     ]
-    return pd.DataFrame(rows, columns=["kind", "pegs", "colours", "quantity", "published",
-                                       "source", "note"])
+    return pd.DataFrame(rows, columns=PUBLISHED_COLUMNS)
 
 
 def _agrees(ours: float, published: str) -> bool:
@@ -219,12 +231,10 @@ def _agrees(ours: float, published: str) -> bool:
 
 def compare(ours: pd.DataFrame, published: pd.DataFrame | None = None) -> pd.DataFrame:
     """Each published value beside ours (None where our table has no such size): agree or not."""
-    if not isinstance(ours, pd.DataFrame):
-        raise checks.ArgumentTypeError(f"ours must be a DataFrame (optimal_sizes), got {ours!r}")
-    published = published_values() if published is None else published
-    missing = {"kind", "pegs", "colours"} - set(ours.columns)
-    if missing:
-        raise ValueError(f"ours lacks the columns {sorted(missing)}")
+    checks.table(ours, "ours", ("kind", "pegs", "colours", "codes", "optimal total"),
+                 made_by="optimal_sizes")
+    published = checks.table(published_values() if published is None else published,
+                             "published", PUBLISHED_COLUMNS, made_by="published_values")
     index = ours.set_index(["kind", "pegs", "colours"])
     rows = []
     for p in published.itertuples(index=False):
@@ -232,7 +242,7 @@ def compare(ours: pd.DataFrame, published: pd.DataFrame | None = None) -> pd.Dat
         value = None
         if key in index.index and p.quantity == "optimal average":  # exact: total / codes
             value = Fraction(int(index.loc[key, "optimal total"]), int(index.loc[key, "codes"]))
-        elif key in index.index:
+        elif key in index.index and p.quantity in index.columns:
             value = index.loc[key, p.quantity]
         rows.append({"game": f"{p.kind} {p.pegs}×{p.colours}", "quantity": p.quantity,
                      "published": p.published,

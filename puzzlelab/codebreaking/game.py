@@ -70,6 +70,9 @@ class Symmetry:
     # generators only: swaps[g] = the two symbols generator g exchanges
     swaps: np.ndarray | None = None
 
+    def __post_init__(self) -> None:
+        checks.record(self)
+
     @property
     def size(self) -> int:
         return int(self.code_perms.shape[0])
@@ -316,6 +319,12 @@ def well_formed_table(satisfied: np.ndarray, experiment_names: Sequence[str] | N
     sat = np.asarray(satisfied)
     if sat.ndim != 3 or sat.dtype == object:
         raise ValueError("satisfied must be a 3-d array (experiments × outcomes × codes)")
+    if sat.dtype != bool and not ((sat == 0) | (sat == 1)).all():
+        raise ValueError("satisfied must hold truth values (True/False or 0/1)")
+    for names, axis, what in ((experiment_names, 0, "experiment_names"),
+                              (code_names, 2, "code_names")):
+        if names is not None and len(checks.sequence(names, what)) != sat.shape[axis]:
+            raise ValueError(f"{what} must name all {sat.shape[axis]} of them, got {len(names)}")
     count = sat.sum(axis=1)
     bad = np.argwhere(count != 1)
     if len(bad):

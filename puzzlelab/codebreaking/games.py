@@ -349,6 +349,7 @@ def outcome_clauses(pegs: int, b: int, w: int, *, drop_contradictions: bool = Tr
     b, w = checks.integer(b, "b"), checks.integer(w, "w")
     if b < 0 or w < 0 or b + w > pegs:
         raise ValueError(f"Outcome({b}, {w}) needs 0 ≤ b, w and b + w ≤ {pegs}")
+    drop_contradictions = checks.boolean(drop_contradictions, "drop_contradictions")
     count = 0
     for black in combinations(range(pegs), b):
         rest = [p for p in range(pegs) if p not in black]

@@ -78,6 +78,9 @@ class ExperimentType:
     outcomes: list[tuple[str, Formula]] = field(default_factory=list)
     final: set[str] = field(default_factory=set)  # labels of FINAL_OUTCOME lines
 
+    def __post_init__(self) -> None:
+        checks.record(self)
+
 
 @dataclass
 class GameSpec:
@@ -90,6 +93,9 @@ class GameSpec:
     experiments: list[ExperimentType] = field(default_factory=list)
     variables_at: Token | None = None  # the first VARIABLES line
     final_at: Token | None = None  # the first FINAL_OUTCOME line
+
+    def __post_init__(self) -> None:
+        checks.record(self)
 
 
 START = Token("EOF", "", "", 1, 1)  # where a problem of the whole file is reported

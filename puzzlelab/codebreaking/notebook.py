@@ -57,10 +57,19 @@ GAME_KINDS = (
 )
 
 
-@lru_cache(maxsize=6)
 def make_game(kind: str, a: int, b: int = 0) -> Game:
     """A built-in game by kind and size: pegs × colours, positions × symbols, coins, bags × take."""
-    checks.choice(kind, "kind of game", GAME_KINDS)
+    return _make_game(*_game_args(kind, a, b))
+
+
+def _game_args(kind: str, a: int, b: int) -> tuple[str, int, int]:
+    """`make_game`'s arguments checked (their kinds; each game checks its own sizes)."""
+    return (checks.choice(kind, "kind of game", GAME_KINDS), checks.integer(a, "a (size)"),
+            checks.integer(b, "b (size)"))
+
+
+@lru_cache(maxsize=6)  # behind the checks above: ("coin", 4.0) must not hit the entry of 4
+def _make_game(kind: str, a: int, b: int) -> Game:
     if kind == "Mastermind":
         return mastermind(a, b)
     if kind == "black-peg Mastermind":
@@ -172,6 +181,17 @@ SIZE_CONTROLS = {
 }
 
 
+def _explorable(kind: str, a: int, b: int) -> tuple[str, int, int]:
+    """A game the explorers show: its sizes within the controls' ranges (`SIZE_CONTROLS`), so
+    that an exploration takes seconds, not hours (Mastermind 8 x 4 has 65,536 codes)."""
+    kind = checks.choice(kind, "kind of game", GAME_KINDS)
+    (a_name, a_low, a_high), second = SIZE_CONTROLS[kind]
+    a = checks.integer(a, f"{a_name} (a)", low=a_low, high=a_high)
+    if second is not None:
+        b = checks.integer(b, f"{second[0]} (b)", low=second[1], high=second[2])
+    return kind, a, b
+
+
 def _fit_sizes(kind: str, a, b) -> None:
     """Name, range and show the size sliders for this kind of game (b hidden when unused)."""
     (a_name, a_low, a_high), second = SIZE_CONTROLS[kind]
@@ -233,7 +253,7 @@ def explore_strategy(
 ) -> Figure:
     """Worst, average and depth histogram of one strategy on one game (kind and size)."""
     scoring(strategy)
-    game = make_game(kind, a, b)
+    game = make_game(*_explorable(kind, a, b))
     result = analyze(game, strategy)
     fig = plot_histograms([result])
     fig.axes[0].set_title(
@@ -252,7 +272,7 @@ def explore_play(
     pegs: int = 4, colors: int = 6, seed: int = 1, guesses: str = "1122, 1344"
 ) -> pd.DataFrame:
     """Play Mastermind against a hidden code (from the seed): guesses, answers, codes left."""
-    game = make_game("Mastermind", pegs, colors)
+    game = make_game(*_explorable("Mastermind", pegs, colors))
     secret = hidden_code(game, seed)
     live = np.arange(game.n_codes)
     rows = []
@@ -285,16 +305,28 @@ STRATEGY_GAMES = [("Mastermind", 3, 3), ("Mastermind", 4, 4), ("Mastermind", 4, 
                   ("bags of gold", 5, 2), ("bags of gold", 5, 4)]
 
 
+def _spec(spec: object) -> tuple[str, int, int]:
+    """A game given as (kind, a, b), a tuple or a list (`make_game`'s arguments), checked."""
+    if not isinstance(spec, (tuple, list)) or len(spec) != 3:
+        raise checks.ArgumentTypeError(f"a game is given as (kind, a, b), got {spec!r}")
+    return _game_args(*spec)
+
+
+def _specs(games: object) -> list[tuple[str, int, int]]:
+    """Every game of `games` checked before any is analysed."""
+    return [_spec(g) for g in checks.sequence(games, "games", what="a list of (kind, a, b)")]
+
+
 def strategy_rows(spec: tuple[str, int, int]) -> list[dict]:
     """Every strategy on one game (kind, a, b): one summary row each."""
-    game = make_game(*spec)
+    game = make_game(*_spec(spec))
     return [summary_row(analyze(game, s)) for s in STRATEGIES]
 
 
 def strategies_table(games: Sequence[tuple[str, int, int]] = tuple(STRATEGY_GAMES), *,
                      executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """Every strategy on the games of Chapter 2 (worst, total, average, Lemma 14, histogram)."""
-    rows = sweep(strategy_rows, list(games), executor=executor, workers=workers, desc="games")
+    rows = sweep(strategy_rows, _specs(games), executor=executor, workers=workers, desc="games")
     return pd.DataFrame([row for game_rows in rows for row in game_rows])
 
 
@@ -304,7 +336,7 @@ FIVE_PEG_GAMES = [("Mastermind", 5, 6), ("Mastermind", 5, 7), ("Mastermind", 5, 
 def five_peg_rows(spec: tuple[str, int, int]) -> list[dict]:
     """Every strategy on one game (kind, a, b): worst, total, average, codes solved in exactly
     six guesses, histogram (the compiled engine, §3.3)."""
-    game = make_game(*spec)
+    game = make_game(*_spec(spec))
     rows = []
     for strategy in STRATEGIES:
         a = analyze(game, strategy)
@@ -319,7 +351,7 @@ def five_peg_rows(spec: tuple[str, int, int]) -> list[dict]:
 def strategies_5peg_table(games: Sequence[tuple[str, int, int]] = tuple(FIVE_PEG_GAMES), *,
                           executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """Every strategy on Mastermind with 5 pegs and 6, 7 or 8 colours (7,776 to 32,768 codes)."""
-    rows = sweep(five_peg_rows, list(games), executor=executor, workers=workers, desc="games")
+    rows = sweep(five_peg_rows, _specs(games), executor=executor, workers=workers, desc="games")
     return pd.DataFrame([row for game_rows in rows for row in game_rows])
 
 
@@ -398,19 +430,34 @@ def optimal_row(kind: str, a: int, b: int, measure: str, symmetry: bool = True,
     }
 
 
+def _optimal_args(run: object) -> tuple[str, int, int, str, object, dict]:
+    """The parts of a run (kind, a, b, measure[, max_worst][, {"symmetry": flag}]), checked."""
+    if not isinstance(run, (tuple, list)) or not 4 <= len(run) <= 6:
+        raise checks.ArgumentTypeError(
+            f"a run is (kind, a, b, measure[, max_worst][, {{'symmetry': flag}}]), got {run!r}")
+    kind, a, b = _spec(run[:3])
+    measure = checks.choice(run[3], "measure", ("worst", "average"))
+    rest = list(run[4:])
+    options = rest.pop() if rest and isinstance(rest[-1], dict) else {}
+    if len(rest) > 1 or set(options) - {"symmetry"}:
+        raise ValueError(f"a run ends with at most a bound and {{'symmetry': flag}}, got {run!r}")
+    return kind, a, b, measure, rest[0] if rest else None, options
+
+
 def _optimal_run(run: tuple) -> dict:
     """optimal_row for a run (kind, a, b, measure[, max_worst][, symmetry flag as a dict])."""
-    kind, a, b, measure, *rest = run
-    options = rest[-1] if rest and isinstance(rest[-1], dict) else {}
-    bound = [r for r in rest if not isinstance(r, dict)]
-    return optimal_row(kind, a, b, measure, max_worst=bound[0] if bound else None, **options)
+    kind, a, b, measure, bound, options = _optimal_args(run)
+    return optimal_row(kind, a, b, measure, max_worst=bound, **options)
 
 
 def optimal_table(runs: Sequence[tuple] = tuple(OPTIMAL_RUNS), *, executor: Executor | None = None,
                   workers: int = 1) -> pd.DataFrame:
     """Optimal worst and average cases by the generic search (with symmetry reduction); a fifth
     entry in a run is a bound on the worst case for the average search."""
-    return pd.DataFrame(sweep(_optimal_run, list(runs), executor=executor, workers=workers,
+    runs = checks.sequence(runs, "runs", what="a list of runs")
+    for run in runs:
+        _optimal_args(run)
+    return pd.DataFrame(sweep(_optimal_run, runs, executor=executor, workers=workers,
                               desc="searches"))
 
 
@@ -428,6 +475,9 @@ SYMMETRY_RUNS = [
 def symmetry_table(runs: Sequence[tuple] = tuple(SYMMETRY_RUNS), *,
                    executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """The same searches with and without the symmetry reduction."""
+    runs = checks.sequence(runs, "runs", what="a list of runs")
+    for run in runs:
+        _optimal_args(run)
     tasks = [(*run, {"symmetry": s}) for run in runs for s in (True, False)]
     return pd.DataFrame(sweep(_optimal_run, tasks, executor=executor, workers=workers,
                               desc="searches"))
@@ -474,11 +524,8 @@ def lambda_table(max_coins: int = 13) -> pd.DataFrame:
 
 
 def _table(df: object, columns: Sequence[str], made_by: str) -> pd.DataFrame:
-    """`df` if it is a DataFrame with these columns, else a TypeError naming where it comes from."""
-    if not isinstance(df, pd.DataFrame) or not set(columns) <= set(df.columns):
-        raise checks.ArgumentTypeError(f"expected the table of {made_by} (columns "
-                                       f"{', '.join(columns)}), got {type(df).__name__}")
-    return df
+    """`df` if it is a DataFrame with these columns (the message names where it comes from)."""
+    return checks.table(df, "the table", columns, made_by=made_by)
 
 
 def greedy_average_gaps(table: pd.DataFrame) -> pd.DataFrame:

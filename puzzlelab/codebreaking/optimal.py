@@ -62,6 +62,9 @@ class Search:
     def __post_init__(self) -> None:
         g = self.game = check_game(self.game)
         self.use_symmetry = checks.boolean(self.use_symmetry, "symmetry")
+        checks.record(self)
+        for name in ("states", "experiments_seen", "experiments_tried"):
+            checks.integer(getattr(self, name), f"Search.{name}", low=0)
         if not distinguishable(g):
             raise ValueError(f"{g.name}: some codes cannot be told apart")
         self.b = int(

@@ -63,6 +63,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from .. import checks
+
 __all__ = ["MAX_DEPTH", "MAX_DIGITS", "MAX_NESTING", "Connective", "Formula", "Not", "Param",
            "Parser", "Statement", "Threshold", "Token", "Var", "formula_depth", "parse_statements",
            "syntax_error", "tokenize"]
@@ -119,6 +121,9 @@ TOKEN_RE = re.compile(
 )
 
 
+TOKEN_KINDS = ("KEYWORD", "OP", "THRESHOLD", "IDENT", "INT", "STRING", "PUNCT", "EOF")
+
+
 @dataclass(frozen=True)
 class Token:
     """One token: its kind, its value, and where it starts (1-based line and column)."""
@@ -129,6 +134,12 @@ class Token:
     line: int
     column: int
 
+    def __post_init__(self) -> None:
+        checks.record(self)
+        checks.choice(self.kind, "Token.kind", TOKEN_KINDS)
+        checks.integer(self.line, "Token.line", low=1)
+        checks.integer(self.column, "Token.column", low=1)
+
     def describe(self) -> str:
         """How an error message shows this token."""
         return "end of input" if self.kind == "EOF" else repr(self.text)
@@ -136,13 +147,18 @@ class Token:
 
 def syntax_error(line: int, column: int, message: str) -> ValueError:
     """A ValueError that names the place: 'line L, column C: message'."""
+    checks.integer(line, "line", low=1)
+    checks.integer(column, "column", low=1)
+    checks.text(message, "message")
     return ValueError(f"line {line}, column {column}: {message}")
 
 
 def tokenize(text: str) -> list[Token]:
-    """Split `text` into tokens (Section 4.1 lexicon, COBRA's spellings), ending with EOF."""
-    if not isinstance(text, str):
-        raise TypeError(f"a game description must be text (str), got {type(text).__name__}")
+    """Split `text` into tokens (Section 4.1 lexicon, COBRA's spellings), ending with EOF.
+
+    A leading UTF-8 byte-order mark is skipped, and a line may end in LF, CRLF or CR alone.
+    """
+    text = _plain_lines(checks.text(text, "a game description"))
     tokens, line, line_start, pos = [], 1, 0, 0
     while pos < len(text):
         match = TOKEN_RE.match(text, pos)
@@ -161,6 +177,12 @@ def tokenize(text: str) -> list[Token]:
         pos = match.end()
     tokens.append(Token("EOF", "", "", line, pos - line_start + 1))
     return tokens
+
+
+def _plain_lines(text: str) -> str:
+    """`text` without a byte-order mark, its lines ending in LF (CRLF and CR alone become LF;
+    a CR is at a line's end, so the columns of every token stay as they were)."""
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def classify(kind: str, lexeme: str, line: int, column: int) -> Token:
@@ -198,6 +220,9 @@ class Var:
     name: str
     at: Token
 
+    def __post_init__(self) -> None:
+        checks.record(self)
+
 
 @dataclass(frozen=True)
 class Param:
@@ -207,12 +232,18 @@ class Param:
     n: int
     at: Token
 
+    def __post_init__(self) -> None:
+        checks.record(self)
+
 
 @dataclass(frozen=True)
 class Not:
     """Negation."""
 
     child: Formula
+
+    def __post_init__(self) -> None:
+        checks.record(self)
 
 
 @dataclass(frozen=True)
@@ -222,6 +253,9 @@ class Connective:
     op: str  # "and", "or", "implies", "equiv"
     children: tuple[Formula, ...]
 
+    def __post_init__(self) -> None:
+        checks.record(self)
+
 
 @dataclass(frozen=True)
 class Threshold:
@@ -230,6 +264,9 @@ class Threshold:
     kind: str  # "atleast", "atmost", "exactly"
     k: int
     children: tuple[Formula, ...]
+
+    def __post_init__(self) -> None:
+        checks.record(self)
 
 
 Formula = Var | Param | Not | Connective | Threshold
@@ -245,6 +282,9 @@ class Statement:
     numbers: list[Token] = field(default_factory=list)
     formula: Formula | None = None
 
+    def __post_init__(self) -> None:
+        checks.record(self)
+
 
 # ---------------------------------------------------------------------------
 # Recursive-descent parser
@@ -259,6 +299,10 @@ class Parser:
     """
 
     def __init__(self, tokens: list[Token]):
+        tokens = checks.sequence(tokens, "tokens", what="a list of Token (from tokenize)")
+        if not tokens or not all(isinstance(t, Token) for t in tokens) or tokens[-1].kind != "EOF":
+            raise checks.ArgumentTypeError(
+                f"tokens must be a list of Token ending with EOF (from tokenize), got {tokens!r}")
         self.tokens, self.i, self.nesting = tokens, 0, 0
 
     @property
@@ -451,6 +495,8 @@ class Parser:
 
 def formula_depth(f: Formula) -> int:
     """How many operators nest inside one another in `f` (a variable has depth 1); no recursion."""
+    if not isinstance(f, (Var, Param, Not, Connective, Threshold)):
+        raise checks.ArgumentTypeError(f"f must be a formula (from parse_statements), got {f!r}")
     deepest, stack = 0, [(f, 1)]
     while stack:
         node, depth = stack.pop()

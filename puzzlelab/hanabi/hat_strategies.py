@@ -322,6 +322,18 @@ class HatPlan:
     slots: dict[int, int]  # the card each player is told about
     classes: dict[int, dict[int, int]]  # that card's identities, split into classes
 
+    def __post_init__(self) -> None:
+        checks.record(self)  # each field of its kind
+        checks.integer(self.hinter, "HatPlan.hinter", low=0)
+        if self.hinter in self.order:
+            raise ValueError(f"HatPlan.order lists the hinter {self.hinter} among those told")
+        missing = [p for p in self.order if p not in self.groups]
+        if missing:
+            raise ValueError(f"HatPlan.groups lacks the players {missing} of its order")
+        if set(self.slots) != set(self.classes) or not set(self.slots) <= set(self.order):
+            raise ValueError("HatPlan.slots and HatPlan.classes must name the same players, "
+                             "each of its order")
+
     @property
     def modulus(self) -> int:
         """M, the number of messages: every (player, group) pair."""
@@ -333,6 +345,8 @@ class HatPlan:
 
     def value(self, player: int, hand: Sequence[int]) -> int:
         """The value of a player's hand: the class of its told-about card."""
+        if player not in self.slots:
+            raise ValueError(f"this plan tells player {player} about no card")
         card = hand[self.slots[player]]
         if card not in self.classes[player]:
             raise ValueError(f"player {player}'s told-about card {card_name(card)} is not one "
@@ -486,6 +500,11 @@ class HatStep:
     values: dict[int, int]  # each player's value, as the hinter computed it
     decoded: dict[int, int]  # each player's value, as he decoded it himself
     learned: dict[int, int] = field(default_factory=dict)  # the told-about card's mask after
+
+    def __post_init__(self) -> None:
+        checks.record(self)  # each field of its kind
+        checks.integer(self.turn, "HatStep.turn", low=0)
+        checks.integer(self.message, "HatStep.message", low=0)
 
 
 class InformationTeam:

@@ -27,7 +27,7 @@ from ..cache import Table
 from ..exact_sums import mean_ci_from_sums, ratio_ci_from_sums, sum_row
 from .hat_compiled import BITS_SCALE, ENDS, STATS, play_deals
 from .hat_strategies import play
-from .rules import PERFECT, Rules, cox_rules
+from .rules import MAX_PLAYERS, MIN_PLAYERS, PERFECT, Rules, cox_rules
 
 __all__ = [
     "COMMAND", "DEALS", "GAINS", "GAMES", "KEYS", "PLAYERS", "TABLE", "VARIANTS", "check_games",
@@ -56,6 +56,8 @@ COMMAND = "python -m puzzlelab.hanabi.hat_sweep"
 
 def check_games(deals: int) -> object:
     """A check of a table of sums: every player count and variant over exactly `deals` deals."""
+    deals = checks.integer(deals, "deals", low=1)
+
     def verify(sums: pd.DataFrame) -> None:
         rows = exact_sums.merge_sums(sums, KEYS)
         expected = {(p, v) for p in PLAYERS for v in variants_for(p)}
@@ -80,6 +82,7 @@ def _rules(players: int, which: str) -> Rules:
 
 def variants_for(players: int) -> list[str]:
     """The variants played with this many players (the recommendation strategy needs five)."""
+    players = checks.integer(players, "players", low=MIN_PLAYERS, high=MAX_PLAYERS)
     return [v for v in VARIANTS if v != "recommendation" or players == 5]
 
 

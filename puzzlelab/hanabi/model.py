@@ -159,6 +159,7 @@ def possibility_table(
 
 def as_table(table: object, name: str = "table") -> HintTable:
     """`table` as a HintTable: a HintTable itself, or one built from a DataFrame or 0/1 rows."""
+    checks.text(name, "name")
     if isinstance(table, HintTable):
         return table
     if isinstance(table, (pd.DataFrame, list, tuple, np.ndarray)):

@@ -74,19 +74,13 @@ def describe_cards(table: HintTable) -> pd.DataFrame:
 @cache.rebuilds("hanabi_hint_capacity")
 def hint_capacity_table(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """The hint-capacity study, 400 tables per point, cached as data/hanabi_hint_capacity.csv."""
-    if executor is not None and not callable(getattr(executor, "submit", None)):
-        raise ArgumentTypeError(f"executor must be a concurrent.futures.Executor, got {executor!r}")
-    workers = checks.workers(workers)
+    executor, workers = checks.sweep_options(executor, workers)
     return cached_table(CAPACITY, lambda: hint_capacity_study(
         samples=CAPACITY.params["samples"], executor=executor, workers=workers))
 
 
 def _check_study(study: object) -> pd.DataFrame:
-    if not isinstance(study, pd.DataFrame):
-        raise ArgumentTypeError(f"study must be a hint_capacity_study DataFrame, got {study!r}")
-    if missing := [c for c in _STUDY_COLUMNS if c not in study.columns]:
-        raise ValueError(f"study lacks the columns {missing} of hint_capacity_study")
-    if study.empty:
+    if checks.table(study, "study", _STUDY_COLUMNS, made_by="hint_capacity_study").empty:
         raise ValueError("study has no rows")
     return study
 

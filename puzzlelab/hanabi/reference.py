@@ -58,7 +58,7 @@ def _partitions(items: list) -> Iterator[list[list]]:
         yield [[first], *smaller]
 
 
-def set_partitions(items: Sequence[str]) -> Iterator[list[list[str]]]:
+def set_partitions(items: Sequence[object]) -> Iterator[list[list[object]]]:
     """Every partition of `items` into non-empty blocks (Bell-number many), lazily."""
     if isinstance(items, (str, bytes)) or not isinstance(items, Sequence):
         raise ArgumentTypeError(f"items must be a list or tuple, got {items!r}")

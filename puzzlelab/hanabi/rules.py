@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Literal
 
 import numpy as np
@@ -159,6 +160,12 @@ class Turn:
     touched: tuple[int, ...] = ()  # the slots a hint pointed at
     drew: bool = False  # a new card came from the deck into the last slot
 
+    def __post_init__(self) -> None:
+        checks.record(self)  # each field of its kind (a move a Move, slots integers, ...)
+        checks.integer(self.turn, "Turn.turn", low=0)
+        checks.integer(self.player, "Turn.player", low=0, high=MAX_PLAYERS - 1)
+        checks.integer(self.card, "Turn.card", low=-1, high=CARDS - 1)
+
 
 @dataclass(frozen=True)
 class View:
@@ -173,6 +180,25 @@ class View:
     fuses_left: int
     deck_left: int
     history: tuple[Turn, ...] = field(repr=False)
+
+    def __post_init__(self) -> None:
+        # Game.view makes one per turn and player: the kinds it makes (Python ints, tuples,
+        # a dict, Turns) pass a test at C speed; any other value gets the full check by hint.
+        counts = (self.player, self.hand_size, self.tokens, self.fuses_left, self.deck_left)
+        if not (type(self.others) is dict and type(self.fireworks) is tuple
+                and type(self.discards) is tuple and type(self.history) is tuple
+                and set(map(type, (*counts, *self.fireworks, *self.discards))) <= {int}
+                and all(map(isinstance, self.history, repeat(Turn)))):
+            checks.record(self)  # names the field of the wrong kind
+        if self.player not in range(MAX_PLAYERS) or min(counts[1:]) < 0:
+            checks.integer(self.player, "View.player", low=0, high=MAX_PLAYERS - 1)
+            for name in ("hand_size", "tokens", "fuses_left", "deck_left"):
+                checks.integer(getattr(self, name), f"View.{name}", low=0)
+        if len(self.fireworks) != len(COLOURS):
+            raise ValueError(f"View.fireworks must give one height per colour "
+                             f"({len(COLOURS)}), got {len(self.fireworks)}")
+        if self.player in self.others:
+            raise ValueError(f"View.others must not show player {self.player} his own hand")
 
 
 def dealt_deck(seed: int) -> list[int]:

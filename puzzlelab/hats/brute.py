@@ -79,6 +79,9 @@ class BruteForce:
     n_colors: int
     won: np.ndarray  # uint64 [deal]
 
+    def __post_init__(self) -> None:
+        checks.record(self)
+
     @property
     def wins(self) -> np.ndarray:
         """Number of won rounds of every deal."""

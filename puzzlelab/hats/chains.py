@@ -33,10 +33,12 @@ from .sets import (
 )
 
 __all__ = [
-    "MAX_CODE_PLAYERS", "VIABILITY", "Chain", "ChainMethodResult", "chain_crossings",
-    "chain_method", "chains", "combination", "disjoint_chain_pairs", "max_disjoint_chains",
+    "MAX_CODE_PLAYERS", "MAX_COMBINATIONS", "VIABILITY", "Chain", "ChainMethodResult",
+    "chain_crossings", "chain_method", "chains", "combination", "disjoint_chain_pairs",
+    "max_disjoint_chains",
 ]
 
+MAX_COMBINATIONS = 10**7  # chain_method: combinations explored at most (a level is kept whole)
 MAX_CODE_PLAYERS = 10  # max_disjoint_chains: 2**N chains with one clause per pair at distance <= 2
 
 
@@ -47,6 +49,9 @@ class Chain:
     number: int
     incorrect: Round
     correct: tuple[Round, ...]
+
+    def __post_init__(self) -> None:
+        checks.record(self)
 
 
 def chains(n_players: int) -> list[Chain]:
@@ -86,6 +91,9 @@ class ChainMethodResult:
     explored: int  # combinations generated (all levels)
     levels: int
 
+    def __post_init__(self) -> None:
+        checks.record(self)
+
     def lost_masks(self) -> list[int]:
         """Each combination as the bitmask of its chains' incorrect rounds."""
         return [sum(1 << (c - 1) for c in combo) for combo in self.combinations]
@@ -114,7 +122,7 @@ def chain_method(
     """
     n = _two_colour_world(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "the Chain-Method")
     viability = checks.choice(viability, "viability", VIABILITY)
-    limit = checks.integer(max_combinations, "max_combinations", low=1)
+    limit = checks.integer(max_combinations, "max_combinations", low=1, high=MAX_COMBINATIONS)
     closed = closed_neighbourhoods(n)
     found: list[int] = []
     found_combos: list[tuple[int, ...]] = []

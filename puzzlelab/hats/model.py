@@ -38,6 +38,7 @@ Round = tuple[int, ...]
 def largest_players(n_colors: int, limit: int = MAX_ROUNDS) -> int:
     """The most players N with M**N <= limit rounds (computed without large powers)."""
     m = checks.integer(n_colors, "n_colors", low=2)
+    limit = checks.integer(limit, "limit (rounds)", low=1, high=2**64)
     n = 0
     while m ** (n + 1) <= limit:
         n += 1
@@ -58,23 +59,32 @@ def check_world(n_players: int, n_colors: int = 2) -> tuple[int, int]:
 def check_world_within(n_players: int, n_colors: int, limit: int, what: str) -> tuple[int, int]:
     """`check_world`, and at most `limit` rounds for `what` (ValueError naming the largest N)."""
     n, m = check_world(n_players, n_colors)
+    limit, what = checks.integer(limit, "limit", low=1), checks.text(what, "what")
     if m**n > limit:
         raise ValueError(f"{what} in worlds of at most {limit} rounds; with {m} colours the "
                          f"largest has N = {largest_players(m, limit)} players, got N = {n}")
     return n, m
 
 
-@lru_cache(maxsize=64)
+# The memoised tables below are behind their checks: a cache keyed by (3, 2.0) would answer
+# for (3, 2) without a word, so each public function validates, then asks its private cache.
 def rounds(n_players: int, n_colors: int = 2) -> tuple[Round, ...]:
     """All M**N rounds in lexicographic order (player 1 most significant), Section 2.1.5."""
-    n, m = check_world(n_players, n_colors)
+    return _rounds(*check_world(n_players, n_colors))
+
+
+@lru_cache(maxsize=64)
+def _rounds(n: int, m: int) -> tuple[Round, ...]:
     return tuple(itertools.product(range(m), repeat=n))
 
 
-@lru_cache(maxsize=64)
 def views(n_players: int, n_colors: int = 2) -> tuple[Round, ...]:
     """The M**(N-1) views of a player, in the thesis's order (Table 5.4: RRR, RRB, RBR, ...)."""
-    n, m = check_world(n_players, n_colors)
+    return _views(*check_world(n_players, n_colors))
+
+
+@lru_cache(maxsize=64)
+def _views(n: int, m: int) -> tuple[Round, ...]:
     return tuple(itertools.product(range(m), repeat=n - 1))
 
 
@@ -103,11 +113,14 @@ def view_of(rnd: Sequence[int], player: int) -> Round:
     return colours[:i] + colours[i + 1 :]
 
 
-@lru_cache(maxsize=64)
 def view_table(n_players: int, n_colors: int = 2) -> np.ndarray:
     """Array [player, round] -> index of the view that player has in that round."""
-    n, m = check_world(n_players, n_colors)
-    r = np.array(rounds(n, m), dtype=np.int64).reshape(-1, n)
+    return _view_table(*check_world(n_players, n_colors))
+
+
+@lru_cache(maxsize=64)
+def _view_table(n: int, m: int) -> np.ndarray:
+    r = np.array(_rounds(n, m), dtype=np.int64).reshape(-1, n)
     table = np.zeros((n, m**n), dtype=np.int64)
     weights = m ** np.arange(n - 2, -1, -1, dtype=np.int64)
     for i in range(n):

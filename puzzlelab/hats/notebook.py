@@ -55,13 +55,7 @@ __all__ = [
 
 def _frame(table: object, name: str, columns: tuple[str, ...]) -> pd.DataFrame:
     """A DataFrame with (at least) the named columns."""
-    if not isinstance(table, pd.DataFrame):
-        raise checks.ArgumentTypeError(
-            f"{name} must be a pandas DataFrame, got {type(table).__name__}")
-    missing = [c for c in columns if c not in table.columns]
-    if missing:
-        raise ValueError(f"{name} lacks the columns {missing}")
-    return table
+    return checks.table(table, name, columns)
 
 
 AGENT_COLOURS = ["tab:blue", "tab:orange", "tab:green", "tab:purple", "tab:brown", "tab:pink",
@@ -401,6 +395,7 @@ def _verify_witnesses(table: pd.DataFrame) -> None:
 @cache.rebuilds("hats_optima")
 def optimum_table(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """Exact optimum or bounds for every (N, M) of `optimum_cases()` (data/hats_optima.csv)."""
+    executor, workers = checks.sweep_options(executor, workers)
     return cached_table(OPTIMA,
                         lambda: optimum_rows(optimum_cases(), executor=executor, workers=workers))
 
@@ -445,6 +440,7 @@ SLICE_CERTIFICATE = cache.register(Table("hats_slice_certificate",
 def orbit_deals(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """For each world of ORBIT_WORLDS, the best won set made of orbits of one symmetry of the
     game and that symmetry (data/hats_orbit_deals.csv; `orbits` module)."""
+    executor, workers = checks.sweep_options(executor, workers)
     def compute() -> pd.DataFrame:
         return pd.DataFrame(sweep(_orbit_row, ORBIT_WORLDS, executor=executor, workers=workers,
                                   desc="orbit searches"))
@@ -460,6 +456,7 @@ def _maximal_rows(n: int) -> list[dict]:
 @cache.rebuilds("hats_maximal_sets")
 def maximal_distribution(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """How many maximal won sets (M = 2) win each number of rounds (data/hats_maximal_sets.csv)."""
+    executor, workers = checks.sweep_options(executor, workers)
 
     def compute() -> pd.DataFrame:
         parts = sweep(_maximal_rows, MAXIMAL_SET_PLAYERS, executor=executor, workers=workers,
@@ -476,6 +473,7 @@ def maximal_census(*, executor: Executor | None = None, workers: int = 1) -> pd.
     The pieces B_{k,j} are cached in data/hats_maximal_census.csv (a sweep of N + 1 searches per
     N, about two minutes on one core for N = 6); the counts follow from them exactly.
     """
+    executor, workers = checks.sweep_options(executor, workers)
 
     def compute() -> pd.DataFrame:
         parts = sweep(pattern_counts, census_cases(CENSUS_PLAYERS), executor=executor,

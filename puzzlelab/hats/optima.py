@@ -85,6 +85,9 @@ class Bounds:
     proof: Proof
     witness: int  # bitmask of the won set of a deal reaching `lower`
 
+    def __post_init__(self) -> None:
+        checks.record(self)
+
     @property
     def proven(self) -> bool:
         """True when the bounds meet (the optimum is known)."""

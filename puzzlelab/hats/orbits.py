@@ -42,6 +42,16 @@ class Symmetry:
     cycles: tuple[int, ...]
     twists: tuple[tuple[int, ...], ...]
 
+    def __post_init__(self) -> None:
+        checks.record(self)
+        if len(self.twists) != len(self.cycles) or min(self.cycles, default=1) < 1:
+            raise ValueError(f"a symmetry has cycles of at least one player, one twist each; got "
+                             f"cycles {self.cycles} and {len(self.twists)} twists")
+        for t in self.twists:
+            if sorted(t) != list(range(len(t))):
+                raise ValueError(f"every twist must be a permutation of the {len(t)} colours "
+                                 f"0..{len(t) - 1}, got {t}")
+
     def __str__(self) -> str:
         """E.g. "5-cycle twisted by (0 1 2)": the cycles of players, each with its twist."""
         return ", ".join(f"{c}-cycle" + ("" if _cycle_notation(t) == "()" else
@@ -127,8 +137,7 @@ def twisted_shift(g: Symmetry, n_players: int, n_colors: int) -> tuple[int, ...]
 
 def orbits(perm: tuple[int, ...]) -> list[tuple[int, ...]]:
     """The cycles of a permutation of the rounds, each from its smallest round, in order."""
-    if isinstance(perm, (str, bytes)) or not hasattr(perm, "__len__"):
-        raise checks.ArgumentTypeError(f"perm must be a sequence of round indices, got {perm!r}")
+    perm = checks.integers(perm, "perm (round indices)")
     if sorted(perm) != list(range(len(perm))):
         raise ValueError(f"perm must list each of the rounds 0 .. {len(perm) - 1} once")
     seen, out = set(), []

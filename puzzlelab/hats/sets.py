@@ -22,6 +22,7 @@ from ortools.sat.python import cp_model
 
 from .. import checks
 from ..bitsets import bits, from_bits, full
+from ..solvers import check_model
 from .model import Round, check_world, largest_players, round_index, rounds
 
 __all__ = [
@@ -72,10 +73,13 @@ def _two_colour_world(n_players: int, most: int, what: str) -> int:
 # --- geometry: lines and neighbourhoods ---------------------------------------------------------
 
 
-@lru_cache(maxsize=32)
 def stubs(n_players: int, n_colors: int = 2) -> tuple[tuple[int, ...], ...]:
     """stubs[x][i]: bitmask of the other M - 1 rounds on the line through round x in direction i."""
-    n, m = _small_world(n_players, n_colors, "stubs")
+    return _stubs(*_small_world(n_players, n_colors, "stubs"))
+
+
+@lru_cache(maxsize=32)  # behind the check above: (3, 2.0) must not hit the entry of (3, 2)
+def _stubs(n: int, m: int) -> tuple[tuple[int, ...], ...]:
     out = []
     for x in range(m**n):
         row = []
@@ -91,6 +95,7 @@ def stubs(n_players: int, n_colors: int = 2) -> tuple[tuple[int, ...], ...]:
 def won_round_vars(model: cp_model.CpModel, n_players: int, n_colors: int = 2) -> list:
     """A won flag per round in `model`: won[x] needs a line through x whose other rounds are lost."""
     n, m = _small_world(n_players, n_colors, "won_round_vars")
+    check_model(model)
     won = [model.NewBoolVar(f"won{x}") for x in range(m**n)]
     for x, row in enumerate(stubs(n, m)):
         lines = []
@@ -107,10 +112,14 @@ def won_round_vars(model: cp_model.CpModel, n_players: int, n_colors: int = 2) -
     return won
 
 
-@lru_cache(maxsize=32)
 def closed_neighbourhoods(n_players: int) -> tuple[int, ...]:
     """For M = 2: bitmask of N[x] (x and its N hypercube neighbours) for every round x."""
-    n = _two_colour_world(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "closed_neighbourhoods")
+    return _closed_neighbourhoods(
+        _two_colour_world(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "closed_neighbourhoods"))
+
+
+@lru_cache(maxsize=32)  # behind the check above
+def _closed_neighbourhoods(n: int) -> tuple[int, ...]:
     return tuple((1 << x) | sum(1 << (x ^ (1 << j)) for j in range(n)) for x in range(2**n))
 
 

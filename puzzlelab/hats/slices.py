@@ -36,7 +36,7 @@ from ortools.sat.python import cp_model
 from .. import checks
 from ..progress import tqdm
 from ..solvers import WallClockStop, solve_limited
-from .model import check_world
+from .model import LETTERS, check_world, largest_players
 from .sets import won_round_vars
 
 __all__ = ["MAX_SLICE_ROUNDS", "SLICE_WORK_UNITS", "canonical", "point_permutations", "refute",
@@ -57,13 +57,39 @@ def _slice_world(n_players: int, n_colors: int) -> tuple[int, int, int]:
     return n, m, size
 
 
-@lru_cache(maxsize=8)
+def _small_world(k: int, m: int) -> tuple[int, int, int]:
+    """(k, m, m**k) for a world of k >= 1 players and m colours with at most MAX_SLICE_ROUNDS
+    rounds (its sets of rounds are the slices above; refused up front otherwise)."""
+    k = checks.integer(k, "k (players)", low=1)
+    m = checks.integer(m, "m (colours)", low=2, high=len(LETTERS))
+    most = largest_players(m, MAX_SLICE_ROUNDS)
+    checks.within_budget(f"a slice of {k} players and {m} colours", checks.power(m, k),
+                         MAX_SLICE_ROUNDS, unit="rounds",
+                         largest=f"{most} players with {m} colours")
+    return k, m, m**k
+
+
+def _masks(masks: object, size: int) -> np.ndarray:
+    """Sets of rounds of a slice of `size` rounds as an int64 array (checked in one pass)."""
+    if not (isinstance(masks, np.ndarray) and masks.dtype.kind in "iu"):
+        masks = np.array(checks.integers(masks, "masks", low=0), dtype=object)
+    if masks.size and (masks.min() < 0 or masks.max() >= 1 << size):
+        raise ValueError(f"masks must be sets of the {size} rounds (0 <= mask < 2**{size})")
+    return masks.astype(np.int64).ravel()
+
+
 def point_permutations(k: int, m: int) -> np.ndarray:
     """Every automorphism of the world of k players and m colours, as a permutation of its rounds.
 
     Row g maps round p to round perm[g, p] (rounds numbered as `model.rounds`, first player most
     significant); k! (m!)**k rows, the group that permutes players and each player's colours.
     """
+    k, m, _ = _small_world(k, m)
+    return _point_permutations(k, m)
+
+
+@lru_cache(maxsize=8)
+def _point_permutations(k: int, m: int) -> np.ndarray:
     points = list(itertools.product(range(m), repeat=k))
     weights = [m ** (k - 1 - j) for j in range(k)]
     out = []
@@ -77,7 +103,7 @@ def point_permutations(k: int, m: int) -> np.ndarray:
 @lru_cache(maxsize=8)
 def _tables(k: int, m: int) -> np.ndarray:
     """tables[g, c, v]: the image under g of the rounds 9c + j, j a bit of v (masks permuted fast)."""
-    perms = point_permutations(k, m)
+    perms = _point_permutations(k, m)
     size = m**k
     chunks = -(-size // _CHUNK)
     out = np.zeros((len(perms), chunks, 1 << _CHUNK), dtype=np.int64)
@@ -100,8 +126,12 @@ def _images(masks: np.ndarray, k: int, m: int) -> np.ndarray:
 
 def canonical(masks: np.ndarray, k: int, m: int) -> np.ndarray:
     """The least mask of each one's orbit (its canonical form), in batches to bound memory."""
-    masks = np.asarray(masks, dtype=np.int64)
-    step = max(1, 2_000_000 // len(point_permutations(k, m)))
+    k, m, size = _small_world(k, m)
+    return _canonical(_masks(masks, size), k, m)
+
+
+def _canonical(masks: np.ndarray, k: int, m: int) -> np.ndarray:
+    step = max(1, 2_000_000 // len(_point_permutations(k, m)))
     parts = [_images(masks[i:i + step], k, m).min(axis=0) for i in range(0, len(masks), step)]
     return np.concatenate(parts) if parts else masks
 
@@ -112,13 +142,14 @@ def slice_orbits(k: int, m: int, most: int) -> list[np.ndarray]:
     Built size by size: each canonical set of size s, with one round added, canonicalized; the
     distinct results are the orbits of size s + 1 (every set of size s + 1 contains one of size s).
     """
-    size = m**k
+    k, m, size = _small_world(k, m)
+    most = checks.integer(most, "most", low=0, high=size)
     level = np.zeros(1, dtype=np.int64)
     out = [level]
     for _ in range(most):
         grown = (level[:, None] | (np.int64(1) << np.arange(size, dtype=np.int64))[None, :]).ravel()
         grown = np.unique(grown[np.bitwise_count(grown) == np.bitwise_count(level).max() + 1])
-        level = np.unique(canonical(grown, k, m))
+        level = np.unique(_canonical(grown, k, m))
         out.append(level)
     return out
 
@@ -139,6 +170,8 @@ def _slice_lines(k: int, m: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
 
 def uncovered(lost: int, k: int, m: int) -> int:
     """Rounds outside `lost` that no line of the k-player world serves (a line all lost but them)."""
+    k, m, size = _small_world(k, m)
+    lost = checks.integer(lost, "lost", low=0, high=(1 << size) - 1)
     out = 0
     for p, row in enumerate(_slice_lines(k, m)):
         if not lost >> p & 1 and not any(all(lost >> q & 1 for q in line) for line in row):

@@ -49,6 +49,22 @@ class Turn:
     kemps: int | None = None  # value index of a Kemps called at the end of this turn
     new_table: bool = False  # the table was replaced after this turn
 
+    def __post_init__(self) -> None:
+        checks.record(self)
+        for name in ("turn", "round"):
+            checks.integer(getattr(self, name), f"Turn.{name}", low=0)
+        checks.integer(self.player, "Turn.player", low=0, high=PLAYERS - 1)
+        if self.kemps is not None:
+            checks.integer(self.kemps, "Turn.kemps", low=0)
+        checks.integers(self.table + self.hand + self.picked + self.discarded, "Turn's cards",
+                        low=0)
+        _check_why(self.why)
+
+    def check_cards(self, n: int) -> None:
+        """ValueError unless every card of the turn is one of a deck of n cards."""
+        checks.integers(self.table + self.hand + self.picked + self.discarded, "Turn's cards",
+                        low=0, high=n - 1)
+
 
 class Game:
     """Mutable game state: hands, table, deck (drawn from the end), discard pile, scores,
@@ -299,3 +315,54 @@ class GameRecord:
     end: str
     trace: list[Turn] = field(default_factory=list)
     snapshots: list[dict] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        checks.record(self)
+        _three(self.strategies, "strategies")
+        _three(self.scores, "scores")
+        for name in ("seed", "turns", "rounds"):
+            checks.integer(getattr(self, name), f"GameRecord.{name}", low=0)
+        for t in self.trace:
+            t.check_cards(self.deck.n)
+        for snap in self.snapshots:
+            _check_snapshot(snap, self.deck.n)
+
+
+WHY_KINDS = {"collect": "a value index and a group size 1..4", "block": "a value index and a seat"}
+
+
+def _check_why(why: tuple) -> None:
+    """A move's reason as the report's columns read it: ("collect", value, size) and
+    ("block", value, seat) in full; anything else (("pass",), a custom agent's) is free."""
+    if not why or why[0] not in WHY_KINDS:
+        return
+    if len(why) != 3:
+        raise ValueError(f"a move's reason ({why[0]!r}, ...) has {WHY_KINDS[why[0]]}, "
+                         f"got {why!r}")
+    checks.integer(why[1], "the value of a move's reason", low=0)
+    checks.integer(why[2], "the size or seat of a move's reason",
+                   low=1 if why[0] == "collect" else 0,
+                   high=HAND_SIZE if why[0] == "collect" else PLAYERS - 1)
+
+
+SNAPSHOT_KEYS = ("turn", "kb", "truth", "hands")
+
+
+def _check_snapshot(snap: object, n: int) -> None:
+    """A knowledge snapshot of a game of n cards (`play._snapshot`): turn, one knowledge base
+    per player and the true location per card, each hand's cards."""
+    if not isinstance(snap, dict) or any(k not in snap for k in SNAPSHOT_KEYS):
+        raise checks.ArgumentTypeError(f"a snapshot is a dict with {SNAPSHOT_KEYS}, got {snap!r}")
+    checks.integer(snap["turn"], "a snapshot's turn", low=0)
+    for name in ("kb", "hands"):
+        _three(snap[name], f"a snapshot's {name}")
+    for kb in snap["kb"]:
+        if len(checks.integers(kb, "a snapshot's knowledge base", low=0, high=15)) != n:
+            raise ValueError(f"a snapshot's knowledge base must have one entry per card ({n})")
+    truth = checks.sequence(snap["truth"], "a snapshot's truth")
+    if len(truth) != n:
+        raise ValueError(f"a snapshot's truth must have one entry per card ({n})")
+    for where in truth:
+        checks.choice(where, "a card's true holder", (K.NOBODY, *K.HOLDER))
+    for hand in snap["hands"]:
+        checks.integers(hand, "a snapshot's hand", low=0, high=n - 1)

@@ -65,7 +65,10 @@ def initial(n: int, me: int | None, hand: Iterable[int], table: Iterable[int]) -
     n = checks.integer(n, "n", low=4, high=MAX_CARDS)
     me = _seat(me, allow_none=True)
     kb = [ALL] * n
-    return _initial(n, me, _cards(kb, hand, "hand"), _cards(kb, table, "table"))
+    hand = _cards(kb, hand, "hand")
+    if me is None and hand:
+        raise ValueError("a hand needs its holder: pass me (the seat), or no hand")
+    return _initial(n, me, hand, _cards(kb, table, "table"))
 
 
 def _initial(n: int, me: int | None, hand: Iterable[int], table: Iterable[int]) -> list[int]:

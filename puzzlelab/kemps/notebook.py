@@ -217,7 +217,8 @@ def _snapshot(rec: object, turn: object) -> dict:
 
 def _value_index(rec: GameRecord, value: object) -> int:
     """The value index of face value `value` in the game's deck."""
-    return rec.deck.values.index(checks.choice(value, "value", rec.deck.values))
+    value = checks.choice(checks.integer(value, "value"), "value", rec.deck.values)
+    return rec.deck.values.index(value)
 
 
 def plot_value_submodels(rec: GameRecord, value: int, turns: Sequence[int],

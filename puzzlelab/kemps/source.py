@@ -16,7 +16,7 @@ from .. import checks
 from ..progress import tqdm
 from .cards import FULL, Deck, make_deck
 from .engine import GameRecord, Turn
-from .play import play, play_scores
+from .play import make_agents, play, play_scores
 from .strategies import _best_group, _counts
 
 __all__ = [
@@ -34,16 +34,18 @@ def _record(rec: object) -> GameRecord:
     return rec
 
 
-def _turn(t: object) -> Turn:
+def _turn(t: object, rec: GameRecord) -> Turn:
+    """A Turn of a game of `rec`'s deck (its cards in the deck)."""
     if not isinstance(t, Turn):
         raise checks.ArgumentTypeError(f"t must be a Turn (a row of a game's trace), got {t!r}")
+    t.check_cards(rec.deck.n)
     return t
 
 
 def move_text(rec: GameRecord, t: Turn) -> str:
     """The report's Move column: 'Collects 5 Discards 6♠ and 8♠', 'Picks 4♠ Discards 8♦', 'No
     move'."""
-    d, t = _record(rec).deck, _turn(t)
+    d, t = _record(rec).deck, _turn(t, rec)
     if not t.picked:
         return "No move"
     discards = " and ".join(d.name(c) for c in t.discarded)
@@ -54,7 +56,7 @@ def move_text(rec: GameRecord, t: Turn) -> str:
 
 def comment_text(rec: GameRecord, t: Turn) -> str:
     """The report's Comment column, from the agent's reason for its move."""
-    d, why = _record(rec).deck, _turn(t).why
+    d, why = _record(rec).deck, _turn(t, rec).why
     if t.kemps is not None:
         return "Kemps!"
     kind = why[0] if why else "nothing"
@@ -100,6 +102,12 @@ def _seeds(seeds: object) -> list[int]:
     return list(values)
 
 
+def _lineup(lineup: object) -> Sequence[str]:
+    """A line-up of three strategies, checked before any game is played (even with no seeds)."""
+    make_agents(lineup)  # type: ignore[arg-type]
+    return lineup  # type: ignore[return-value]
+
+
 def _stats_row(rec: GameRecord) -> dict[str, Any]:
     moves = [t for t in rec.trace if t.picked]
     return {
@@ -114,7 +122,7 @@ def game_stats(lineup: Sequence[str], deck: Deck | Sequence[int] = FULL,
                seeds: Iterable[int] = range(10)) -> pd.DataFrame:
     """One row per seeded game: total Kemps, turns, rounds, how it ended, moves in round 1,
     blocks."""
-    return _game_stats(lineup, make_deck(deck), _seeds(seeds), None)
+    return _game_stats(_lineup(lineup), make_deck(deck), _seeds(seeds), None)
 
 
 def _game_stats(lineup: Sequence[str], deck: Deck, seeds: list[int], bar: Any) -> pd.DataFrame:
@@ -160,7 +168,7 @@ def knowledge_growth(lineup: Sequence[str], deck: Deck | Sequence[int],
                      seeds: Iterable[int]) -> pd.DataFrame:
     """Per game: turns in which some agent's sub-model of some card gained a state (more
     relations, report 3.1), and how many of those turns had a Kemps (the DEALT update)."""
-    deck, rows = make_deck(deck), []
+    lineup, deck, rows = _lineup(lineup), make_deck(deck), []
     for seed in _seeds(seeds):
         rec = play(lineup, seed, deck, knowledge=True)
         grew = [t.kemps is not None for t, before, after
@@ -175,7 +183,7 @@ def dealt_surprises(lineup: Sequence[str], deck: Deck | Sequence[int],
     """Per new hand dealt after a Kemps: does it hold a card an opponent had already placed with
     nobody? Without the DEALT update (the report has none, 3.2) that opponent would go on
     believing so: its knowledge base would rule out the truth."""
-    deck, rows = make_deck(deck), []
+    lineup, deck, rows = _lineup(lineup), make_deck(deck), []
     for seed in _seeds(seeds):
         rec = play(lineup, seed, deck, knowledge=True)
         for t, before, after in zip(rec.trace, rec.snapshots, rec.snapshots[1:]):
@@ -207,7 +215,8 @@ def long_waits(lineup: Sequence[str], deck: Deck | Sequence[int], seeds: Iterabl
                min_turns: int = 600) -> pd.DataFrame:
     """Games longer than `min_turns`: the share of turns without a pick, the longest run of such
     turns, and how many table cards the move that ended that run picked (for which group size)."""
-    deck, min_turns = make_deck(deck), checks.integer(min_turns, "min_turns", low=0)
+    lineup, deck = _lineup(lineup), make_deck(deck)
+    min_turns = checks.integer(min_turns, "min_turns", low=0)
     rows = [_longest_wait(play(lineup, seed, deck)) for seed in _seeds(seeds)
             if play_scores(lineup, seed, deck)[1] > min_turns]
     return pd.DataFrame(rows, columns=["seed", "turns", "no_pick_share", "longest_wait",

@@ -213,7 +213,8 @@ def merge_sums(parts: pd.DataFrame) -> pd.DataFrame:
 def check_long_run(lineup_list: Sequence[str], deals: int) -> Callable[[pd.DataFrame], None]:
     """A check of a table of sums against what made it: its rows add up (`merge_sums`) to
     exactly these line-ups ('tom/tom/tom', ...) and `deals` deals for each."""
-    expected = sorted(checks.text(up, "line-up") for up in lineup_list)
+    expected = sorted(checks.text(up, "line-up")
+                      for up in checks.sequence(lineup_list, "lineup_list"))
     deals = checks.integer(deals, "deals", low=1)
 
     def verify(sums: pd.DataFrame) -> None:
@@ -258,6 +259,8 @@ def strategy_from_sums(sums: pd.DataFrame) -> pd.DataFrame:
 def head_to_head_from_sums(sums: pd.DataFrame, focal: str) -> pd.DataFrame:
     """`tournament.head_to_head` from sums: one focal agent against two copies of each other."""
     t = _pick(sums, "head_to_head").set_index(["scope", "item", "measure"])
+    focals = sorted({scope.split(" vs ")[0] for scope in t.index.get_level_values("scope")})
+    checks.choice(focal, "focal (an agent of the head-to-head sums)", focals)
     out = []
     for scope in dict.fromkeys(t.index.get_level_values("scope")):
         f, other = scope.split(" vs ")

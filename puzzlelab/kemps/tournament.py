@@ -138,13 +138,8 @@ def lineup_games(lineup: Sequence[str], games: int, deck: Deck | Sequence[int] =
 # ----- compact storage for the cache ---------------------------------------------------------
 def _table(df: object, columns: Sequence[str], name: str = "games") -> pd.DataFrame:
     """`df` if it is a DataFrame with the given columns (a tournament's game table by default)."""
-    if not isinstance(df, pd.DataFrame):
-        raise checks.ArgumentTypeError(
-            f"{name} must be a DataFrame (from tournament()), got {df!r}")
-    missing = [c for c in columns if c not in df.columns]
-    if missing or df.empty:
-        raise ValueError(f"{name} must be a non-empty table with columns {list(columns)}; "
-                         f"missing {missing}")
+    if checks.table(df, name, columns, made_by="tournament()").empty:
+        raise ValueError(f"{name} must be a non-empty table with columns {list(columns)}")
     return df
 
 
@@ -307,7 +302,8 @@ def valve_table(lineups: Sequence[Sequence[str]], valves: Sequence[int],
     ups = [tuple(_lineup(u)) for u in lineups]
     valves = checks.integers(valves, "valves", low=1)
     games = checks.integer(games, "games", low=1, high=10**6)
-    params = [(u, valve, make_deck(deck), games) for u in ups for valve in valves]
+    deck = make_deck(deck)
+    params = [(u, valve, deck, games) for u in ups for valve in valves]
     return pd.DataFrame(sweeps.sweep(_valve_row, params, executor=executor, workers=workers,
                                      desc="Kemps turn valve"))
 

@@ -20,7 +20,7 @@ from functools import partial
 from itertools import combinations, product
 
 from .. import checks
-from .model import Announcement, Hand, check_hand, hands_within_budget, is_solution
+from .model import Announcement, Hand, check_hand, hand_sizes, hands_within_budget, is_solution
 
 __all__ = ["first_construction", "plane", "power_sums", "sum_mod"]
 
@@ -107,6 +107,7 @@ def plane(a: int, b: int, c: int, hand: Iterable[int] | None = None) -> Announce
     """Lines of PG(2, a-1) or AG(2, a) when the deck has exactly their number of points."""
     n = hands_within_budget(a, b, c, "the plane announcement")
     h = check_hand(hand, a, b, c)
+    a, b, c = hand_sizes(a, b, c)  # Python ints (numpy's are refused by pow with a modulus)
     q = a - 1
     if _is_prime(q) and n == q * q + q + 1:
         return relabel(projective_plane_lines(q), h, n)
@@ -140,6 +141,7 @@ def first_construction(
     """The first literature construction that the verifier accepts for (a, b, c), if any."""
     n = hands_within_budget(a, b, c, "the constructions")
     h = check_hand(hand, a, b, c)
+    a, b, c = hand_sizes(a, b, c)  # Python ints (numpy's are refused by pow with a modulus)
     for name, gen in _generators(n, c):
         ann = gen(a, b, c, h)
         if ann and is_solution(ann, a, b, c, h):

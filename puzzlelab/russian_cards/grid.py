@@ -205,12 +205,7 @@ def check_grid(grid: pd.DataFrame) -> None:
 
 def check_table(df: object, columns: Sequence[str]) -> pd.DataFrame:
     """`df` if it is a DataFrame with these columns (TypeError / ValueError otherwise)."""
-    if not isinstance(df, pd.DataFrame):
-        raise checks.ArgumentTypeError(f"expected a table (DataFrame), got {type(df).__name__}")
-    missing = [c for c in columns if c not in df.columns]
-    if missing:
-        raise ValueError(f"the table lacks the columns {missing}")
-    return df
+    return checks.table(df, "the table", columns)
 
 
 # -- the smallest announcement ---------------------------------------------------------------
@@ -223,6 +218,8 @@ def smallest_row(cell: tuple[int, int, int, str], work_limit: float = MIN_WORK) 
     bound, the counting lemmas' bound (`model.counting_lower_bound`) and Lemma C's exact size
     (b = c + 1); `proven` when the lower bound meets the size found.
     """
+    if not isinstance(cell, (tuple, list)) or len(cell) != 4:
+        raise checks.ArgumentTypeError(f"a cell is (a, b, c, grid witness), got {cell!r}")
     a, b, c, witness = cell
     grid_size = len(parse_announcement(witness))
     start = shrink(a, b, c, parse_announcement(witness))

@@ -46,8 +46,8 @@ def deals(a: int, b: int, c: int) -> list[Deal]:
     """Every deal of cards 0..n-1 into hands of sizes a, b, c (n! / (a! b! c!) of them)."""
     a, b, c = hand_sizes(a, b, c)
     n = a + b + c
-    checks.within_budget(f"listing the deals of {(a, b, c)}", deal_count(a, b, c), MAX_DEALS,
-                         unit="deals")
+    checks.within_budget(f"listing the deals of {(a, b, c)}", checks.multinomial((a, b, c)),
+                         MAX_DEALS, unit="deals")
     out = []
     for h_a in combinations(range(n), a):
         rest = [q for q in range(n) if q not in h_a]
@@ -59,8 +59,8 @@ def deals(a: int, b: int, c: int) -> list[Deal]:
 def deal_model(a: int, b: int, c: int) -> KripkeModel:
     """The initial Kripke model: worlds are deals, player i sees only hand i."""
     a, b, c = hand_sizes(a, b, c)
-    checks.within_budget(f"the Kripke model of {(a, b, c)}", deal_count(a, b, c), MAX_WORLDS,
-                         unit="worlds", largest="every (a, b, c) with n <= 12 cards")
+    checks.within_budget(f"the Kripke model of {(a, b, c)}", checks.multinomial((a, b, c)),
+                         MAX_WORLDS, unit="worlds", largest="every (a, b, c) with n <= 12 cards")
     return _deal_model(a, b, c)
 
 
@@ -95,6 +95,9 @@ class ModelCheck:
     common_c_ignorant: bool   # C_ABC Cignorant in every world after Anne's announcement
     anne_hand_safe: bool      # K_A C_ABC Cignorant at the worlds where Anne holds `hand`
     after_reply: bool         # after Bill's reply: AknowsB, BknowsA and Cignorant everywhere
+
+    def __post_init__(self) -> None:
+        checks.record(self)
 
     @property
     def informative(self) -> bool:

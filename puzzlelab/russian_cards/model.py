@@ -32,10 +32,10 @@ from .. import checks
 from ..bitsets import bits, from_bits, full
 
 __all__ = [
-    "Announcement", "Hand", "MAX_HANDS", "all_hands", "check_announcement", "check_hand",
-    "check_sizes", "counting_lower_bound", "covering_counts", "hand_sizes", "holding_bound",
-    "holding_counts", "is_informative", "is_safe", "is_solution", "packing_upper_bound",
-    "parse_hand", "views",
+    "Announcement", "Hand", "MAX_FORMULA_CARDS", "MAX_HANDS", "all_hands", "check_announcement",
+    "check_hand", "check_sizes", "counting_lower_bound", "covering_counts", "hand_sizes",
+    "holding_bound", "holding_counts", "is_informative", "is_safe", "is_solution",
+    "packing_upper_bound", "parse_hand", "views",
 ]
 
 Hand = tuple[int, ...]
@@ -44,6 +44,9 @@ Announcement = tuple[Hand, ...]
 # The most a-card hands a table, a search or a CP-SAT model may be built over: every cell of a
 # grid with n <= 20 cards fits (C(20, 10) = 184 756 hands).
 MAX_HANDS = 200_000
+# The largest deck the counting formulas (covering, holding, Johnson's bound) and a listed hand
+# may have: they loop card by card over numbers that grow with the deck.
+MAX_FORMULA_CARDS = 10_000
 
 
 # -- sizes, hands and validation ----------------------------------------------------------
@@ -62,8 +65,17 @@ def hands_within_budget(a: int, b: int, c: int, what: str) -> int:
     """n, after refusing sizes whose C(n, a) hands exceed MAX_HANDS (before any work)."""
     a, b, c = hand_sizes(a, b, c)
     n = a + b + c
-    checks.within_budget(f"{what} for {(a, b, c)}", comb(n, a), MAX_HANDS, unit="hands",
-                         largest="C(n, a) <= 200000, e.g. every size with n <= 20")
+    checks.within_budget(f"{what} for {(a, b, c)}", checks.binomial(n, a), MAX_HANDS,
+                         unit="hands", largest="C(n, a) <= 200000, e.g. every size with n <= 20")
+    return n
+
+
+def cards_within_budget(a: int, b: int, c: int, what: str) -> int:
+    """n, after refusing decks of more than MAX_FORMULA_CARDS cards (formulas that loop over
+    the cards of a hand, or list one)."""
+    a, b, c = hand_sizes(a, b, c)
+    n = a + b + c
+    checks.within_budget(f"{what} for {(a, b, c)}", n, MAX_FORMULA_CARDS, unit="cards")
     return n
 
 
@@ -82,7 +94,8 @@ def all_hands(n: int, k: int) -> list[Hand]:
     """All k-card hands from cards 0..n-1, in lexicographic order."""
     n = checks.integer(n, "n", low=0)
     k = checks.integer(k, "k", low=0, high=n)
-    checks.within_budget(f"all {k}-card hands of {n} cards", comb(n, k), MAX_HANDS, unit="hands")
+    checks.within_budget(f"all {k}-card hands of {n} cards", checks.binomial(n, k), MAX_HANDS,
+                         unit="hands")
     return list(combinations(range(n), k))
 
 
@@ -90,6 +103,7 @@ def check_hand(hand: Iterable[int] | str | None, a: int, b: int, c: int) -> Hand
     """Validate Anne's hand (default 0..a-1): a distinct cards in 0..n-1; return it sorted."""
     n = check_sizes(a, b, c)
     if hand is None:
+        cards_within_budget(a, b, c, "Anne's hand 0..a-1")
         return tuple(range(a))
     if isinstance(hand, str):
         hand = parse_hand(hand)
@@ -202,9 +216,11 @@ def safe_masks(L: Sequence[int], n: int, c: int, *, every_c_set: bool = False) -
 
 
 def _safety_within_budget(n: int, c: int, hands: int) -> None:
-    """Refuse a Rule-2 check over more (c-set, hand) pairs than a few seconds' worth."""
+    """Refuse a Rule-2 check over more (c-set, hand) pairs than a few seconds' worth (each
+    pair a step on masks of n bits: one machine word per 64 cards)."""
     checks.within_budget(f"Rule 2 over C({n},{c}) c-sets and {hands} hands",
-                         comb(n, c) * max(hands, 1), 5 * 10**7, unit="checks")
+                         checks.binomial(n, c) * max(hands, 1) * -(-n // 64), 5 * 10**7,
+                         unit="checks")
 
 
 def is_informative(
@@ -258,7 +274,8 @@ def covering_counts(a: int, b: int, c: int) -> list[int]:
     counting pairs (card y outside a j-set J, complement containing J and y) gives
     r_j >= ceil((n - j) r_{j+1} / (b + c - j)), the Schönheim recursion for coverings.
     """
-    n = check_sizes(a, b, c)
+    n = cards_within_budget(a, b, c, "the covering counts")
+    a, b, c = hand_sizes(a, b, c)  # Python ints (numpy's uint8 wraps round below 0)
     r = [0] * c + [max(2, -(-(n - c) // a), -(-(n - c) // b))]
     for j in range(c - 1, -1, -1):
         r[j] = -(-(n - j) * r[j + 1] // (b + c - j))
@@ -273,7 +290,8 @@ def holding_counts(a: int, b: int, c: int) -> list[int]:
     Counting pairs (card z outside J and y, hand holding y avoiding J and z) gives
     q_j >= ceil((n - 1 - j) q_{j+1} / (n - a - j)): such a hand misses n - a - j other cards.
     """
-    n = check_sizes(a, b, c)
+    n = cards_within_budget(a, b, c, "the holding counts")
+    a, b, c = hand_sizes(a, b, c)  # Python ints (numpy's uint8 wraps round below 0)
     q = [0] * c + [1]
     for j in range(c - 1, -1, -1):
         q[j] = -(-(n - 1 - j) * q[j + 1] // (n - a - j))
@@ -282,14 +300,16 @@ def holding_counts(a: int, b: int, c: int) -> list[int]:
 
 def holding_bound(a: int, b: int, c: int) -> int:
     """ceil(n q_0 / a): every card is held by q_0 hands (`holding_counts`), a cards per hand."""
-    n = check_sizes(a, b, c)
+    n = cards_within_budget(a, b, c, "the holding bound")
+    a, b, c = hand_sizes(a, b, c)  # Python ints (numpy's uint8 wraps round below 0)
     return -(-n * holding_counts(a, b, c)[0] // a)
 
 
 def packing_upper_bound(a: int, b: int, c: int) -> int:
     """Johnson's bound (1962, IRE Trans. Information Theory 8) on an informative announcement:
     every (a - c)-set lies in at most one hand, so |L| <= floor(n/a floor((n-1)/(a-1) ...))."""
-    n = check_sizes(a, b, c)
+    n = cards_within_budget(a, b, c, "Johnson's bound")
+    a, b, c = hand_sizes(a, b, c)  # Python ints (numpy's uint8 wraps round below 0)
     bound = 1
     for j in range(a - c - 1, -1, -1):  # hands through j fixed cards, innermost first
         bound = (n - j) * bound // (a - j)

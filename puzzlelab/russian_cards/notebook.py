@@ -118,6 +118,8 @@ def smallest_table(grid: pd.DataFrame, matrix: bool = True) -> pd.DataFrame:
     (data/russian_cards_min_size_orbits.csv), then (with `matrix`) each size the matrix model
     settled (data/russian_cards_min_size_matrix.csv, when that run is in data/); `by_descent`,
     `by_orbits` and `by_matrix` mark them."""
+    grid = rg.check_table(grid, ["a", "b", "c", "n", "status", "witness"])  # what min_sizes reads
+    matrix = checks.boolean(matrix, "matrix")
     out = cached_table(rg.SMALLEST, lambda: rg.min_sizes(grid),
                        verify=rg.check_min_sizes).assign(by_descent=False, by_orbits=False,
                                                          by_matrix=False)
@@ -176,6 +178,7 @@ def matrix_changes(smallest: pd.DataFrame) -> pd.DataFrame:
 def orbit_table(smallest: pd.DataFrame) -> pd.DataFrame:
     """The unproven sizes of `smallest` that unions of orbits of a card group improve:
     data/russian_cards_min_size_orbits.csv (`grid.orbit_min_sizes`), verified."""
+    smallest = rg.check_table(smallest, ["proven", *rg.ROW_KEYS])  # what orbit_min_sizes reads
     return cached_table(rg.ORBITS, lambda: rg.orbit_min_sizes(smallest),
                         verify=rg.check_min_sizes)
 
@@ -267,6 +270,7 @@ def yn_table(
 ) -> pd.DataFrame:
     """Y/N/? table of a grid slice: rows a, columns `by` (b, or c with b = a)."""
     by = checks.choice(by, "by", ("b", "c"))
+    c = checks.integer(c, "c", low=1)
     rows, cols = checks.integers(rows, "rows"), checks.integers(cols, "cols")
     look = {(r.a, r.b, r.c): r.status for r in _grid(grid).itertuples()}
     sym = {"solvable": "Y", "unsolvable": "N", "open": "?"}
@@ -281,12 +285,8 @@ def yn_table(
 
 def _grid(grid: object) -> pd.DataFrame:
     """`grid` if it is a grid table (a DataFrame with the grid's columns)."""
-    if not isinstance(grid, pd.DataFrame):
-        raise checks.ArgumentTypeError(f"expected the grid table (a DataFrame), got {grid!r}")
-    missing = [c for c in ("a", "b", "c", "n", "status", "method", "proof") if c not in grid]
-    if missing:
-        raise ValueError(f"the grid table lacks the columns {missing}")
-    return grid
+    return checks.table(grid, "grid", ("a", "b", "c", "n", "status", "method", "proof"),
+                        made_by="grid_table")
 
 
 def asymmetry(grid: pd.DataFrame) -> pd.DataFrame:
@@ -352,6 +352,9 @@ def report_solver_table(
     sizes: Iterable[tuple[int, int, int]], max_nodes: int = 20000,
 ) -> pd.DataFrame:
     """Run the report's depth-first solver on each size (node budget): Y, N, or '?' (budget out)."""
+    sizes = [checks.integers(s, "a size (a, b, c)") for s in checks.sequence(sizes, "sizes")]
+    if any(len(s) != 3 for s in sizes):
+        raise ValueError(f"each size is (a, b, c), got {sizes}")
     rows = []
     for a, b, c in sizes:
         r = report_dfs(a, b, c, max_nodes=max_nodes)

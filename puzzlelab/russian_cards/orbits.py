@@ -146,7 +146,8 @@ def group_search(
     `gens` (permutations of the n cards), or None, and the CP-SAT work units spent. With
     `fewest`, the one of fewest hands CP-SAT finds within the work limit."""
     n = hands_within_budget(a, b, c, "the orbit search")
-    gens = [list(checks.integers(g, "a generator", low=0, high=n - 1)) for g in gens]
+    gens = [list(checks.integers(g, "a generator", low=0, high=n - 1))
+            for g in checks.sequence(gens, "gens", what="a list of card permutations")]
     if any(sorted(g) != list(range(n)) for g in gens):
         raise ValueError(f"every generator must be a permutation of the {n} cards")
     work_limit = checks.number(work_limit, "work_limit", low=0.01, high=1000)

@@ -31,10 +31,11 @@ from .model import (
     subset_masks,
 )
 
-__all__ = ["DfsResult", "MAX_NODES", "packings", "report_dfs"]
+__all__ = ["DfsResult", "MAX_CHECKS", "MAX_NODES", "packings", "report_dfs"]
 
 # The search nodes an exhaustive enumeration may visit before it is refused (a few seconds).
 MAX_NODES = 100_000
+MAX_CHECKS = 10**8  # Rule-2 checks of one enumeration (c-set against hand): a few seconds
 # The largest deck whose Rule-1 packings are listed: C(n, a) hands at most this many.
 MAX_PACKING_HANDS = 35
 
@@ -58,6 +59,9 @@ class DfsResult:
     nodes: int
     complete: bool  # False when stopped by max_nodes before finishing
 
+    def __post_init__(self) -> None:
+        checks.record(self)
+
 
 def report_dfs(
     a: int, b: int, c: int, hand: Iterable[int] | None = None, *, max_nodes: int = MAX_NODES,
@@ -68,7 +72,7 @@ def report_dfs(
     """
     n = hands_within_budget(a, b, c, "the report's search")
     h0 = from_bits(check_hand(hand, a, b, c))
-    max_nodes = checks.integer(max_nodes, "max_nodes", low=0)
+    max_nodes = checks.integer(max_nodes, "max_nodes", low=0, high=100 * MAX_NODES)
     k = max_shared(a, c)
     order = [h for h in subset_masks(n, a) if h != h0]
     chosen = [h0]
@@ -99,22 +103,29 @@ def report_dfs(
 # -- every solution containing a hand ----------------------------------------------------
 def enumerate_masks(
     n: int, a: int, c: int, h0: int, limit: int | None = None, max_nodes: int | None = None,
+    max_checks: int | None = None,
 ) -> list[list[int]]:
     """Every informative and safe announcement (as mask lists, h0 first) containing h0.
 
     `limit` stops after that many (limit=1 is an exhaustive existence test). A search that
-    would visit more than `max_nodes` nodes is refused with a ValueError naming the budget.
+    would visit more than `max_nodes` nodes, or make more than `max_checks` Rule-2 checks
+    (c-set against hand, the work of a node), is refused with a ValueError naming the budget.
     """
     k = max_shared(a, c)
     out: list[list[int]] = []
-    nodes = 0
+    nodes = checks_made = 0
+    c_sets = comb(n, c)
 
     def rec(chosen: list[int], pool: list[int]) -> None:
-        nonlocal nodes
+        nonlocal nodes, checks_made
         nodes += 1
-        if max_nodes is not None and nodes > max_nodes:
+        checks_made += c_sets * (len(chosen) + len(pool))
+        if (max_nodes is not None and nodes > max_nodes) or (
+                max_checks is not None and checks_made > max_checks):
+            budget = (f"{max_nodes} search nodes" if max_nodes is not None and nodes > max_nodes
+                      else f"{max_checks:.0e} Rule-2 checks")
             raise ValueError(
-                f"the enumeration needs more than {max_nodes} search nodes (the budget); pass "
+                f"the enumeration needs more than {budget} (the budget); pass "
                 "limit=1 to decide existence, or use decide() for a single witness")
         if not safe_masks(chosen + pool, n, c, every_c_set=True):
             return  # Rule 2 is monotone: no subset of chosen + pool can be safe

@@ -32,10 +32,11 @@ from .model import (
 from .search import random_packing
 from .symmetry import add_counting, case_model, case_range
 
-__all__ = ["PRUNES", "TRIES", "fewer_hands", "prune", "shrink"]
+__all__ = ["MAX_TRIES", "PRUNES", "TRIES", "fewer_hands", "prune", "shrink"]
 
 TRIES = 60   # random maximal packings `shrink` prunes, by default
 PRUNES = 4   # random removal orders per packing
+MAX_TRIES = 10_000  # packings (and orders of each) one call may try: minutes at most
 
 
 def prune(announcement: Iterable[Iterable[int]], a: int, b: int, c: int, *, seed: int = 0
@@ -89,8 +90,8 @@ def shrink(a: int, b: int, c: int, start: Iterable[Iterable[int]] | None = None,
     `prunes` random orders each (seeded: the same answer on every machine); None if none is
     safe."""
     n = hands_within_budget(a, b, c, "the pruning search")
-    tries = checks.integer(tries, "tries", low=0)
-    prunes = checks.integer(prunes, "prunes", low=1)
+    tries = checks.integer(tries, "tries", low=0, high=MAX_TRIES)
+    prunes = checks.integer(prunes, "prunes", low=1, high=MAX_TRIES)
     rng = np.random.default_rng(checks.seed(seed))
     pool = np.array(subset_masks(n, a), dtype=np.uint64)
     starts = [] if start is None else [[from_bits(h) for h in check_announcement(start, a, b, c)]]

@@ -41,7 +41,7 @@ from .model import (
     Announcement, cards, check_hand, hand_sizes, hands_within_budget, is_solution,
 )
 from .orbits import group_search, witness_groups
-from .search import MAX_NODES, enumerate_masks, random_greedy, report_dfs
+from .search import MAX_CHECKS, MAX_NODES, enumerate_masks, random_greedy, report_dfs
 from .symmetry import case_model, case_range
 
 __all__ = [
@@ -68,6 +68,9 @@ class Verdict:
     proof: Proof
     witness: Announcement | None = None
     work: float = 0.0                 # CP-SAT work units spent (deterministic time)
+
+    def __post_init__(self) -> None:
+        checks.record(self)
 
     @property
     def size(self) -> int | None:
@@ -271,5 +274,6 @@ def safe_announcements(
     n = hands_within_budget(a, b, c, "the enumeration")
     h = check_hand(hand, a, b, c)
     limit = None if limit is None else checks.integer(limit, "limit", low=1)
-    found = enumerate_masks(n, a, c, from_bits(h), limit, max_nodes=MAX_NODES)
+    found = enumerate_masks(n, a, c, from_bits(h), limit, max_nodes=MAX_NODES,
+                            max_checks=MAX_CHECKS)
     return sorted(tuple(sorted(cards(m) for m in L)) for L in found)

@@ -32,9 +32,10 @@ from ortools.sat.python import cp_model
 
 from .. import checks
 from ..bitsets import from_bits
+from ..solvers import check_model
 from .model import (
-    cards, check_sizes, covering_counts, hands_within_budget, holding_counts, packing_upper_bound,
-    subset_masks,
+    cards, check_sizes, covering_counts, hand_sizes, hands_within_budget, holding_counts,
+    packing_upper_bound, subset_masks,
 )
 from .search import add_packing, add_rule2
 
@@ -44,6 +45,7 @@ __all__ = ["add_counting", "case_model", "case_range"]
 def case_range(a: int, b: int, c: int) -> range:
     """The possible largest overlaps k of two hands of an informative announcement."""
     n = check_sizes(a, b, c)
+    a, b, c = hand_sizes(a, b, c)  # Python ints (numpy's uint8 wraps round below 0)
     return range(max(0, 2 * a - n), max(0, a - c))
 
 
@@ -113,7 +115,13 @@ def add_counting(model: cp_model.CpModel, x: list, arr: np.ndarray, a: int, b: i
                  most: int | None = None) -> None:
     """The counting lemmas as linear constraints on hands `arr` (variable x[i] = hand i), after
     "at most `most` hands" (default: Johnson's packing bound)."""
-    n = a + b + c
+    check_model(model)
+    n = hands_within_budget(a, b, c, "the counting constraints")
+    arr = _hand_masks(arr, n)
+    if isinstance(x, (str, bytes)) or not isinstance(x, Sequence) or len(x) != len(arr):
+        raise checks.ArgumentTypeError(f"x must be a list of one model variable per hand "
+                                       f"({len(arr)}), got {x!r}")
+    most = None if most is None else checks.integer(most, "most", low=0)
     avoid, hold = covering_counts(a, b, c), holding_counts(a, b, c)
     model.add(sum(x) <= (packing_upper_bound(a, b, c) if most is None else most))
     for j in range(1, c + 1):  # each j-set is avoided by r_j hands
@@ -121,6 +129,16 @@ def add_counting(model: cp_model.CpModel, x: list, arr: np.ndarray, a: int, b: i
             model.add(sum(x[i] for i in np.nonzero((arr & s) == 0)[0]) >= avoid[j])
     for y in range(n):  # each card is held by q_0 hands
         model.add(sum(x[i] for i in np.nonzero((arr >> y) & 1)[0]) >= hold[0])
+
+
+def _hand_masks(arr: object, n: int) -> np.ndarray:
+    """Hands as a 1-D integer array of masks of n cards."""
+    if not isinstance(arr, np.ndarray) or arr.ndim != 1 or arr.dtype.kind not in "iu":
+        raise checks.ArgumentTypeError(
+            f"arr must be a 1-D integer array of hand masks, got {arr!r}")
+    if arr.size and (arr.min() < 0 or int(arr.max()) >> n):
+        raise ValueError(f"arr must hold hands of the cards 0..{n - 1}")
+    return arr
 
 
 def _add_lex(model: cp_model.CpModel, x: list, pairs: list[tuple[int, int]]) -> None:
