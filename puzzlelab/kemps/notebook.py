@@ -19,7 +19,7 @@ from .. import cache, checks
 from ..cache import Table, cached_table, read_long_run
 from ..figures import finish
 from . import knowledge as K
-from . import streaming
+from . import streaming, summaries
 from .cards import FULL, Deck, make_deck
 from .engine import MAX_TURNS, GameRecord
 from .play import play
@@ -98,7 +98,7 @@ def long_run(name: str) -> pd.DataFrame:
     sums = read_long_run(table)
     if sums is None:
         raise ValueError(f"data/{name}.csv is missing; build it with: {table.command}")
-    return streaming.merge_sums(sums)
+    return summaries.merge_sums(sums)
 
 
 def million_seats() -> pd.DataFrame:
@@ -106,7 +106,7 @@ def million_seats() -> pd.DataFrame:
     (columns *_1000) beside a million deals (the same first 1,000 and 999,000 more)."""
     out = []
     for cards, name in MILLION.items():
-        big = streaming.seats_from_sums(long_run(name))
+        big = summaries.seats_from_sums(long_run(name))
         small = seat_differences(tournament_games(f"kemps_tournament_{cards}"))
         big = big[big["scope"] != "all line-ups"]  # there: pooled self-play, not all 64
         both = big.merge(small, on=["scope", "seats"], suffixes=("", "_1000"))
