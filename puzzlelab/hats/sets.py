@@ -22,14 +22,15 @@ from ortools.sat.python import cp_model
 
 from .. import checks
 from ..bitsets import bits, from_bits, full
-from .model import Round, check_world, largest_players, round_index, rounds
+from .model import (LETTERS, Round, check_two_colours, check_world, largest_players,
+                    round_index, rounds)
 
 __all__ = [
     "won_round_vars",
     "LARGE_WORLD", "MAX_MAXIMAL_PLAYERS", "MAX_NEIGHBOURHOOD_PLAYERS", "achievable",
     "achievable_array", "achievable_mask", "canonical_deal", "check_mask",
     "closed_neighbourhoods", "full_mask", "mask_to_array", "maximal_won_masks",
-    "maximal_won_sets", "minimal_dominating_sets", "minimal_lost_sets",
+    "lines_through", "maximal_won_sets", "minimal_dominating_sets", "minimal_lost_sets",
     "neighbour_property_won_masks", "stubs", "to_mask", "to_rounds", "valid_lost_mask",
 ]
 
@@ -62,30 +63,34 @@ def _small_world(n_players: int, n_colors: int, what: str) -> tuple[int, int]:
     return n, m
 
 
-def _two_colour_world(n_players: int, most: int, what: str) -> int:
-    n, _ = check_world(n_players, 2)
-    if n > most:
-        raise ValueError(f"{what} handles at most N = {most} players (two colours), got N = {n}")
-    return n
-
-
 # --- geometry: lines and neighbourhoods ---------------------------------------------------------
 
 
 @lru_cache(maxsize=32)
-def stubs(n_players: int, n_colors: int = 2) -> tuple[tuple[int, ...], ...]:
-    """stubs[x][i]: bitmask of the other M - 1 rounds on the line through round x in direction i."""
-    n, m = _small_world(n_players, n_colors, "stubs")
+def lines_through(n_players: int, n_colors: int = 2) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """lines[x][i]: the other M - 1 rounds on the line through round x in direction i (player
+    i + 1's colour changed), for N >= 1 players and at most LARGE_WORLD rounds."""
+    n = checks.integer(n_players, "n_players", low=1)
+    m = checks.integer(n_colors, "n_colors", low=2, high=len(LETTERS))
+    if n > largest_players(m, LARGE_WORLD):  # compared before M**N is ever computed
+        raise ValueError(f"lines_through handles at most {LARGE_WORLD} rounds; with {m} colours "
+                         f"the largest world has N = {largest_players(m, LARGE_WORLD)} players")
     out = []
     for x in range(m**n):
         row = []
         for i in range(n):
             w = m ** (n - 1 - i)
             digit = (x // w) % m
-            base = x - digit * w
-            row.append(sum(1 << (base + c * w) for c in range(m) if c != digit))
+            row.append(tuple(x + (c - digit) * w for c in range(m) if c != digit))
         out.append(tuple(row))
     return tuple(out)
+
+
+@lru_cache(maxsize=32)
+def stubs(n_players: int, n_colors: int = 2) -> tuple[tuple[int, ...], ...]:
+    """stubs[x][i]: bitmask of the other M - 1 rounds on the line through round x in direction i."""
+    n, m = _small_world(n_players, n_colors, "stubs")
+    return tuple(tuple(from_bits(line) for line in row) for row in lines_through(n, m))
 
 
 def won_round_vars(model: cp_model.CpModel, n_players: int, n_colors: int = 2) -> list:
@@ -110,7 +115,7 @@ def won_round_vars(model: cp_model.CpModel, n_players: int, n_colors: int = 2) -
 @lru_cache(maxsize=32)
 def closed_neighbourhoods(n_players: int) -> tuple[int, ...]:
     """For M = 2: bitmask of N[x] (x and its N hypercube neighbours) for every round x."""
-    n = _two_colour_world(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "closed_neighbourhoods")
+    n = check_two_colours(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "closed_neighbourhoods")
     return tuple((1 << x) | sum(1 << (x ^ (1 << j)) for j in range(n)) for x in range(2**n))
 
 
@@ -337,7 +342,7 @@ def neighbour_property_won_masks(n_players: int) -> list[int]:
 
     Exhaustive over all 2**(2**N) sets with numpy (65,536 for N = 4).
     """
-    n = _two_colour_world(n_players, 4, "the neighbour properties are checked exhaustively: it")
+    n = check_two_colours(n_players, 4, "the neighbour properties are checked exhaustively: it")
     size = 2**n
     sets_ = np.arange(1 << size, dtype=np.int64)
     won = ((sets_[:, None] >> np.arange(size)[None, :]) & 1).astype(bool)  # [set, round]
