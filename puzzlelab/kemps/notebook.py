@@ -287,7 +287,7 @@ def plot_deals_curve(rec: GameRecord, name: str | None = None) -> plt.Figure:
 def knowledge_map(kb: Sequence[int], me: int) -> np.ndarray:
     """For agent `me` and each card: 0 mine, 1 with nobody, 2..4 known with player 1..3, 5
     unsure."""
-    kb = K._kb(list(kb) if isinstance(kb, tuple) else kb)
+    kb = K.check_kb(list(kb) if isinstance(kb, tuple) else kb)
     mine = K.holder(me)
     return np.array([0 if mask == mine else 1 + STATE_OF[mask] if mask in STATE_OF else 5
                      for mask in kb])

@@ -17,7 +17,7 @@ from ..progress import tqdm
 from .cards import FULL, Deck, make_deck
 from .engine import GameRecord, Turn
 from .play import play, play_scores
-from .strategies import _best_group, _counts
+from .strategies import best_group, value_counts
 
 __all__ = [
     "MAX_SEEDS", "claims_table", "comment_text", "dealt_surprises", "game_stats",
@@ -68,8 +68,8 @@ def comment_text(rec: GameRecord, t: Turn) -> str:
     if kind == "block":
         return f"Blocks player {why[2] + 1}"
     if strategy != "greedy":  # a knowledge-base agent passed: did it want something?
-        hc, tc = _counts(t.hand, t.table, d.m)
-        want, size = _best_group(hc, tc, t.table)
+        hc, _ = value_counts(t.hand, t.table, d.m)
+        want, size = best_group(t.hand, t.table, d.m)
         if size >= 2 and size > max(hc):
             return f"Wants {d.value_label(want)} but not sure if available"
     return "Nothing to collect"
