@@ -24,6 +24,7 @@ from puzzlelab.exact_sums import mean_ci_from_sums
 from puzzlelab.kemps import streaming as S
 from puzzlelab.kemps import summaries as M
 from puzzlelab.kemps import tournament as T
+from sweep_spy import TaskSpy
 
 DECK20 = range(2, 7)
 ALL = T.lineups(["greedy", "kb-greedy", "blocking", "tom"])
@@ -218,42 +219,25 @@ def test_a_task_plays_at_least_games_per_task_games_and_no_more_deals_than_that_
 
 
 def test_blocks_are_sized_by_games_by_default_with_the_same_sums(data_dir, monkeypatch):
-    real, firsts = S._block_sums, []
-
-    def counting(params):
-        firsts.append(params[1])
-        return real(params)
-
-    counting.__module__, counting.__qualname__ = real.__module__, real.__qualname__
-    monkeypatch.setattr(S, "_block_sums", counting)
+    spy = TaskSpy(monkeypatch, S, "_block_sums")
     monkeypatch.setattr(S, "DEALS_PER_TASK", 2)
     monkeypatch.setattr(S, "GAMES_PER_TASK", 6)
     ups = [("greedy",) * 3, ("tom", "greedy", "tom")]
     sums = S.deal_sums(ups, 10, DECK20)
-    assert sorted(firsts) == [0, 3, 6, 9]  # 3 deals x 2 line-ups = 6 games a task
-    monkeypatch.setattr(S, "_block_sums", real)
+    assert sorted(spy.firsts) == [0, 3, 6, 9]  # 3 deals x 2 line-ups = 6 games a task
+    spy.restore()
     pd.testing.assert_frame_equal(sums, S.deal_sums(ups, 10, DECK20, deals_per_task=10))
 
 
 def test_an_interrupted_run_resumes_without_replaying_finished_blocks(data_dir, monkeypatch):
-    real, calls = S._block_sums, []
-
-    def counting(params):
-        calls.append(params[1])
-        if len(calls) == 3 and stop:
-            raise KeyboardInterrupt
-        return real(params)
-
-    counting.__module__, counting.__qualname__ = real.__module__, real.__qualname__
-    monkeypatch.setattr(S, "_block_sums", counting)
+    spy = TaskSpy(monkeypatch, S, "_block_sums", stop_at=3)
     ups = [("greedy",) * 3]
-    stop = True
     with pytest.raises(KeyboardInterrupt):
         S.deal_sums(ups, 50, DECK20, deals_per_task=10, name="resume_demo")
-    stop, calls[:] = False, []
+    spy.resume()
     resumed = S.deal_sums(ups, 50, DECK20, deals_per_task=10, name="resume_demo")
-    assert calls == [20, 30, 40]  # the blocks from seeds 0 and 10 were kept
-    monkeypatch.setattr(S, "_block_sums", real)
+    assert spy.firsts == [20, 30, 40]  # the blocks from seeds 0 and 10 were kept
+    spy.restore()
     pd.testing.assert_frame_equal(resumed, S.deal_sums(ups, 50, DECK20, deals_per_task=25))
 
 
