@@ -22,8 +22,8 @@ from collections.abc import Collection, Iterable
 from typing import TypeVar
 
 __all__ = [
-    "MEMORY_BUDGET", "ArgumentTypeError", "boolean", "choice", "integer", "integers", "number",
-    "seed", "text", "within_budget",
+    "MEMORY_BUDGET", "ArgumentTypeError", "boolean", "choice", "instance", "integer", "integers",
+    "number", "seed", "text", "within_budget",
     # worker processes (the one rule for `workers=` and `--workers`)
     "MAX_WORKERS_ENV", "WORKERS_PER_CORE", "worker_limit", "workers",
 ]
@@ -104,6 +104,13 @@ def text(value: object, name: str) -> str:
     """`value` if it is a string."""
     if not isinstance(value, str):
         raise ArgumentTypeError(f"{name} must be a string, got {value!r} ({type(value).__name__})")
+    return value
+
+
+def instance(value: object, name: str, kind: type[T], what: str) -> T:
+    """`value` if it is a `kind`; else ArgumentTypeError saying it must be `what`."""
+    if not isinstance(value, kind):
+        raise ArgumentTypeError(f"{name} must be {what}, got {value!r}")
     return value
 
 

@@ -29,15 +29,11 @@ MAX_SEEDS = 100_000  # games per call of the functions below (a few minutes at m
 
 
 def _record(rec: object) -> GameRecord:
-    if not isinstance(rec, GameRecord):
-        raise checks.ArgumentTypeError(f"rec must be a GameRecord (from play()), got {rec!r}")
-    return rec
+    return checks.instance(rec, "rec", GameRecord, "a GameRecord (from play())")
 
 
 def _turn(t: object) -> Turn:
-    if not isinstance(t, Turn):
-        raise checks.ArgumentTypeError(f"t must be a Turn (a row of a game's trace), got {t!r}")
-    return t
+    return checks.instance(t, "t", Turn, "a Turn (a row of a game's trace)")
 
 
 def move_text(rec: GameRecord, t: Turn) -> str:
