@@ -40,8 +40,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MEMORY_BUDGET", "ArgumentTypeError", "binomial", "boolean", "choice", "collection", "function",
-    "integer", "integers", "multinomial", "number", "power", "record", "seed", "sequence",
-    "sweep_options", "table", "text", "within_budget",
+    "instance", "integer", "integers", "multinomial", "number", "power", "record", "seed",
+    "sequence", "sweep_options", "table", "text", "within_budget",
     # worker processes (the one rule for `workers=` and `--workers`)
     "MAX_WORKERS_ENV", "WORKERS_PER_CORE", "worker_limit", "workers",
 ]
@@ -137,6 +137,13 @@ def text(value: object, name: str) -> str:
     """`value` if it is a string."""
     if not isinstance(value, str):
         raise ArgumentTypeError(f"{name} must be a string, got {value!r} ({type(value).__name__})")
+    return value
+
+
+def instance(value: object, name: str, kind: type[T], what: str) -> T:
+    """`value` if it is a `kind`; else ArgumentTypeError saying it must be `what`."""
+    if not isinstance(value, kind):
+        raise ArgumentTypeError(f"{name} must be {what}, got {value!r}")
     return value
 
 

@@ -20,6 +20,7 @@ from puzzlelab import cache
 from puzzlelab.exact_sums import Z95, ratio_ci_from_sums
 from puzzlelab.hanabi import hat_sweep as W
 from puzzlelab.hanabi.hat_compiled import BITS_SCALE, ENDS
+from sweep_spy import TaskSpy
 
 DEALS = 30
 
@@ -111,23 +112,13 @@ def test_sums_do_not_depend_on_the_hash_seed(tmp_path):
 
 
 def test_an_interrupted_run_resumes_without_replaying_finished_blocks(data_dir, monkeypatch):
-    real, calls = W._block, []
-
-    def counting(params):
-        calls.append(params[1])
-        if len(calls) == 3 and stop:
-            raise KeyboardInterrupt
-        return real(params)
-
-    counting.__module__, counting.__qualname__ = real.__module__, real.__qualname__
-    monkeypatch.setattr(W, "_block", counting)
-    stop = True
+    spy = TaskSpy(monkeypatch, W, "_block", stop_at=3)
     with pytest.raises(KeyboardInterrupt):
         W.game_sums(20, players=(2,), deals_per_task=4, name="resume_demo")
-    stop, calls[:] = False, []
+    spy.resume()
     resumed = W.game_sums(20, players=(2,), deals_per_task=4, name="resume_demo")
-    assert calls == [8, 12, 16]  # the blocks from deals 0 and 4 were kept
-    monkeypatch.setattr(W, "_block", real)
+    assert spy.firsts == [8, 12, 16]  # the blocks from deals 0 and 4 were kept
+    spy.restore()
     pd.testing.assert_frame_equal(resumed, W.game_sums(20, players=(2,), deals_per_task=10))
 
 

@@ -154,7 +154,7 @@ def test_a_corrupted_cached_witness_is_recomputed_not_trusted(tmp_path, monkeypa
     bad = table.copy()
     bad.loc[bad.index[1], "witness_hex"] = format(0b11011000, "x")  # not an achievable 4-round set
     with pytest.raises(ValueError, match="N = 3, M = 2"):
-        notebook._verify_witnesses(bad)
+        notebook.verify_witnesses(bad)
     monkeypatch.setattr(cache, "DATA", tmp_path)
     cache.write_table(bad, "hats_optima")
     monkeypatch.setattr(notebook, "optimum_rows", lambda *a, **k: table)

@@ -20,8 +20,8 @@ import puzzlelab.kemps as kemps_package
 from puzzlelab.kemps.play import play as play_game, play_scores
 from puzzlelab.kemps.tournament import BLOCK, tournament as run_tournament
 
-NAMES = ["cards", "engine", "knowledge", "strategies", "play", "tournament", "streaming", "env",
-         "source", "notebook"]
+NAMES = ["cards", "engine", "knowledge", "strategies", "play", "tournament", "streaming",
+         "summaries", "env", "source", "notebook"]
 MODULES = [kemps_package, *(importlib.import_module(f"puzzlelab.kemps.{n}") for n in NAMES)]
 CALLABLES = [(m.__name__, name, f) for m in MODULES for name, f in public_callables(m)]
 

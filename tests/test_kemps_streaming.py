@@ -1,26 +1,35 @@
-"""Kemps tournaments as exact sums over deals (puzzlelab.kemps.streaming).
+"""Kemps tournaments as exact sums over deals (puzzlelab.kemps.summaries, .streaming).
 
-The summaries from sums are checked against the summaries of the full game table (the
-row-by-row way, `tournament.by_strategy` and friends) on the same games; the sums do not depend
-on block size, workers or executor; an interrupted run resumes; and the committed long-run
-tables satisfy exact identities between their parts.
+Each summary has one implementation (sums over blocks of deals); a table of games is one block
+(`tournament.by_strategy` and friends), a long run many (`streaming.deal_sums`). Both are checked
+against the summaries computed here a second way, directly from the game records with plain
+Python means over deals; the sums do not depend on block size, workers or executor; an
+interrupted run resumes; and the committed long-run tables satisfy exact identities between
+their parts.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
+from collections import defaultdict
+from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from puzzlelab import cache
+from puzzlelab.exact_sums import mean_ci_from_sums
 from puzzlelab.kemps import streaming as S
+from puzzlelab.kemps import summaries as M
 from puzzlelab.kemps import tournament as T
+from sweep_spy import TaskSpy
 
 DECK20 = range(2, 7)
 ALL = T.lineups(["greedy", "kb-greedy", "blocking", "tom"])
 DEALS = 40
+Z95 = NormalDist().inv_cdf(0.975)  # two-sided 95% normal quantile
 
 
 @pytest.fixture
@@ -41,30 +50,143 @@ def sums(tmp_path_factory):
         return S.deal_sums(ALL, DEALS, DECK20, deals_per_task=7)  # 7 does not divide 40
 
 
+# ----- the summaries a second way: plain means over deals of the game records ------------------
+def _records(games: pd.DataFrame) -> list[tuple[str, int, int, str, int, float]]:
+    """(line-up, seed, seat, strategy, Kemps, win share) for every seat of every game."""
+    out = []
+    for up, seed, *k in games[["lineup", "seed", "k1", "k2", "k3"]].itertuples(index=False):
+        top = max(k)
+        winners = sum(x == top for x in k) if top > 0 else 0
+        for seat, (name, x) in enumerate(zip(up.split("/"), k), start=1):
+            out.append((up, seed, seat, name, x, 1 / winners if winners and x == top else 0.0))
+    return out
+
+
+def _mean_ci(per_deal: dict[int, list[float]]) -> tuple[float, float]:
+    """Mean over deals of each deal's mean, and the 95% normal half-width over deals."""
+    x = [sum(v) / len(v) for v in per_deal.values()]
+    mean = sum(x) / len(x)
+    sd = math.sqrt(sum((a - mean) ** 2 for a in x) / (len(x) - 1))
+    return mean, Z95 * sd / math.sqrt(len(x))
+
+
+def _per_deal(rows, keep, value) -> dict[int, list[float]]:
+    out = defaultdict(list)
+    for r in rows:
+        if keep(r):
+            out[r[1]].append(value(r))
+    return out
+
+
+def direct_by_strategy(games: pd.DataFrame) -> pd.DataFrame:
+    rows, out = _records(games), []
+    for s in sorted({r[3] for r in rows}):
+        mine = [r for r in rows if r[3] == s]
+        (mk, ck), (mw, cw) = (_mean_ci(_per_deal(mine, lambda r: True, lambda r: r[i]))
+                              for i in (4, 5))
+        out.append({"strategy": s, "deals": len({r[1] for r in mine}), "seat_games": len(mine),
+                    "kemps_mean": mk, "kemps_ci": ck, "win_share": mw, "win_ci": cw})
+    return pd.DataFrame(out)
+
+
+def direct_head_to_head(games: pd.DataFrame, focal: str) -> pd.DataFrame:
+    rows, out = _records(games), []
+    for other in sorted({r[3] for r in rows} - {focal}):
+        trio = {"/".join(t) for t in itertools.permutations((focal, other, other))}
+        g = [r for r in rows if r[0] in trio]
+        if not g:
+            continue
+        row = {"focal": focal, "against": other, "deals": len({r[1] for r in g})}
+        for col, i in (("win", 5), ("kemps", 4)):
+            f = _per_deal(g, lambda r: r[3] == focal, lambda r: r[i])
+            o = _per_deal(g, lambda r: r[3] == other, lambda r: r[i])
+            diff = {d: [sum(f[d]) / len(f[d]) - sum(o[d]) / len(o[d])] for d in f}
+            row[f"focal_{col}"], row[f"focal_{col}_ci"] = _mean_ci(f)
+            row[f"other_{col}"], row[f"other_{col}_ci"] = _mean_ci(o)
+            row[f"{col}_diff"], row[f"{col}_diff_ci"] = _mean_ci(diff)
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def direct_seat_differences(games: pd.DataFrame) -> pd.DataFrame:
+    rows, out = _records(games), []
+    names = sorted({r[3] for r in rows})
+    scopes = [(f"{s} self-play", lambda r, s=s: r[0] == "/".join([s] * 3)) for s in names]
+    scopes.append(("all line-ups", lambda r: True))
+    for scope, keep in scopes:
+        g = [r for r in rows if keep(r)]
+        if not g:
+            continue
+        for i, j in ((1, 2), (1, 3), (2, 3)):
+            wi = _per_deal(g, lambda r: r[2] == i, lambda r: r[5])
+            wj = _per_deal(g, lambda r: r[2] == j, lambda r: r[5])
+            m, c = _mean_ci({d: [sum(wi[d]) / len(wi[d]) - sum(wj[d]) / len(wj[d])] for d in wi})
+            out.append({"scope": scope, "seats": f"{i} - {j}", "deals": len(wi), "win_diff": m,
+                        "ci": c, "significant": abs(m) > c})
+    return pd.DataFrame(out)
+
+
+def direct_lineup_table(games: pd.DataFrame) -> pd.DataFrame:
+    rows, out = _records(games), []
+    ups = list(dict.fromkeys(games["lineup"]))
+    for seat in (1, 2, 3):  # seat 1 of every line-up first
+        for up in ups:
+            g = [r for r in rows if r[0] == up and r[2] == seat]
+            played = games[games["lineup"] == up]
+            out.append({"lineup": up, "seat": seat, "strategy": up.split("/")[seat - 1],
+                        "kemps_mean": sum(r[4] for r in g) / len(g),
+                        "win_share": sum(r[5] for r in g) / len(g),
+                        "no_winner": float((played[["k1", "k2", "k3"]].max(axis=1) == 0).mean()),
+                        "stalled": float(played["end"].isin(["stalemate", "turn limit"]).mean())})
+    return pd.DataFrame(out)
+
+
 def _same(a: pd.DataFrame, b: pd.DataFrame) -> None:
     pd.testing.assert_frame_equal(a.reset_index(drop=True), b.reset_index(drop=True),
                                   check_dtype=False, rtol=1e-12, atol=1e-14)
 
 
-def test_strategy_summary_equals_the_row_by_row_one(games, sums):
-    _same(S.strategy_from_sums(sums), T.by_strategy(games))
+def test_strategy_summary_is_the_direct_mean_over_deals(games, sums):
+    expected = direct_by_strategy(games)
+    _same(T.by_strategy(games), expected)
+    _same(M.strategy_from_sums(sums), expected)
 
 
 @pytest.mark.parametrize("focal", ["greedy", "kb-greedy", "blocking", "tom"])
-def test_head_to_head_equals_the_row_by_row_one(games, sums, focal):
-    _same(S.head_to_head_from_sums(sums, focal), T.head_to_head(games, focal))
+def test_head_to_head_is_the_direct_paired_difference_over_deals(games, sums, focal):
+    expected = direct_head_to_head(games, focal)
+    _same(T.head_to_head(games, focal), expected)
+    _same(M.head_to_head_from_sums(sums, focal), expected)
 
 
-def test_seat_differences_equal_the_row_by_row_ones(games, sums):
-    _same(S.seats_from_sums(sums), T.seat_differences(games))
+def test_seat_differences_are_the_direct_paired_differences_over_deals(games, sums):
+    expected = direct_seat_differences(games)
+    _same(T.seat_differences(games), expected)
+    _same(M.seats_from_sums(sums), expected)
 
 
-def test_lineup_table_equals_the_row_by_row_one(games, sums):
-    _same(S.lineup_from_sums(sums), T.lineup_table(games))
+def test_lineup_table_is_the_direct_mean_over_games(games, sums):
+    expected = direct_lineup_table(games)
+    _same(T.lineup_table(games), expected)
+    _same(M.lineup_from_sums(sums), expected)
+
+
+def test_a_table_of_games_is_one_block_of_the_same_sums(games, sums):
+    """The games' sums (one block) are the long run's (blocks of 7 deals), row for row."""
+    pd.testing.assert_frame_equal(M.merge_sums(T.game_sums(games)), sums)
+
+
+def test_a_table_of_games_must_be_every_line_up_on_the_same_deals(games):
+    with pytest.raises(ValueError, match="same deals"):
+        T.by_strategy(games.iloc[1:])
+    with pytest.raises(ValueError, match="same deals"):
+        T.by_strategy(pd.concat([games, games]))
+    with pytest.raises(ValueError, match="focal"):
+        T.head_to_head(games, "bold")
 
 
 def test_each_lineups_win_shares_add_up_to_the_games_with_a_winner(sums):
-    t = S.lineup_from_sums(sums)
+    t = M.lineup_from_sums(sums)
     per_lineup = t.groupby("lineup", sort=False).agg(win=("win_share", "sum"),
                                                      no_winner=("no_winner", "first"))
     assert np.allclose(per_lineup["win"], 1 - per_lineup["no_winner"])
@@ -97,42 +219,25 @@ def test_a_task_plays_at_least_games_per_task_games_and_no_more_deals_than_that_
 
 
 def test_blocks_are_sized_by_games_by_default_with_the_same_sums(data_dir, monkeypatch):
-    real, firsts = S._block_sums, []
-
-    def counting(params):
-        firsts.append(params[1])
-        return real(params)
-
-    counting.__module__, counting.__qualname__ = real.__module__, real.__qualname__
-    monkeypatch.setattr(S, "_block_sums", counting)
+    spy = TaskSpy(monkeypatch, S, "_block_sums")
     monkeypatch.setattr(S, "DEALS_PER_TASK", 2)
     monkeypatch.setattr(S, "GAMES_PER_TASK", 6)
     ups = [("greedy",) * 3, ("tom", "greedy", "tom")]
     sums = S.deal_sums(ups, 10, DECK20)
-    assert sorted(firsts) == [0, 3, 6, 9]  # 3 deals x 2 line-ups = 6 games a task
-    monkeypatch.setattr(S, "_block_sums", real)
+    assert sorted(spy.firsts) == [0, 3, 6, 9]  # 3 deals x 2 line-ups = 6 games a task
+    spy.restore()
     pd.testing.assert_frame_equal(sums, S.deal_sums(ups, 10, DECK20, deals_per_task=10))
 
 
 def test_an_interrupted_run_resumes_without_replaying_finished_blocks(data_dir, monkeypatch):
-    real, calls = S._block_sums, []
-
-    def counting(params):
-        calls.append(params[1])
-        if len(calls) == 3 and stop:
-            raise KeyboardInterrupt
-        return real(params)
-
-    counting.__module__, counting.__qualname__ = real.__module__, real.__qualname__
-    monkeypatch.setattr(S, "_block_sums", counting)
+    spy = TaskSpy(monkeypatch, S, "_block_sums", stop_at=3)
     ups = [("greedy",) * 3]
-    stop = True
     with pytest.raises(KeyboardInterrupt):
         S.deal_sums(ups, 50, DECK20, deals_per_task=10, name="resume_demo")
-    stop, calls[:] = False, []
+    spy.resume()
     resumed = S.deal_sums(ups, 50, DECK20, deals_per_task=10, name="resume_demo")
-    assert calls == [20, 30, 40]  # the blocks from seeds 0 and 10 were kept
-    monkeypatch.setattr(S, "_block_sums", real)
+    assert spy.firsts == [20, 30, 40]  # the blocks from seeds 0 and 10 were kept
+    spy.restore()
     pd.testing.assert_frame_equal(resumed, S.deal_sums(ups, 50, DECK20, deals_per_task=25))
 
 
@@ -140,21 +245,22 @@ def test_an_interrupted_run_resumes_without_replaying_finished_blocks(data_dir, 
 def test_mean_ci_from_exact_sums_equals_the_sample_formula(seed):
     rng = np.random.default_rng(seed)
     s, den = rng.integers(-50, 200, size=int(rng.integers(2, 300))), int(rng.integers(1, 40))
-    got = S.mean_ci_from_sums(len(s), int(s.sum()), int((s * s).sum()), den)
-    assert np.allclose(got, T.mean_ci(s / den), rtol=1e-12)
+    got = mean_ci_from_sums(len(s), int(s.sum()), int((s * s).sum()), den)
+    x = s / den
+    assert np.allclose(got, (x.mean(), Z95 * x.std(ddof=1) / np.sqrt(len(x))), rtol=1e-12)
 
 
 def test_bad_sums_and_lineups_are_refused():
     good = pd.DataFrame([{"table": "seats", "scope": "x", "item": "1 - 2", "measure": "win",
                           "deals": 3, "total": 1, "squares": 1, "denominator": 6}])
     with pytest.raises(ValueError, match="denominator"):
-        S.merge_sums(pd.concat([good, good.assign(denominator=12)]))
+        M.merge_sums(pd.concat([good, good.assign(denominator=12)]))
     with pytest.raises(ValueError, match="integers"):
-        S.merge_sums(good.assign(total=1.5))
+        M.merge_sums(good.assign(total=1.5))
     with pytest.raises(ValueError, match="columns"):
-        S.merge_sums(good.drop(columns="squares"))
+        M.merge_sums(good.drop(columns="squares"))
     with pytest.raises(ValueError, match="sum of squares"):
-        S.mean_ci_from_sums(3, 9, 1, 1)
+        mean_ci_from_sums(3, 9, 1, 1)
     with pytest.raises(ValueError, match="distinct"):
         S.deal_sums([("greedy",) * 3] * 2, 10, DECK20)
     with pytest.raises(ValueError):
@@ -167,7 +273,7 @@ def test_bad_sums_and_lineups_are_refused():
 def _long_run(name: str) -> pd.DataFrame:
     if not cache.data_path(name).exists():
         pytest.skip(f"{name} is a long run (python -m puzzlelab.kemps.streaming --table {name})")
-    return S.merge_sums(cache.read_table(name))
+    return M.merge_sums(cache.read_table(name))
 
 
 @pytest.mark.parametrize("name", sorted(S.TABLES))
@@ -177,7 +283,7 @@ def test_the_long_runs_parts_agree_exactly(name):
     sums, spec = _long_run(name), S.TABLES[name]
     assert (sums["deals"] == spec["deals"]).all()
     assert (sums["squares"] * sums["deals"] >= sums["total"] ** 2).all()
-    t = sums.set_index(S.KEYS)["total"]
+    t = sums.set_index(M.KEYS)["total"]
     ups = [tuple(u) for u in spec["lineups"]]
 
     def seat(up, j, measure="win"):
@@ -185,7 +291,7 @@ def test_the_long_runs_parts_agree_exactly(name):
 
     for up in ups:
         no_winner = t[("lineup", "/".join(up), "", "no winner")]
-        assert sum(seat(up, j) for j in (1, 2, 3)) == S.SIX * (spec["deals"] - no_winner)
+        assert sum(seat(up, j) for j in (1, 2, 3)) == M.SIX * (spec["deals"] - no_winner)
     for s in {n for up in ups for n in up}:
         for measure in ("win", "kemps"):
             held = sum(seat(up, j + 1, measure) for up in ups for j in range(3) if up[j] == s)
@@ -208,7 +314,7 @@ def test_the_long_runs_parts_agree_exactly(name):
 def test_the_long_runs_agree_with_the_thousand_deal_tournament(name):
     """Every line-up's mean win share per seat in the long run lies within five standard errors
     of the committed 1,000-deal tournament's (whose deals are the long run's first 1,000)."""
-    big = S.lineup_from_sums(_long_run(name))
+    big = M.lineup_from_sums(_long_run(name))
     cards = 4 * len(S.TABLES[name]["deck"])
     games = T.unpack(cache.read_table(f"kemps_tournament_{cards}"))
     small = T.seat_rows(games)
@@ -221,7 +327,7 @@ def test_the_command_line_writes_the_sums_of_the_line_ups_asked_for(data_dir):
     S.main(["--lineups", "tom/tom/tom", "greedy/tom/tom", "--cards", "20", "--deals", "6",
             "--name", "cli_demo", "--workers", "2"])
     expected = S.deal_sums([("tom",) * 3, ("greedy", "tom", "tom")], 6, DECK20)
-    pd.testing.assert_frame_equal(S.merge_sums(cache.read_table("cli_demo")), expected)
+    pd.testing.assert_frame_equal(M.merge_sums(cache.read_table("cli_demo")), expected)
     with pytest.raises(ValueError, match="--name"):
         S.main(["--lineups", "tom/tom/tom", "--deals", "4"])
     with pytest.raises(ValueError, match="strategy"):

@@ -30,14 +30,21 @@ from .. import checks
 from .game import Game, check_game
 from .strategies import STRATEGIES, Scoring, scoring, strategy_name
 
-__all__ = ["STRATEGIES", "Analysis", "analyze", "ceil_log", "choose", "first_hit", "lemma14_bound",
-           "simulate"]
+__all__ = ["STRATEGIES", "Analysis", "analyze", "ceil_log", "choose", "choose_by_table",
+           "first_hit", "lemma14_bound", "play_tree", "simulate"]
 
 
 def choose(game: Game, live: np.ndarray, strategy: str | Scoring) -> int:
     """The experiment the strategy performs when `live` are the codes still possible."""
     game = check_game(game)
     return _pick(game, _live_codes(game, live), scoring(strategy))
+
+
+def choose_by_table(game: Game, live: np.ndarray, strategy: str | Scoring) -> int:
+    """`choose` scored over the codes × experiments outcome table, never by the compiled engine
+    (its reference: the same choice)."""
+    game = check_game(game)
+    return _choose(game, _live_codes(game, live), scoring(strategy))
 
 
 def _named(score_of: Scoring) -> str | None:
@@ -157,6 +164,15 @@ def first_hit(game: Game) -> np.ndarray:
 
 
 _TREE_COLUMNS = ["node", "parent", "outcome", "depth", "codes", "experiment", "code"]
+
+
+def play_tree(game: Game, pick: Callable[[np.ndarray, int], int], label: str) -> Analysis:
+    """Play `pick(live codes, depth) -> experiment` against every code: the decision tree and
+    each code's number of experiments, under the name `label`."""
+    game = check_game(game)
+    if not callable(pick):
+        raise checks.ArgumentTypeError(f"pick must be a function of (live, depth), got {pick!r}")
+    return _play(game, pick, checks.text(label, "label"))
 
 
 def _play(game: Game, pick: Callable[[np.ndarray, int], int], label: str) -> Analysis:

@@ -32,8 +32,8 @@ from . import engine
 from .game import Game, Symmetry, well_formed_table
 
 __all__ = ["COIN_OUTCOMES", "MAX_CODES", "MAX_PEGS", "MAX_SYMMETRY_ENTRIES", "MAX_WEIGHINGS",
-           "bags_of_gold", "black_peg_mastermind", "bulls_and_cows", "counterfeit_coin",
-           "mastermind", "mastermind_by_formulas", "outcome_clauses"]
+           "bags_of_gold", "black_peg_mastermind", "bulls_and_cows", "check_size",
+           "counterfeit_coin", "mastermind", "mastermind_by_formulas", "outcome_clauses"]
 
 MAX_CODES = 6000  # codes of a game that needs an explicit codes × experiments table
 STRING_PEGS, STRING_COLORS = 8, 127  # the engine packs a code into a 64-bit word, a byte per peg
@@ -202,9 +202,10 @@ def _one_hot(strings: np.ndarray, colors: int) -> tuple[list[str], np.ndarray]:
     return variables, codes
 
 
-def _check_size(pegs: int, colors: int, distinct: bool = False) -> tuple[int, int]:
+def check_size(pegs: int, colors: int, distinct: bool = False) -> tuple[int, int]:
+    """(pegs, colors) of a game of codes (of distinct symbols if `distinct`) that fits here."""
     pegs, colors = _positive("pegs", pegs, high=MAX_PEGS), _positive("colors", colors)
-    if distinct and colors < pegs:
+    if checks.boolean(distinct, "distinct") and colors < pegs:
         raise ValueError(f"{pegs} distinct symbols need at least {pegs} symbols, got {colors}")
     n = math.perm(colors, pegs) if distinct else colors**pegs
     if _by_strings(pegs, colors):
@@ -243,7 +244,7 @@ def _marker_game(name: str, strings: np.ndarray, colors: int, labels: list[str],
 
 def mastermind(pegs: int, colors: int) -> Game:
     """Mastermind M_{n,m} (Example 10): outcome Outcome(b, w); the game ends on all-black."""
-    pegs, colors = _check_size(pegs, colors)
+    pegs, colors = check_size(pegs, colors)
     strings = colour_strings(pegs, colors)
     labels = [f"{b}B{w}W" for b in range(pegs + 1) for w in range(pegs + 1 - b)]
     return _marker_game(f"Mastermind {pegs}×{colors}", strings, colors, labels,
@@ -252,7 +253,7 @@ def mastermind(pegs: int, colors: int) -> Game:
 
 def black_peg_mastermind(pegs: int, colors: int) -> Game:
     """Mastermind with black markers only (§2.3, 'Generalized Mastermind'): ends on all-black."""
-    pegs, colors = _check_size(pegs, colors)
+    pegs, colors = check_size(pegs, colors)
     strings = colour_strings(pegs, colors)
     return _marker_game(f"black-peg Mastermind {pegs}×{colors}", strings, colors,
                         [f"{b}B" for b in range(pegs + 1)],
@@ -261,7 +262,7 @@ def black_peg_mastermind(pegs: int, colors: int) -> Game:
 
 def bulls_and_cows(positions: int = 4, symbols: int = 10) -> Game:
     """Bulls and Cows (§2.2): distinct symbols; bulls = right place, cows = wrong place."""
-    positions, symbols = _check_size(positions, symbols, distinct=True)
+    positions, symbols = check_size(positions, symbols, distinct=True)
     strings = colour_strings(positions, symbols, distinct=True)
     labels = [f"{b}B{c}C" for b in range(positions + 1) for c in range(positions + 1 - b)]
     return _marker_game(f"Bulls and Cows {positions}×{symbols}", strings, symbols, labels,
@@ -300,7 +301,7 @@ def mastermind_by_formulas(pegs: int, colors: int) -> np.ndarray:
     where k_j is the number of pegs of colour j in the guess. Returns table[guess, code] = index
     of (b, w = t − b) in the order of `mastermind(pegs, colors).outcome_labels`.
     """
-    pegs, colors = _check_size(pegs, colors)
+    pegs, colors = check_size(pegs, colors)
     strings = colour_strings(pegs, colors)
     _, x = _one_hot(strings, colors)
     x = x.reshape(len(strings), pegs, colors)  # x[code, i, j]

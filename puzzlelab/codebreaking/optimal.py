@@ -32,7 +32,7 @@ import numpy as np
 
 from .. import checks
 from . import engine
-from .analysis import Analysis, _play
+from .analysis import Analysis, play_tree
 from .game import Game, check_game
 
 __all__ = ["MEASURES", "Search", "optimal", "distinguishable"]
@@ -331,7 +331,7 @@ def optimal(game: Game, measure: str = "worst", *, symmetry: bool = True,
             key = (live.tobytes(), None if max_worst is None else max_worst - depth)
             # below a state where the unconstrained optimum fit the budget, it is followed
             return search.avg_choice.get(key, search.avg_choice.get((live.tobytes(), None)))
-    result = _play(
+    result = play_tree(
         game, pick, f"optimal {measure}" + ("" if max_worst is None else f" (worst ≤ {max_worst})")
     )
     result.stats = {"states": search.states, "experiments seen": search.experiments_seen,

@@ -23,7 +23,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from .analysis import Analysis, _choose, _play
+from .analysis import Analysis, choose_by_table, play_tree
 from .game import Game, check_game
 from .strategies import Scoring, scoring, strategy_name
 
@@ -122,8 +122,8 @@ def analyze_table(game: Game, strategy: str | Scoring = "max-models") -> Analysi
     scored by one bincount over the codes × experiments outcome table (Klimoš 2014, §3.3)."""
     game, score_of = check_game(game), scoring(strategy)
     table_game = game if game.rule is None else game.with_final_outcomes(game.final_outcomes)
-    result = _play(table_game, lambda live, depth: _choose(table_game, live, score_of),
-                   strategy_name(strategy))
+    result = play_tree(table_game, lambda live, depth: choose_by_table(table_game, live, score_of),
+                       strategy_name(strategy))
     result.game = game
     return result
 

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .. import checks
-from .games import _check_size, black_white, colour_strings
+from .games import check_size, black_white, colour_strings
 
 __all__ = ["clause_report", "printed_clauses", "printed_outcome_1_1"]
 
@@ -52,7 +52,7 @@ def clause_report(text: str, pegs: int = 4, colors: int = 6) -> pd.DataFrame:
     when the guess is 1, 2, …, pegs (distinct colours; f_i($n) = "peg i of the code has colour
     p[n]").
     """
-    pegs, colors = _check_size(pegs, colors)
+    pegs, colors = check_size(pegs, colors)
     if colors < pegs:
         raise ValueError(f"the guess 1..{pegs} needs at least {pegs} colours, got {colors}")
     guess = np.arange(1, pegs + 1, dtype=np.int8)[None, :]

@@ -374,15 +374,11 @@ def hat_plan(knowledge: PublicKnowledge, hinter: int, fireworks: Sequence[int],
 
 
 def _plan(plan: object) -> HatPlan:
-    if not isinstance(plan, HatPlan):
-        raise checks.ArgumentTypeError(f"plan must be a HatPlan (see hat_plan), got {plan!r}")
-    return plan
+    return checks.instance(plan, "plan", HatPlan, "a HatPlan (see hat_plan)")
 
 
 def _view(view: object) -> View:
-    if not isinstance(view, View):
-        raise checks.ArgumentTypeError(f"view must be a rules.View (Game.view), got {view!r}")
-    return view
+    return checks.instance(view, "view", View, "a rules.View (Game.view)")
 
 
 def hand_value(plan: HatPlan, player: int, hand: Sequence[int]) -> int:

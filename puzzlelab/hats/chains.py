@@ -26,9 +26,9 @@ from ortools.sat.python import cp_model
 from .. import checks
 from ..bitsets import bits, from_bits, full, union
 from ..solvers import solve
-from .model import Round, round_index, round_to_string, rounds
+from .model import Round, check_two_colours, round_index, round_to_string, rounds
 from .sets import (
-    MAX_NEIGHBOURHOOD_PLAYERS, _two_colour_world, canonical_deal, check_mask,
+    MAX_NEIGHBOURHOOD_PLAYERS, canonical_deal, check_mask,
     closed_neighbourhoods, maximal_won_masks, valid_lost_mask,
 )
 
@@ -56,7 +56,7 @@ class Chain:
 
 def chains(n_players: int) -> list[Chain]:
     """The 2**N chains of the N-player, two-colour world (Table 4.1 for N = 3)."""
-    n = _two_colour_world(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "chains")
+    n = check_two_colours(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "chains")
     allr = rounds(n, 2)
     out = []
     for k, x in enumerate(allr):
@@ -67,7 +67,7 @@ def chains(n_players: int) -> list[Chain]:
 
 def chain_crossings(n_players: int) -> list[tuple[int, int, int]]:
     """Crossing chains (a, b, agent), a < b: rounds that differ in the agent's hat only."""
-    n = _two_colour_world(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "chain_crossings")
+    n = check_two_colours(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "chain_crossings")
     out = []
     for a in range(2**n):
         for j in range(n):
@@ -120,7 +120,7 @@ def chain_method(
     of correct rounds". `"each-chain-correct"` is the purpose the thesis gives for it: no chain
     of the combination ends up making no round correct (every chain keeps a neighbour outside).
     """
-    n = _two_colour_world(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "the Chain-Method")
+    n = check_two_colours(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "the Chain-Method")
     viability = checks.choice(viability, "viability", VIABILITY)
     limit = checks.integer(max_combinations, "max_combinations", low=1, high=MAX_COMBINATIONS)
     closed = closed_neighbourhoods(n)
@@ -167,7 +167,7 @@ def max_disjoint_chains(n_players: int, time_limit: float = 60.0) -> int:
     Two chains touch no common round iff their rounds differ in at least 3 hats, so this is the
     largest binary code of length N and minimum distance 3, A(N, 3).
     """
-    n = _two_colour_world(n_players, MAX_CODE_PLAYERS, "max_disjoint_chains")
+    n = check_two_colours(n_players, MAX_CODE_PLAYERS, "max_disjoint_chains")
     time_limit = checks.number(time_limit, "time_limit", low=0.001, high=3600)
     model = cp_model.CpModel()
     x = [model.NewBoolVar(f"c{k}") for k in range(2**n)]
@@ -191,7 +191,7 @@ def disjoint_chain_pairs(lost: int, n_players: int) -> list[tuple[int, int]]:
     The combination is given by its chains' incorrect rounds (a lost-set bitmask); two chains
     share no round iff their incorrect rounds differ in at least three hats (thesis Section 5.2.3).
     """
-    n = _two_colour_world(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "disjoint_chain_pairs")
+    n = check_two_colours(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "disjoint_chain_pairs")
     xs = list(bits(check_mask(lost, n, 2, "lost")))
     return [(a + 1, b + 1) for k, a in enumerate(xs) for b in xs[k + 1 :]
             if (a ^ b).bit_count() >= 3]
@@ -200,7 +200,7 @@ def disjoint_chain_pairs(lost: int, n_players: int) -> list[tuple[int, int]]:
 def combination(numbers: Sequence[int], numbering: Mapping[int, Round], n_players: int) -> dict:
     """A chain combination named by chain numbers under a numbering (number -> incorrect round):
     is it complete (its rounds treat every round), what does it win, is that won set maximal?"""
-    n = _two_colour_world(n_players, 5, "combination")
+    n = check_two_colours(n_players, 5, "combination")
     numbers = checks.integers(numbers, "numbers", low=1)
     if not isinstance(numbering, Mapping):
         raise checks.ArgumentTypeError(

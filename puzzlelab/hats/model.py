@@ -22,7 +22,8 @@ import numpy as np
 from .. import checks
 
 __all__ = [
-    "LETTERS", "MAX_ROUNDS", "PASS", "Round", "answers", "check_world", "check_world_within",
+    "LETTERS", "MAX_ROUNDS", "PASS", "Round", "answers", "check_two_colours", "check_world",
+    "check_world_within",
     "deal_to_strings", "evaluate", "largest_players", "parse_deal", "parse_strategy", "round_index",
     "round_to_string", "rounds", "rounds_correct", "set_correct_order", "strategy_to_string",
     "string_to_round", "strong_answering", "view_of", "view_table", "views", "won_mask",
@@ -64,6 +65,17 @@ def check_world_within(n_players: int, n_colors: int, limit: int, what: str) -> 
         raise ValueError(f"{what} in worlds of at most {limit} rounds; with {m} colours the "
                          f"largest has N = {largest_players(m, limit)} players, got N = {n}")
     return n, m
+
+
+def check_two_colours(n_players: int, most: int, what: str) -> int:
+    """N of a two-colour world of at most `most` players, which `what` handles (ValueError
+    naming both otherwise)."""
+    n, _ = check_world(n_players, 2)
+    most = checks.integer(most, "most", low=2)
+    if n > most:
+        raise ValueError(f"{checks.text(what, 'what')} handles at most N = {most} players (two "
+                         f"colours), got N = {n}")
+    return n
 
 
 # The memoised tables below are behind their checks: a cache keyed by (3, 2.0) would answer

@@ -50,6 +50,7 @@ __all__ = [
     "optimum_table",
     "plot_chain_crossing", "plot_hypercube", "plot_maximal_distribution",
     "plot_optimal_hypercubes", "plot_win_rate", "preset_deal", "slice_certificate_table",
+    "verify_witnesses",
 ]
 
 
@@ -376,9 +377,11 @@ def _bounds_problem(r: Any) -> str | None:
     return None
 
 
-def _verify_witnesses(table: pd.DataFrame) -> None:
+def verify_witnesses(table: pd.DataFrame) -> None:
     """Every witness deal of the optima table wins exactly its `lower` rounds, and every row's
     bounds agree with its proof (`_bounds_problem`); else ValueError naming the world."""
+    table = _frame(table, "table", ("n_players", "n_colors", "lower", "upper", "proven", "method",
+                                    "rounds", "combinatorial_upper", "witness_hex"))
     for r in table.itertuples():
         n, m = int(r.n_players), int(r.n_colors)
         problem = _bounds_problem(r)
@@ -424,7 +427,7 @@ def _verify_orbit_deals(table: pd.DataFrame) -> None:
 # The tables of the notebook in data/: the parameters that make each, and how it is rebuilt.
 OPTIMA = cache.register(Table(
     "hats_optima", params=dict(max_n=OPTIMA_MAX_N, cpsat_work_units=CPSAT_WORK_UNITS),
-    command="python -m puzzlelab.hats.optima", check=_verify_witnesses))
+    command="python -m puzzlelab.hats.optima", check=verify_witnesses))
 ORBIT_DEALS = cache.register(Table("hats_orbit_deals", params=dict(worlds=ORBIT_WORLDS),
                                    check=_verify_orbit_deals))
 MAXIMAL_SETS = cache.register(Table("hats_maximal_sets",

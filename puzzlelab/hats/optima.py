@@ -44,10 +44,10 @@ from ..solvers import Deadline, WallClockStop, solve, solve_limited
 from . import brute
 from .fullline import full_line_upper_bound
 from .slices import MAX_SLICE_ROUNDS, slice_certificate
-from .model import check_world, check_world_within, largest_players
+from .model import check_two_colours, check_world, check_world_within, largest_players
 from .orbits import orbit_search
 from .sets import (
-    LARGE_WORLD, _two_colour_world, achievable_mask, check_mask, closed_neighbourhoods, stubs,
+    LARGE_WORLD, achievable_mask, check_mask, closed_neighbourhoods, stubs,
     won_round_vars,
 )
 
@@ -332,7 +332,7 @@ def minimum_covers(n_players: int, size: int, *, through_zero: bool = False,
     (by vertex-transitivity each round lies in the same number of them, so the total is
     2**N * len(result) / size). `limit` stops after that many covers (in search order).
     """
-    n = _two_colour_world(n_players, MAX_COVER_PLAYERS, "minimum_covers (an exhaustive search)")
+    n = check_two_colours(n_players, MAX_COVER_PLAYERS, "minimum_covers (an exhaustive search)")
     size = checks.integer(size, "size", low=1, high=2**n)
     through_zero = checks.boolean(through_zero, "through_zero")
     if limit is not None:
@@ -349,7 +349,7 @@ def minimum_covers(n_players: int, size: int, *, through_zero: bool = False,
 
 def count_optimal_won_sets(n_players: int, size: int) -> int:
     """Number of optimal won sets (complements of minimum covers), double counting through 0."""
-    n = _two_colour_world(n_players, MAX_COVER_PLAYERS, "count_optimal_won_sets")
+    n = check_two_colours(n_players, MAX_COVER_PLAYERS, "count_optimal_won_sets")
     through = len(minimum_covers(n, size, through_zero=True))
     total, rest = divmod(2**n * through, size)
     if rest:
@@ -653,7 +653,7 @@ def main(argv: list[str] | None = None) -> None:
     """Recompute data/hats_optima.csv (the notebook's table) on any executor; another --max-n
     writes data/hats_optima_max_n<N>.csv, never the notebook's table."""
     from ..cache import check_writable, compute_table, data_path
-    from .notebook import OPTIMA, _verify_witnesses, optimum_cases, optimum_rows
+    from .notebook import OPTIMA, optimum_cases, optimum_rows, verify_witnesses
 
     parser = sweeps.CommandParser(
         prog="python -m puzzlelab.hats.optima",
@@ -669,7 +669,7 @@ def main(argv: list[str] | None = None) -> None:
                                           max_n=args.max_n))
     with sweeps.executor_from_arguments(args) as (executor, workers):
         out = compute_table(table, lambda: optimum_rows(cases, executor=executor, workers=workers),
-                            verify=_verify_witnesses)
+                            verify=verify_witnesses)
     print(f"wrote {data_path(table.name)} ({len(out)} worlds)")
 
 

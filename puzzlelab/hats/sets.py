@@ -23,14 +23,14 @@ from ortools.sat.python import cp_model
 from .. import checks
 from ..bitsets import bits, from_bits, full
 from ..solvers import check_model
-from .model import Round, check_world, largest_players, round_index, rounds
+from .model import Round, check_two_colours, check_world, largest_players, round_index, rounds
 
 __all__ = [
     "won_round_vars",
     "LARGE_WORLD", "MAX_MAXIMAL_PLAYERS", "MAX_NEIGHBOURHOOD_PLAYERS", "achievable",
     "achievable_array", "achievable_mask", "canonical_deal", "check_mask",
     "closed_neighbourhoods", "full_mask", "mask_to_array", "maximal_won_masks",
-    "maximal_won_sets", "minimal_dominating_sets", "minimal_lost_sets",
+    "lines_through", "maximal_won_sets", "minimal_dominating_sets", "minimal_lost_sets",
     "neighbour_property_won_masks", "stubs", "to_mask", "to_rounds", "valid_lost_mask",
 ]
 
@@ -63,14 +63,13 @@ def _small_world(n_players: int, n_colors: int, what: str) -> tuple[int, int]:
     return n, m
 
 
-def _two_colour_world(n_players: int, most: int, what: str) -> int:
-    n, _ = check_world(n_players, 2)
-    if n > most:
-        raise ValueError(f"{what} handles at most N = {most} players (two colours), got N = {n}")
-    return n
-
-
 # --- geometry: lines and neighbourhoods ---------------------------------------------------------
+
+
+def lines_through(n_players: int, n_colors: int = 2) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """lines[x][i]: the other M - 1 rounds on the line through round x in direction i (player
+    i + 1's colour changed), for N >= 1 players and at most LARGE_WORLD rounds."""
+    return _lines_through(*_small_world(n_players, n_colors, "lines_through"))
 
 
 def stubs(n_players: int, n_colors: int = 2) -> tuple[tuple[int, ...], ...]:
@@ -80,14 +79,18 @@ def stubs(n_players: int, n_colors: int = 2) -> tuple[tuple[int, ...], ...]:
 
 @lru_cache(maxsize=32)  # behind the check above: (3, 2.0) must not hit the entry of (3, 2)
 def _stubs(n: int, m: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(from_bits(line) for line in row) for row in _lines_through(n, m))
+
+
+@lru_cache(maxsize=32)  # behind the checks of lines_through and stubs
+def _lines_through(n: int, m: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
     out = []
     for x in range(m**n):
         row = []
         for i in range(n):
             w = m ** (n - 1 - i)
             digit = (x // w) % m
-            base = x - digit * w
-            row.append(sum(1 << (base + c * w) for c in range(m) if c != digit))
+            row.append(tuple(x + (c - digit) * w for c in range(m) if c != digit))
         out.append(tuple(row))
     return tuple(out)
 
@@ -115,7 +118,7 @@ def won_round_vars(model: cp_model.CpModel, n_players: int, n_colors: int = 2) -
 def closed_neighbourhoods(n_players: int) -> tuple[int, ...]:
     """For M = 2: bitmask of N[x] (x and its N hypercube neighbours) for every round x."""
     return _closed_neighbourhoods(
-        _two_colour_world(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "closed_neighbourhoods"))
+        check_two_colours(n_players, MAX_NEIGHBOURHOOD_PLAYERS, "closed_neighbourhoods"))
 
 
 @lru_cache(maxsize=32)  # behind the check above
@@ -346,7 +349,7 @@ def neighbour_property_won_masks(n_players: int) -> list[int]:
 
     Exhaustive over all 2**(2**N) sets with numpy (65,536 for N = 4).
     """
-    n = _two_colour_world(n_players, 4, "the neighbour properties are checked exhaustively: it")
+    n = check_two_colours(n_players, 4, "the neighbour properties are checked exhaustively: it")
     size = 2**n
     sets_ = np.arange(1 << size, dtype=np.int64)
     won = ((sets_[:, None] >> np.arange(size)[None, :]) & 1).astype(bool)  # [set, round]

@@ -37,7 +37,7 @@ from .. import checks
 from ..progress import tqdm
 from ..solvers import WallClockStop, solve_limited
 from .model import LETTERS, check_world, largest_players
-from .sets import won_round_vars
+from .sets import lines_through, won_round_vars
 
 __all__ = ["MAX_SLICE_ROUNDS", "SLICE_WORK_UNITS", "canonical", "point_permutations", "refute",
            "refute_slice", "slice_certificate", "slice_orbits", "uncovered"]
@@ -154,26 +154,12 @@ def slice_orbits(k: int, m: int, most: int) -> list[np.ndarray]:
     return out
 
 
-@lru_cache(maxsize=8)
-def _slice_lines(k: int, m: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """lines[p]: for each direction, the other rounds on the line through round p (k players)."""
-    out = []
-    for p in range(m**k):
-        row = []
-        for j in range(k):
-            w = m ** (k - 1 - j)
-            digit = (p // w) % m
-            row.append(tuple(p + (c - digit) * w for c in range(m) if c != digit))
-        out.append(tuple(row))
-    return tuple(out)
-
-
 def uncovered(lost: int, k: int, m: int) -> int:
     """Rounds outside `lost` that no line of the k-player world serves (a line all lost but them)."""
     k, m, size = _small_world(k, m)
     lost = checks.integer(lost, "lost", low=0, high=(1 << size) - 1)
     out = 0
-    for p, row in enumerate(_slice_lines(k, m)):
+    for p, row in enumerate(lines_through(k, m)):
         if not lost >> p & 1 and not any(all(lost >> q & 1 for q in line) for line in row):
             out |= 1 << p
     return out

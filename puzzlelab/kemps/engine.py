@@ -93,10 +93,10 @@ class Game:
         self.no_pick, self.round, self.turn, self.current = 0, 1, 0, 0
         self.over, self.end, self.reshuffles = False, "", 0
         self.agents: list | None = None  # built-in agents only (set by play.new_game): stalemates
-        self.kb = [K._initial(self.n, p, self.hands[p], self.table) if track[p] else None
+        self.kb = [K.UNCHECKED.initial(self.n, p, self.hands[p], self.table) if track[p] else None
                    for p in range(PLAYERS)]
         pub = checks.boolean(public, "public")
-        self.public = K._initial(self.n, None, (), self.table) if pub else None
+        self.public = K.UNCHECKED.initial(self.n, None, (), self.table) if pub else None
         self.kbs = [kb for kb in (*self.kb, self.public) if kb is not None]
         self.listeners: list = []
 
@@ -167,7 +167,7 @@ class Game:
         self.scores[p] += 1
         self.out.append(v)
         for kb in self.kbs:
-            K._kemps(kb, p, v)
+            K.UNCHECKED.kemps(kb, p, v)
         cards = self._draw(HAND_SIZE)
         if cards is None:
             self.hands[p] = []
@@ -180,9 +180,9 @@ class Game:
                     for c in cards:
                         kb[c] = K.HOLDER[p]
                 else:
-                    K._dealt(kb, p, self.table, self.discard, self.out)
+                    K.UNCHECKED.dealt(kb, p, self.table, self.discard, self.out)
         if self.public is not None:
-            K._dealt(self.public, p, self.table, self.discard, self.out)
+            K.UNCHECKED.dealt(self.public, p, self.table, self.discard, self.out)
 
     # ----- a turn ----------------------------------------------------------------------
     def check_move(self, p: int, picks: Sequence[int], discards: Sequence[int]) -> None:

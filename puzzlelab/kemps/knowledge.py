@@ -9,7 +9,8 @@ The public knowledge base is what an outside observer knows from the announcemen
 The announcements (report 3.2-3.3, plus DEALT) and what they do to every knowledge base:
 PICKED(p, c) sets kb[c] = holder(p); DISCARDED(p, c) sets kb[c] = NOBODY; NEW TABLE (`seen`);
 KEMPS(p, v) (`kemps`); DEALT(p) (`dealt`). The functions here check their arguments; the
-engine applies the same updates through the underscore versions on its own valid state.
+engine and the agents apply the same updates and queries to their own valid state through
+`UNCHECKED`, which skips the checks.
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 from math import comb
+from types import SimpleNamespace
 
 from .. import checks
 from .cards import HAND_SIZE, PLAYERS
 
 __all__ = [
-    "ALL", "HOLDER", "NOBODY", "available", "dealt", "deals_possible", "discarded", "holder",
+    "ALL", "HOLDER", "NOBODY", "UNCHECKED", "available", "check_kb", "dealt", "deals_possible",
+    "discarded", "holder",
     "initial", "kemps", "known_holder", "opponent_holds", "own", "picked", "possible_holders",
     "seen",
     "truthful",
@@ -39,7 +42,7 @@ def holder(p: int) -> int:
 
 
 # ----- argument checks ------------------------------------------------------------------------
-def _kb(kb: object, name: str = "kb") -> list[int]:
+def check_kb(kb: object, name: str = "kb") -> list[int]:
     """A knowledge base: a list of masks 0..15, four per value, at most 52 cards."""
     if not isinstance(kb, list):
         raise checks.ArgumentTypeError(f"{name} must be a list of masks 0..15, got {kb!r}")
@@ -72,6 +75,7 @@ def initial(n: int, me: int | None, hand: Iterable[int], table: Iterable[int]) -
 
 
 def _initial(n: int, me: int | None, hand: Iterable[int], table: Iterable[int]) -> list[int]:
+    """`initial` without its checks."""
     kb = [ALL & ~HOLDER[me] if me is not None else ALL] * n
     for c in hand:
         kb[c] = HOLDER[me]  # type: ignore[index]
@@ -82,33 +86,34 @@ def _initial(n: int, me: int | None, hand: Iterable[int], table: Iterable[int]) 
 
 def seen(kb: list[int], cards: Iterable[int]) -> None:
     """NEW TABLE: cards laid out face up are with nobody."""
-    for c in _cards(_kb(kb), cards):
+    for c in _cards(check_kb(kb), cards):
         kb[c] = NOBODY
 
 
 def own(kb: list[int], me: int, cards: Iterable[int]) -> None:
     """I was dealt `cards`: they are mine (set_knowledge_own_deck in the report)."""
     mine = holder(me)
-    for c in _cards(_kb(kb), cards):
+    for c in _cards(check_kb(kb), cards):
         kb[c] = mine
 
 
 def picked(kb: list[int], p: int, card: int) -> None:
     """PICKED(p, card): player p took `card` from the table, so p holds it."""
-    kb[checks.integer(card, "card", low=0, high=len(_kb(kb)) - 1)] = holder(p)
+    kb[checks.integer(card, "card", low=0, high=len(check_kb(kb)) - 1)] = holder(p)
 
 
 def discarded(kb: list[int], card: int) -> None:
     """DISCARDED(p, card): the card lies face up on the table, so it is with nobody."""
-    kb[checks.integer(card, "card", low=0, high=len(_kb(kb)) - 1)] = NOBODY
+    kb[checks.integer(card, "card", low=0, high=len(check_kb(kb)) - 1)] = NOBODY
 
 
 def kemps(kb: list[int], p: int, v: int) -> None:
     """KEMPS(p, v): the four cards of value v leave the game, and p's hand is now empty."""
-    _kemps(_kb(kb), _seat(p, "p"), checks.integer(v, "v", low=0, high=len(kb) // 4 - 1))
+    _kemps(check_kb(kb), _seat(p, "p"), checks.integer(v, "v", low=0, high=len(kb) // 4 - 1))
 
 
 def _kemps(kb: list[int], p: int, v: int) -> None:
+    """`kemps` without its checks."""
     keep = ~HOLDER[p]
     for i in range(len(kb)):
         kb[i] &= keep
@@ -119,13 +124,14 @@ def _kemps(kb: list[int], p: int, v: int) -> None:
 def dealt(kb: list[int], p: int, table: Iterable[int], discard: Iterable[int],
           out: Iterable[int]) -> None:
     """DEALT(p): player p was dealt from the deck; any card that may be in the deck may be p's."""
-    _kb(kb)
+    check_kb(kb)
     _dealt(kb, _seat(p, "p"), _cards(kb, table, "table"), _cards(kb, discard, "discard"),
            checks.integers(out, "out", low=0, high=len(kb) // 4 - 1))
 
 
 def _dealt(kb: list[int], p: int, table: Iterable[int], discard: Iterable[int],
            out: Iterable[int]) -> None:
+    """`dealt` without its checks."""
     hidden = set(table) | set(discard)
     gone = set(out)
     b = HOLDER[p]
@@ -139,17 +145,18 @@ def truthful(kb: list[int], locations: Sequence[int]) -> bool:
     """The true state of every card (`locations`, one holder mask each) is still considered
     possible."""
     locations = checks.integers(locations, "locations", low=0, high=ALL)
-    if len(locations) != len(_kb(kb)):
+    if len(locations) != len(check_kb(kb)):
         raise ValueError(f"locations must have one mask per card ({len(kb)}), got {len(locations)}")
     return all(k & t for k, t in zip(kb, locations))
 
 
 def known_holder(kb: list[int], c: int) -> int | None:
     """The player known to hold card c, or None when the agent is unsure or it is with nobody."""
-    return _known_holder(_kb(kb), checks.integer(c, "card", low=0, high=len(kb) - 1))
+    return _known_holder(check_kb(kb), checks.integer(c, "card", low=0, high=len(kb) - 1))
 
 
 def _known_holder(kb: list[int], c: int) -> int | None:
+    """`known_holder` without its checks."""
     return _OWNER.get(kb[c])
 
 
@@ -163,10 +170,11 @@ _OPP = [[int(mask in HOLDER and mask != HOLDER[me]) for mask in range(ALL + 1)] 
 def available(kb: list[int], me: int) -> list[bool]:
     """Values whose four cards are, for sure, with nobody or with me (KB Greedy's test, report
     2.4.2)."""
-    return _available(_kb(kb), _seat(me), len(kb) // 4)
+    return _available(check_kb(kb), _seat(me), len(kb) // 4)
 
 
 def _available(kb: list[int], me: int, m: int) -> list[bool]:
+    """`available` without its checks (m values)."""
     free = _FREE[me]
     return [free[kb[4 * v]] and free[kb[4 * v + 1]] and free[kb[4 * v + 2]] and free[kb[4 * v + 3]]
             for v in range(m)]
@@ -174,10 +182,11 @@ def _available(kb: list[int], me: int, m: int) -> list[bool]:
 
 def opponent_holds(kb: list[int], me: int) -> list[int]:
     """For each value, how many of its cards the agent knows are in an opponent's hand."""
-    return _opponent_holds(_kb(kb), _seat(me), len(kb) // 4)
+    return _opponent_holds(check_kb(kb), _seat(me), len(kb) // 4)
 
 
 def _opponent_holds(kb: list[int], me: int, m: int) -> list[int]:
+    """`opponent_holds` without its checks (m values)."""
     opp = _OPP[me]
     return [opp[kb[4 * v]] + opp[kb[4 * v + 1]] + opp[kb[4 * v + 2]] + opp[kb[4 * v + 3]]
             for v in range(m)]
@@ -185,7 +194,7 @@ def _opponent_holds(kb: list[int], me: int, m: int) -> list[int]:
 
 def possible_holders(kb: list[int], c: int) -> tuple[int, ...]:
     """The states s0..s3 the agent considers possible for card c (0 = nobody, i = player i)."""
-    mask = _kb(kb)[checks.integer(c, "card", low=0, high=len(kb) - 1)]
+    mask = check_kb(kb)[checks.integer(c, "card", low=0, high=len(kb) - 1)]
     return tuple(s for s in range(4) if mask >> s & 1)
 
 
@@ -196,7 +205,7 @@ def deals_possible(kb: list[int], me: int | None,
     For a player's own knowledge base the two other hands are counted; for the public one
     (me=None) all three. Cards are grouped by their mask and the groups filled by counting.
     """
-    kb, me = _kb(kb), _seat(me, allow_none=True)
+    kb, me = check_kb(kb), _seat(me, allow_none=True)
     sizes = checks.integers(hand_sizes, "hand_sizes", low=0, high=HAND_SIZE)
     if len(sizes) != PLAYERS:
         raise ValueError(f"hand_sizes must give {PLAYERS} hand sizes, got {sizes}")
@@ -250,3 +259,10 @@ def _count_brute(kb: list[int], players: list[int], sizes: Sequence[int],
         return sum(fill(i + 1, used | frozenset(h)) for h in combinations(cand, sizes[p]))
 
     return fill(0, frozenset())
+
+
+# The updates and queries above without their checks, for the engine and the agents, which keep
+# valid state and call them on every turn.
+UNCHECKED = SimpleNamespace(initial=_initial, kemps=_kemps, dealt=_dealt,
+                            known_holder=_known_holder, available=_available,
+                            opponent_holds=_opponent_holds)

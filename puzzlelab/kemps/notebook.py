@@ -19,7 +19,7 @@ from .. import cache, checks
 from ..cache import Table, cached_table, read_long_run
 from ..figures import finish
 from . import knowledge as K
-from . import streaming
+from . import streaming, summaries
 from .cards import FULL, Deck, make_deck
 from .engine import MAX_TURNS, GameRecord
 from .play import play
@@ -105,7 +105,7 @@ def long_run(name: str) -> pd.DataFrame:
     sums = read_long_run(table)
     if sums is None:
         raise ValueError(f"data/{name}.csv is missing; build it with: {table.command}")
-    return streaming.merge_sums(sums)
+    return summaries.merge_sums(sums)
 
 
 def million_seats() -> pd.DataFrame:
@@ -113,7 +113,7 @@ def million_seats() -> pd.DataFrame:
     (columns *_1000) beside a million deals (the same first 1,000 and 999,000 more)."""
     out = []
     for cards, name in MILLION.items():
-        big = streaming.seats_from_sums(long_run(name))
+        big = summaries.seats_from_sums(long_run(name))
         small = seat_differences(tournament_games(f"kemps_tournament_{cards}"))
         big = big[big["scope"] != "all line-ups"]  # there: pooled self-play, not all 64
         both = big.merge(small, on=["scope", "seats"], suffixes=("", "_1000"))
@@ -295,7 +295,7 @@ def plot_deals_curve(rec: GameRecord, name: str | None = None) -> plt.Figure:
 def knowledge_map(kb: Sequence[int], me: int) -> np.ndarray:
     """For agent `me` and each card: 0 mine, 1 with nobody, 2..4 known with player 1..3, 5
     unsure."""
-    kb = K._kb(list(kb) if isinstance(kb, tuple) else kb)
+    kb = K.check_kb(list(kb) if isinstance(kb, tuple) else kb)
     mine = K.holder(me)
     return np.array([0 if mask == mine else 1 + STATE_OF[mask] if mask in STATE_OF else 5
                      for mask in kb])

@@ -17,7 +17,7 @@ from ..progress import tqdm
 from .cards import FULL, Deck, make_deck
 from .engine import GameRecord, Turn
 from .play import make_agents, play, play_scores
-from .strategies import _best_group, _counts
+from .strategies import best_group, value_counts
 
 __all__ = [
     "MAX_SEEDS", "claims_table", "comment_text", "dealt_surprises", "game_stats",
@@ -29,15 +29,12 @@ MAX_SEEDS = 100_000  # games per call of the functions below (a few minutes at m
 
 
 def _record(rec: object) -> GameRecord:
-    if not isinstance(rec, GameRecord):
-        raise checks.ArgumentTypeError(f"rec must be a GameRecord (from play()), got {rec!r}")
-    return rec
+    return checks.instance(rec, "rec", GameRecord, "a GameRecord (from play())")
 
 
 def _turn(t: object, rec: GameRecord) -> Turn:
     """A Turn of a game of `rec`'s deck (its cards in the deck)."""
-    if not isinstance(t, Turn):
-        raise checks.ArgumentTypeError(f"t must be a Turn (a row of a game's trace), got {t!r}")
+    checks.instance(t, "t", Turn, "a Turn (a row of a game's trace)")
     t.check_cards(rec.deck.n)
     return t
 
@@ -70,8 +67,8 @@ def comment_text(rec: GameRecord, t: Turn) -> str:
     if kind == "block":
         return f"Blocks player {why[2] + 1}"
     if strategy != "greedy":  # a knowledge-base agent passed: did it want something?
-        hc, tc = _counts(t.hand, t.table, d.m)
-        want, size = _best_group(hc, tc, t.table)
+        hc, _ = value_counts(t.hand, t.table, d.m)
+        want, size = best_group(t.hand, t.table, d.m)
         if size >= 2 and size > max(hc):
             return f"Wants {d.value_label(want)} but not sure if available"
     return "Nothing to collect"

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ABLATIONS", "STRATEGIES", "Agent", "Blocking", "Bold", "Greedy", "KBGreedy", "Move",
-    "TheoryOfMind", "make_agent",
+    "TheoryOfMind", "best_group", "make_agent", "value_counts",
 ]
 
 Move = tuple[tuple[int, ...], tuple[int, ...], tuple]
@@ -57,6 +57,33 @@ def _best_group(hc: Sequence[int], tc: Sequence[int], table: Sequence[int],
             if key > best:
                 best = key
     return (best & VALUE_MASK, best >> SIZE_SHIFT) if best else (-1, 0)
+
+
+def _hand_and_table(hand: object, table: object,
+                    m: object) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """Checked (hand, table, m): distinct cards of a deck of m values (at most 13), at most 4 in
+    each."""
+    m = checks.integer(m, "m", low=1, high=13)
+    hand = checks.integers(hand, "hand", low=0, high=4 * m - 1)
+    table = checks.integers(table, "table", low=0, high=4 * m - 1)
+    if len(hand) > HAND_SIZE or len(table) > TABLE_SIZE or len({*hand, *table}) != len(hand) + \
+            len(table):
+        raise ValueError(f"hand and table must be distinct cards, at most {HAND_SIZE} and "
+                         f"{TABLE_SIZE}, got {hand} and {table}")
+    return hand, table, m
+
+
+def value_counts(hand: Sequence[int], table: Sequence[int], m: int) -> tuple[list[int], list[int]]:
+    """How many cards of each of the m values are in the hand and on the table."""
+    hand, table, m = _hand_and_table(hand, table, m)
+    return _counts(hand, table, m)
+
+
+def best_group(hand: Sequence[int], table: Sequence[int], m: int) -> tuple[int, int]:
+    """The table value that makes the largest group with the hand: (value, size); ties to more
+    in hand, then the higher value; (-1, 0) for an empty table (Section 2.4, Greedy's choice)."""
+    hand, table, m = _hand_and_table(hand, table, m)
+    return _best_group(*_counts(hand, table, m), table)
 
 
 def _collect_move(hand: Sequence[int], table: Sequence[int], v: int, hc: Sequence[int],
@@ -117,7 +144,7 @@ class KBGreedy(Agent):
 
     def allowed(self, game: Game, me: int) -> list[bool]:
         """The values this agent may collect."""
-        return K._available(game.kb[me], me, game.m)
+        return K.UNCHECKED.available(game.kb[me], me, game.m)
 
     def collect(self, game: Game, me: int, hc: list[int], tc: list[int], ok: list[bool],
                 keyfn: DiscardKey) -> Move | None:
@@ -148,7 +175,7 @@ class Blocking(KBGreedy):
         hc, tc = _counts(game.hands[me], game.table, game.m)
         ok = self.allowed(game, me)
         # for each value, how many of its cards opponents are known to hold (what they collect)
-        opp = K._opponent_holds(game.kb[me], me, game.m)
+        opp = K.UNCHECKED.opponent_holds(game.kb[me], me, game.m)
         # keep blocking cards (values an opponent is known to hold) to the very last
         move = self.collect(game, me, hc, tc, ok,
                             lambda c: (opp[c >> 2] > 0, ok[c >> 2], hc[c >> 2] + tc[c >> 2], c))
@@ -170,7 +197,7 @@ class Blocking(KBGreedy):
         if not spare or best < 0:
             return None
         w = table[best] >> 2
-        holders = [K._known_holder(game.kb[me], c) for c in range(4 * w, 4 * w + 4)]
+        holders = [K.UNCHECKED.known_holder(game.kb[me], c) for c in range(4 * w, 4 * w + 4)]
         victim = max((p for p in range(PLAYERS) if p != me), key=lambda p: (holders.count(p), -p))
         return (best,), (spare[0],), ("block", w, victim)
 
@@ -182,7 +209,7 @@ class Bold(Blocking):
     name = "bold"
 
     def allowed(self, game: Game, me: int) -> list[bool]:
-        return [o == 0 for o in K._opponent_holds(game.kb[me], me, game.m)]
+        return [o == 0 for o in K.UNCHECKED.opponent_holds(game.kb[me], me, game.m)]
 
 
 class TheoryOfMind(Bold):
@@ -222,7 +249,7 @@ class TheoryOfMind(Bold):
         kb = game.kb[me]
         for c in [c for c, p in self.blocked.items() if kb[c] != K.HOLDER[p]]:
             del self.blocked[c]  # the blocker let the card go
-        opp = K._opponent_holds(kb, me, game.m)
+        opp = K.UNCHECKED.opponent_holds(kb, me, game.m)
         for c in self.blocked:
             opp[c >> 2] -= 1  # a block card will come back: not a competitor's card
         return [o == 0 for o in opp]

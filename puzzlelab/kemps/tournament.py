@@ -4,7 +4,9 @@
 `seed + i`), so the unit of independent sampling is the *deal*: the summaries below first
 average a strategy's seats within a deal (two copies of a strategy in one game, or the same
 deal in several line-ups, are not independent samples) and take the confidence interval
-over deals. Seat effects are paired differences between seats over the same deals.
+over deals. Seat effects are paired differences between seats over the same deals. A table of
+games is one block of deals, summarised by exact sums (`game_sums`); each summary is read from
+those sums (`summaries`), as the long runs' are from theirs.
 
 The games run through `puzzlelab.sweeps.sweep` on any executor, in blocks of `BLOCK` games of
 one line-up; the seeds come from the parameters, so the table is the same whatever ran it.
@@ -30,12 +32,14 @@ from .cards import FULL, Deck, make_deck
 from .engine import MAX_TURNS
 from .play import play_scores
 from .strategies import ABLATIONS, STRATEGIES
+from .summaries import (SUMS, block_sums, head_to_head_from_sums, lineup_from_sums,
+                        seats_from_sums, strategy_from_sums)
 
 __all__ = [
     "DECLARED", "GAMES",
-    "BLOCK", "ENDS", "TABLES", "Z95", "by_strategy", "head_to_head", "lineup_games", "lineup_table",
-    "lineups", "mean_ci", "pack", "per_deal", "seat_differences", "seat_rows", "tournament",
-    "unpack", "valve_table", "win_shares",
+    "BLOCK", "ENDS", "TABLES", "Z95", "by_strategy", "check_lineup", "game_sums", "head_to_head",
+    "lineup_games", "lineup_table", "lineups", "pack", "seat_differences", "seat_rows",
+    "tournament", "unpack", "valve_table", "win_shares",
 ]
 
 ENDS = {"deck exhausted": "d", "stalemate": "s", "turn limit": "t"}
@@ -130,7 +134,7 @@ def lineup_games(lineup: Sequence[str], games: int, deck: Deck | Sequence[int] =
                  seed: int = 0, max_turns: int = MAX_TURNS) -> pd.DataFrame:
     """Play `games` seeded games of one line-up (seeds seed, seed + 1, ...); one row per game."""
     games = checks.integer(games, "games", low=1, high=10**6)
-    rows = _block((tuple(_lineup(lineup)), checks.seed(seed), games, make_deck(deck),
+    rows = _block((tuple(check_lineup(lineup)), checks.seed(seed), games, make_deck(deck),
                    checks.integer(max_turns, "max_turns", low=1)))
     return pd.DataFrame(rows, columns=COLUMNS)
 
@@ -192,33 +196,27 @@ def seat_rows(games: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-def mean_ci(x: Sequence[float] | np.ndarray | pd.Series) -> tuple[float, float]:
-    """Mean and 95% normal half-width of independent samples x (NaN half-width for one sample)."""
-    try:
-        x = np.asarray(x, dtype=float)
-    except (TypeError, ValueError, OverflowError):
-        raise checks.ArgumentTypeError(f"x must be a sequence of numbers, got {x!r}") from None
-    if x.ndim != 1 or not len(x):
-        raise ValueError(f"x must be a non-empty one-dimensional sequence, got shape {x.shape}")
-    half = float(Z95 * x.std(ddof=1) / np.sqrt(len(x))) if len(x) > 1 else float("nan")
-    return float(x.mean()), half
-
-
-def per_deal(rows: pd.DataFrame) -> pd.DataFrame:
-    """Average Kemps and win share per deal (seed) over the given seat rows (from seat_rows)."""
-    return _table(rows, ["seed", "kemps", "win"], "rows").groupby("seed")[["kemps", "win"]].mean()
+def game_sums(games: pd.DataFrame) -> pd.DataFrame:
+    """A table of games as one block of deals: its exact sums (`summaries.block_sums`); every
+    line-up must have played the same deals, each once."""
+    games = _table(games, PACKED)
+    order = list(dict.fromkeys(games["lineup"]))
+    deals = games["seed"].nunique()
+    if len(games) != len(order) * deals or games.duplicated(["lineup", "seed"]).any():
+        raise ValueError("every line-up must have played the same deals (seeds), each once")
+    games = games.sort_values("seed", kind="stable")
+    by_lineup = [games[games["lineup"] == up] for up in order]
+    kemps = np.stack([g[["k1", "k2", "k3"]].to_numpy(dtype=np.int64) for g in by_lineup])
+    stalled = np.stack([g["end"].isin(["stalemate", "turn limit"]).to_numpy() for g in by_lineup])
+    names = [up.split("/") for up in order]
+    if any(len(up) != 3 for up in names):
+        raise ValueError("games['lineup'] must name three strategies such as 'greedy/tom/tom'")
+    return pd.DataFrame(block_sums(names, kemps, stalled), columns=SUMS)
 
 
 def by_strategy(games: pd.DataFrame) -> pd.DataFrame:
     """Each strategy over every line-up and seat it played: mean per deal, 95% CI over deals."""
-    rows = seat_rows(games)
-    out = []
-    for name, g in rows.groupby("strategy", sort=True):
-        d = per_deal(g)
-        (mk, ck), (mw, cw) = mean_ci(d["kemps"]), mean_ci(d["win"])
-        out.append({"strategy": name, "deals": len(d), "seat_games": len(g), "kemps_mean": mk,
-                    "kemps_ci": ck, "win_share": mw, "win_ci": cw})
-    return pd.DataFrame(out)
+    return strategy_from_sums(game_sums(games))
 
 
 def head_to_head(games: pd.DataFrame, focal: str) -> pd.DataFrame:
@@ -227,34 +225,15 @@ def head_to_head(games: pd.DataFrame, focal: str) -> pd.DataFrame:
     Per deal: the focal agent's mean over its 3 seat-games, the others' mean over their 6, and
     the paired difference; means and 95% CIs over deals.
     """
-    rows = seat_rows(games)
-    focal = checks.choice(focal, "focal", sorted(set(rows["strategy"])))
-    out = []
-    for other in sorted(set(rows["strategy"]) - {focal}):
-        ups = {"/".join(t) for t in set(itertools.permutations((focal, other, other)))}
-        g = rows[rows["lineup"].isin(ups)]
-        if g.empty:
-            continue
-        f, o = per_deal(g[g["strategy"] == focal]), per_deal(g[g["strategy"] == other])
-        row = {"focal": focal, "against": other, "deals": len(f)}
-        for col in ("win", "kemps"):
-            row[f"focal_{col}"], row[f"focal_{col}_ci"] = mean_ci(f[col])
-            row[f"other_{col}"], row[f"other_{col}_ci"] = mean_ci(o[col])
-            row[f"{col}_diff"], row[f"{col}_diff_ci"] = mean_ci(f[col] - o[col])
-        out.append(row)
-    return pd.DataFrame(out)
+    sums = game_sums(games)
+    played = sorted(set(sums.loc[sums["table"] == "strategy", "scope"]))
+    return head_to_head_from_sums(sums, checks.choice(focal, "focal", played))
 
 
 def lineup_table(games: pd.DataFrame) -> pd.DataFrame:
     """Per line-up and seat: mean Kemps and win share; per line-up: the share of games without a
     winner and of games stalled."""
-    rows = seat_rows(_table(games, PACKED))
-    t = rows.groupby(["lineup", "seat", "strategy"], sort=False)[["kemps", "win"]].mean()
-    t = t.reset_index().rename(columns={"kemps": "kemps_mean", "win": "win_share"})
-    per_game = games.assign(no_winner=games[["k1", "k2", "k3"]].max(axis=1) == 0,
-                            stalled=games["end"].isin(["stalemate", "turn limit"]))
-    extra = per_game.groupby("lineup", sort=False)[["no_winner", "stalled"]].mean().reset_index()
-    return t.merge(extra, on="lineup")
+    return lineup_from_sums(game_sums(games))
 
 
 def seat_differences(games: pd.DataFrame) -> pd.DataFrame:
@@ -263,20 +242,7 @@ def seat_differences(games: pd.DataFrame) -> pd.DataFrame:
     For each self-play line-up, and for all line-ups together (every strategy sits in every
     seat equally often, so only the seat differs): per deal, seat i's win share minus seat j's.
     """
-    rows = seat_rows(games)
-    scopes = [(f"{s} self-play", rows[rows["lineup"] == "/".join([s] * 3)])
-              for s in sorted(set(rows["strategy"]))]
-    scopes.append(("all line-ups", rows))
-    out = []
-    for scope, g in scopes:
-        if g.empty:
-            continue
-        w = g.groupby(["seed", "seat"])["win"].mean().unstack("seat")
-        for i, j in ((1, 2), (1, 3), (2, 3)):
-            m, c = mean_ci(w[i] - w[j])
-            out.append({"scope": scope, "seats": f"{i} - {j}", "deals": len(w), "win_diff": m,
-                        "ci": c, "significant": abs(m) > c})
-    return pd.DataFrame(out)
+    return seats_from_sums(game_sums(games))
 
 
 # ----- the turn valve ------------------------------------------------------------------------
@@ -299,7 +265,7 @@ def valve_table(lineups: Sequence[Sequence[str]], valves: Sequence[int],
     share per seat (the same seeds 0..games-1 for every valve)."""
     if isinstance(lineups, (str, bytes)) or not isinstance(lineups, Sequence):
         raise checks.ArgumentTypeError(f"lineups must be a sequence of line-ups, got {lineups!r}")
-    ups = [tuple(_lineup(u)) for u in lineups]
+    ups = [tuple(check_lineup(u)) for u in lineups]
     valves = checks.integers(valves, "valves", low=1)
     games = checks.integer(games, "games", low=1, high=10**6)
     deck = make_deck(deck)
@@ -308,8 +274,8 @@ def valve_table(lineups: Sequence[Sequence[str]], valves: Sequence[int],
                                      desc="Kemps turn valve"))
 
 
-def _lineup(lineup: object) -> list[str]:
-    """Three known strategy names."""
+def check_lineup(lineup: object) -> list[str]:
+    """A line-up as a list of three known strategy names; anything else is refused."""
     if isinstance(lineup, (str, bytes)) or not isinstance(lineup, Sequence) or len(lineup) != 3:
         raise checks.ArgumentTypeError(f"a line-up is three strategy names, got {lineup!r}")
     for name in lineup:

@@ -15,6 +15,7 @@ construction fixes its own labels), or None when its parameters do not fit (a, b
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from itertools import combinations, product
@@ -22,7 +23,7 @@ from itertools import combinations, product
 from .. import checks
 from .model import Announcement, Hand, check_hand, hand_sizes, hands_within_budget, is_solution
 
-__all__ = ["first_construction", "plane", "power_sums", "sum_mod"]
+__all__ = ["first_construction", "is_prime", "plane", "power_sums", "sum_mod"]
 
 
 def sum_mod(
@@ -49,7 +50,7 @@ def power_sums(
     n = hands_within_budget(a, b, c, "the power-sum announcement")
     h = check_hand(hand, a, b, c)
     p = n if p is None else checks.integer(p, "p", low=2, high=10**6)
-    if not _is_prime(p) or p < n:
+    if not is_prime(p) or p < n:
         raise ValueError(f"p must be a prime >= n = {n}, got {p}")
 
     def key(x: Hand) -> tuple[int, ...]:
@@ -59,13 +60,15 @@ def power_sums(
     return tuple(x for x in combinations(range(n), a) if key(x) == target)
 
 
-def _is_prime(q: int) -> bool:
-    return q >= 2 and all(q % d for d in range(2, int(q**0.5) + 1))
+def is_prime(q: int) -> bool:
+    """Whether q is prime (trial division, q at most 10**12): the planes and sums modulo a prime."""
+    q = checks.integer(q, "q", high=10**12)
+    return q >= 2 and all(q % d for d in range(2, math.isqrt(q) + 1))
 
 
 def projective_plane_lines(q: int) -> list[Hand]:
     """Lines of PG(2, q), q prime, as sets of point numbers 0..q²+q."""
-    if not _is_prime(q):
+    if not is_prime(q):
         raise ValueError(f"only prime orders q are built here, got {q}")
     pts = [v for v in product(range(q), repeat=3) if _normal(v, q) == v and any(v)]
     index = {p: i for i, p in enumerate(pts)}
@@ -86,7 +89,7 @@ def _normal(v: tuple[int, ...], q: int) -> tuple[int, ...]:
 
 def affine_plane_lines(q: int) -> list[Hand]:
     """Lines of AG(2, q), q prime, as sets of point numbers 0..q²-1 (point (x, y) is x·q + y)."""
-    if not _is_prime(q):
+    if not is_prime(q):
         raise ValueError(f"only prime orders q are built here, got {q}")
     lines = {tuple(sorted(x * q + (s * x + t) % q for x in range(q)))
              for s in range(q) for t in range(q)}
@@ -109,9 +112,9 @@ def plane(a: int, b: int, c: int, hand: Iterable[int] | None = None) -> Announce
     h = check_hand(hand, a, b, c)
     a, b, c = hand_sizes(a, b, c)  # Python ints (numpy's are refused by pow with a modulus)
     q = a - 1
-    if _is_prime(q) and n == q * q + q + 1:
+    if is_prime(q) and n == q * q + q + 1:
         return relabel(projective_plane_lines(q), h, n)
-    if _is_prime(a) and n == a * a:
+    if is_prime(a) and n == a * a:
         return relabel(affine_plane_lines(a), h, n)
     return None
 
@@ -122,7 +125,7 @@ def _generators(n: int, c: int) -> list[tuple[str, Callable[..., Announcement | 
     for m in range(n, 2 * n + 1):
         out.append((f"sum mod {m}", partial(_sum_mod_with, m=m)))
     if c > 1:
-        for p in filter(_is_prime, range(n, 2 * n + 1)):
+        for p in filter(is_prime, range(n, 2 * n + 1)):
             out.append((f"power sums 1..{c} mod {p}", partial(_power_sums_with, p=p)))
     return out
 

@@ -240,14 +240,14 @@ def agreement_table() -> pd.DataFrame:
 @cache.rebuilds("russian_cards_sum_mod")
 def sum_mod_table() -> pd.DataFrame:
     """Sum modulo n and modulo the least prime >= n on every c = 1 cell with a, b >= 3."""
-    from .constructions import _is_prime, sum_mod
+    from .constructions import is_prime, sum_mod
 
     def rows() -> pd.DataFrame:
         out = []
         for a, b, c in rg.cells(1):
             if a >= 3 and b >= 3:
                 n = a + b + c
-                p = next(q for q in range(n, 2 * n + 2) if _is_prime(q))
+                p = next(q for q in range(n, 2 * n + 2) if is_prime(q))
                 out.append(dict(a=a, b=b, n=n, mod_n=is_solution(sum_mod(a, b, c, m=n), a, b, c),
                                 p=p, mod_p=is_solution(sum_mod(a, b, c, m=p), a, b, c)))
         return pd.DataFrame(out)

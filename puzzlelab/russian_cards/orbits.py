@@ -23,7 +23,7 @@ from ortools.sat.python import cp_model
 
 from .. import checks
 from ..solvers import Deadline, solve_limited, work_used
-from .constructions import _is_prime, relabel
+from .constructions import is_prime, relabel
 from .model import Announcement, cards, hands_within_budget, is_solution, subset_masks
 from .symmetry import permute
 
@@ -63,7 +63,7 @@ def card_groups(n: int) -> list[tuple[str, list[list[int]]]]:
     """Groups of card permutations, named, largest first (after the two cycles of `decide`)."""
     n = checks.integer(n, "n", low=2, high=64)
     found = []  # (order, name, generators)
-    for p in filter(_is_prime, range(max(2, n - 3), n + 1)):
+    for p in filter(is_prime, range(max(2, n - 3), n + 1)):
         units = {}  # one generator of each subgroup of the units mod p (by its order)
         for u in range(2, p):
             units.setdefault(_order(u, p), u)
