@@ -574,7 +574,7 @@ def test_peer_speed_sets_the_fastest_runs_side_by_side_per_rule_and_size():
     assert row["peak memory, ours / the peer's (MiB)"] == "200 / 6"
     assert explore.peer_version(bench) == "mikemag/Mastermind abc1234"
     assert explore.peer_speed(bench[bench.role == "subject"]).empty  # no peer row: no row
-    with pytest.raises(checks.ArgumentTypeError, match="bench_codebreaking_peer"):
+    with pytest.raises(ValueError, match="lacks the columns .* bench_codebreaking_peer"):
         explore.peer_speed(bench[["case"]])
 
 

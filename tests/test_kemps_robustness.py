@@ -138,20 +138,20 @@ def test_ctrl_c_stops_a_two_worker_tournament_quickly():
     assert time.perf_counter() - start < 3.0 + 3.0
 
 
-# --- issue 27: sums of integers only, unknown agents refused, records checked ------------------
-from puzzlelab import cache  # noqa: E402
-from puzzlelab.kemps import engine, source  # noqa: E402
+# --- sums of integers only, unknown agents refused, records checked ------------------------------
+from puzzlelab import cache, exact_sums  # noqa: E402
+from puzzlelab.kemps import engine, source, summaries  # noqa: E402
 from puzzlelab.kemps import streaming as S  # noqa: E402
 
 
 def test_issue27_confidence_intervals_take_integer_sums_only():
     with pytest.raises(ValueError, match="deals must be an integer at least 1"):
-        S.mean_ci_from_sums(0, 0, 0, 1)
+        exact_sums.mean_ci_from_sums(0, 0, 0, 1)
     with pytest.raises(TypeError, match="deals must be an integer"):
-        S.mean_ci_from_sums("10", "5", "9", "1")
+        exact_sums.mean_ci_from_sums("10", "5", "9", "1")
     with pytest.raises(TypeError, match="total must be an integer"):
-        S.mean_ci_from_sums(4, float("-inf"), 1, 1)
-    mean, _ = S.mean_ci_from_sums(4, 6, 10, 2)  # the mean of x = S / den over 4 deals
+        exact_sums.mean_ci_from_sums(4, float("-inf"), 1, 1)
+    mean, _ = exact_sums.mean_ci_from_sums(4, 6, 10, 2)  # the mean of x = S / den over 4 deals
     assert mean == 6 / (4 * 2)
 
 
@@ -166,9 +166,9 @@ def test_issue27_head_to_head_refuses_an_agent_it_has_no_sums_for(tmp_path, monk
     monkeypatch.setattr(cache, "DATA", tmp_path)
     sums = S.deal_sums([("greedy", "tom", "tom"), ("tom", "greedy", "greedy")], 4,
                        range(1, 6), deals_per_task=2)
-    assert not S.head_to_head_from_sums(sums, "greedy").empty
+    assert not summaries.head_to_head_from_sums(sums, "greedy").empty
     with pytest.raises(ValueError, match="focal"):
-        S.head_to_head_from_sums(sums, "nobody")
+        summaries.head_to_head_from_sums(sums, "nobody")
 
 
 def test_issue27_game_records_are_checked_so_the_report_columns_never_index_past_them():

@@ -23,7 +23,8 @@ from ortools.sat.python import cp_model
 from .. import checks
 from ..bitsets import bits, from_bits, full
 from ..solvers import check_model
-from .model import Round, check_two_colours, check_world, largest_players, round_index, rounds
+from .model import (LETTERS, Round, check_two_colours, check_world, largest_players,
+                    round_index, rounds)
 
 __all__ = [
     "won_round_vars",
@@ -69,7 +70,12 @@ def _small_world(n_players: int, n_colors: int, what: str) -> tuple[int, int]:
 def lines_through(n_players: int, n_colors: int = 2) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """lines[x][i]: the other M - 1 rounds on the line through round x in direction i (player
     i + 1's colour changed), for N >= 1 players and at most LARGE_WORLD rounds."""
-    return _lines_through(*_small_world(n_players, n_colors, "lines_through"))
+    n = checks.integer(n_players, "n_players", low=1)
+    m = checks.integer(n_colors, "n_colors", low=2, high=len(LETTERS))
+    if n > largest_players(m, LARGE_WORLD):  # compared before M**N is ever computed
+        raise ValueError(f"lines_through handles at most {LARGE_WORLD} rounds; with {m} colours "
+                         f"the largest world has N = {largest_players(m, LARGE_WORLD)} players")
+    return _lines_through(n, m)
 
 
 def stubs(n_players: int, n_colors: int = 2) -> tuple[tuple[int, ...], ...]:
