@@ -42,7 +42,7 @@ from typing import Any
 
 import pandas as pd
 
-from . import paths
+from . import checks, paths
 from .checks import ArgumentTypeError
 from .paths import DATA
 
@@ -78,6 +78,8 @@ _RECOMPUTING: set[str] = set()  # the tables `recomputing` asks for, whatever th
 def recompute_requested(name: str | None = None) -> bool:
     """True when the environment asks every cached table to be recomputed (`make reproduce`),
     or when the table `name` is being rebuilt (`recomputing`)."""
+    if name is not None and type(name) is not str:
+        checks.text(name, "name")  # the ArgumentTypeError naming it
     return name in _RECOMPUTING or os.environ.get(RECOMPUTE_ENV, "") not in ("", "0", "false", "no")
 
 
@@ -658,6 +660,7 @@ def compute_table(table: str | Table, compute: Callable[[], pd.DataFrame], *,
                   verify: Callable[[pd.DataFrame], None] | None = None) -> pd.DataFrame:
     """Compute a table, check it (`verify`, else its declared check), write it with its metadata
     and the seconds it took, and return it as read back (the same values a later read gives)."""
+    _check_functions(compute, verify)
     spec = check_writable(table)
     verify = verify or spec.check
     start = time.perf_counter()
@@ -670,6 +673,14 @@ def compute_table(table: str | Table, compute: Callable[[], pd.DataFrame], *,
         verify(out)
     write_table(df, spec, seconds=seconds)
     return out
+
+
+def _check_functions(compute: object, verify: object) -> None:
+    """A table's `compute` (a function of no argument) and `verify` (a function of a table, or
+    None), checked before any table is read or computed."""
+    checks.function(compute, "compute")
+    if verify is not None:
+        checks.function(verify, "verify")
 
 
 def cached_table(
@@ -685,6 +696,9 @@ def cached_table(
     recomputed). The value returned is always the table as read back from the CSV file, so
     a fresh computation and a cache hit look exactly alike.
     """
+    _check_functions(compute, verify)
+    if recompute is not None:
+        recompute = checks.boolean(recompute, "recompute")
     spec = _spec(name)
     verify = verify or spec.check
     if recompute is None:
@@ -721,6 +735,8 @@ def cached_source_table(name: str, source: str, parse: Callable[[str], pd.DataFr
     `make reproduce` works on a machine that has only the repository. A damaged copy with no
     source at hand is refused with a ValueError naming the file.
     """
+    checks.text(source, "source")
+    checks.function(parse, "parse")
     spec = _spec(name)
     if not paths.source_available(source):
         if spec.name in _RECOMPUTING:  # asked to rebuild it: say that it cannot be re-read
