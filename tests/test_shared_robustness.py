@@ -194,3 +194,101 @@ def test_issue27_a_choice_among_a_mappings_keys_lists_them():
     refused_quickly(lambda: checks.choice("random", "strategy", {"a": abs, "b": abs}),
                     ValueError, "strategy must be one of 'a', 'b'; got 'random'")
 
+
+
+# --- issue 27: cache, paths and sweeps (once exempt from the fuzz) refuse bad arguments -----------
+import argparse  # noqa: E402
+
+import pandas as pd  # noqa: E402
+
+from puzzlelab import cache, paths, sweeps  # noqa: E402
+
+
+@pytest.fixture
+def scratch_data(tmp_path, monkeypatch):
+    """data/ in a temporary folder: a call that is not refused writes nothing committed."""
+    monkeypatch.setattr(cache, "DATA", tmp_path / "data")
+    monkeypatch.delenv(cache.RECOMPUTE_ENV, raising=False)
+    return tmp_path / "data"
+
+
+def _frame() -> pd.DataFrame:
+    return pd.DataFrame({"n": [1, 2]})
+
+
+@pytest.mark.parametrize("call, words", [
+    # a context manager was returned for anything, and the arguments read only on entering it
+    (lambda: sweeps.executor_from_arguments(3), "args must be parsed arguments"),
+    (lambda: sweeps.executor_from_arguments(argparse.Namespace(workers=1, connect_timeout="5")),
+     "--connect-timeout must be a number"),
+    (lambda: sweeps.executor_from_arguments(argparse.Namespace(workers=1, scheduler=2)),
+     "--scheduler must be a string"),
+    # AttributeErrors and plain TypeErrors
+    (lambda: sweeps.add_executor_arguments([]), "parser must be an argparse.ArgumentParser"),
+    (lambda: sweeps.command_line(3), "main must be a function"),
+    (lambda: sweeps.CommandParser(prefix_chars=3), "prefix_chars must be a string"),
+    (lambda: sweeps.CommandParser(parents=[1]), r"parents\[0\] must be an argparse"),
+    # accepted without complaint
+    (lambda: sweeps.CommandParser(description=(3, 3)), "description must be a string"),
+    (lambda: sweeps.CommandParser(formatter_class=-7), "formatter_class must be"),
+    (lambda: sweeps.CommandParser(add_help="yes"), "add_help must be True or False"),
+    (lambda: sweeps.sweep(abs, [1], desc=math.nan), "desc must be a string"),
+    (lambda: paths.source_text(2.0), "name must be a string"),
+    (lambda: paths.source_available([1]), "name must be a string"),
+    (lambda: cache.recompute_requested([-1, 2]), "name must be a string"),
+    (lambda: cache.recompute_requested(-0.0), "name must be a string"),
+])
+def test_issue27_the_shared_command_line_helpers_name_a_wrong_kind(call, words):
+    err = refused_quickly(call, checks.ArgumentTypeError, words)
+    assert isinstance(err, ValueError) and isinstance(err, TypeError)
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: cache.compute_table("t", math.nan), "compute must be a function"),
+    (lambda: cache.compute_table("t", _frame, verify=".hidden"), "verify must be a function"),
+    (lambda: cache.cached_table("t", {1, 2}), "compute must be a function"),
+    (lambda: cache.cached_table("t", _frame, recompute="yes"), "recompute must be True or False"),
+    (lambda: cache.cached_source_table("t", np.float32(0.5), lambda text: _frame()),
+     "source must be a string"),
+    (lambda: cache.cached_source_table("t", "janssen2017", 3), "parse must be a function"),
+    (lambda: sweeps.sweep_table("t", abs, [1], keep_partial="no"), "keep_partial must be True"),
+    (lambda: sweeps.sweep_table("t", abs, [1], desc=1.5), "desc must be a string"),
+])
+def test_issue27_caches_and_sweep_tables_check_their_functions_before_any_work(
+        call, words, scratch_data):
+    refused_quickly(call, checks.ArgumentTypeError, words)
+    assert not scratch_data.exists() or not any(scratch_data.rglob("*.csv"))
+
+
+def test_issue27_cached_table_checks_compute_even_when_the_table_is_cached(scratch_data):
+    """A cache hit returned the table whatever `compute` and `verify` were."""
+    with pytest.warns(cache.CacheWarning, match="missing"):
+        cache.cached_table("t", _frame)
+    refused_quickly(lambda: cache.cached_table("t", "not a function"), checks.ArgumentTypeError,
+                    "compute must be a function")
+    refused_quickly(lambda: cache.cached_table("t", _frame, verify=2), checks.ArgumentTypeError,
+                    "verify must be a function")
+
+
+def test_issue27_a_source_name_is_a_plain_file_name():
+    """A name reaching outside the sources folders is refused, not looked up there."""
+    for name in ("../escape", "a/b", ".hidden", ""):
+        refused_quickly(lambda: paths.source_available(name), ValueError, "citation key")
+
+
+def test_issue27_a_sweep_task_whose_rows_are_of_the_wrong_kind_is_named(scratch_data):
+    """It was a plain TypeError."""
+    err = refused_quickly(lambda: sweeps.sweep_table("t", _one_tuple, [1, 2]),
+                          checks.ArgumentTypeError, "task must return a DataFrame")
+    assert "tuple" in str(err)
+
+
+def _one_tuple(p: int) -> tuple:
+    return (p,)
+
+
+def test_issue27_spawn_seeds_refuses_more_seeds_than_it_can_make_in_seconds():
+    """2**63 seeds was an OverflowError, 10**7 ran for minutes."""
+    for count in (2**63, 10**7):
+        refused_quickly(lambda: sweeps.spawn_seeds(0, count), ValueError, "more than the limit")
+    assert len(set(sweeps.spawn_seeds(0, 5))) == 5
