@@ -491,6 +491,11 @@ def write_csv(df: pd.DataFrame, path: str | os.PathLike,
     path = _csv_path(path, "path")
     if metadata is not None and not isinstance(metadata, Mapping):
         raise ArgumentTypeError(f"metadata must be a mapping, got {metadata!r}")
+    try:  # before any file is written
+        _json_bytes(dict(metadata or {}))
+    except (TypeError, ValueError) as err:
+        raise ArgumentTypeError(f"metadata must be plain data (text keys; numbers, text, lists, "
+                                f"mappings): {err}") from None
     _store(path, _encode(df), dict(metadata or {}))
     return path
 
@@ -719,6 +724,8 @@ def read_long_run(table: Table, verify: Callable[[pd.DataFrame], None] | None = 
     damaged, stale or fails `verify`. PUZZLELAB_RECOMPUTE does not recompute it."""
     if not isinstance(table, Table):
         raise ArgumentTypeError(f"table must be a Table declaration, got {table!r}")
+    if verify is not None:
+        checks.function(verify, "verify")
     if _snapshot(data_path(table.name)).data is None:
         return None
     df, problem = _usable(table, verify or table.check)

@@ -39,6 +39,7 @@ import contextlib
 import functools
 import hashlib
 import inspect
+import pickle
 import shlex
 import shutil
 import sys
@@ -94,9 +95,39 @@ def _run_chunk(task: Callable[[Any], Any], params: Sequence[Any]) -> list[Any]:
 
 
 def _check_task(task: object) -> Callable[[Any], Any]:
+    """A function that can be called with one parameter (when its signature can be read)."""
     if not callable(task):
         raise checks.ArgumentTypeError(f"task must be a function of one parameter, got {task!r}")
+    try:
+        signature = inspect.signature(task)
+    except (TypeError, ValueError):  # no signature to read (some builtins): trust it
+        return task  # type: ignore[return-value]
+    try:
+        signature.bind(None)
+    except TypeError:
+        name = getattr(task, "__qualname__", type(task).__name__)
+        raise checks.ArgumentTypeError(f"task must be a function of one parameter, got "
+                                       f"{name}{signature}") from None
     return task  # type: ignore[return-value]
+
+
+def _unpicklable(err: BaseException, task: Callable[[Any], Any], params: list) -> Exception | None:
+    """When a chunk failed on another process: an ArgumentTypeError if its task or parameters
+    cannot be sent there, or its results cannot come back (None: the task's own error). Only
+    asked after a failure, so a sweep that runs pays nothing for it."""
+    if not isinstance(err, (TypeError, AttributeError, pickle.PicklingError)):
+        return None
+    for what, value in (("task", task), ("params", params)):
+        try:
+            pickle.dumps(value)
+        except Exception as why:  # noqa: BLE001 - any failure to pickle says the same
+            return checks.ArgumentTypeError(
+                f"{what} must be picklable to run on other processes (a module-level function, "
+                f"plain data): {why}")
+    if "pickle" in str(err).lower():
+        return checks.ArgumentTypeError(
+            f"task must return picklable results to run on other processes: {err}")
+    return None
 
 
 def _check_executor(executor: object) -> Executor | None:
@@ -149,7 +180,14 @@ def _execute(
                 futures[pool.submit(_run_chunk, task, [params[i] for i in chunk])] = chunk
             for fut in as_completed(futures):
                 chunk = futures.pop(fut)
-                done(chunk, fut.result())
+                try:
+                    values = fut.result()
+                except Exception as err:
+                    sent = _unpicklable(err, task, [params[i] for i in chunk])
+                    if sent is None:
+                        raise
+                    raise sent from err
+                done(chunk, values)
                 bar.update(len(chunk))
                 del fut  # let go of a finished task at once (a Dask worker then drops its result)
         except BaseException:

@@ -292,3 +292,55 @@ def test_issue27_spawn_seeds_refuses_more_seeds_than_it_can_make_in_seconds():
     for count in (2**63, 10**7):
         refused_quickly(lambda: sweeps.spawn_seeds(0, count), ValueError, "more than the limit")
     assert len(set(sweeps.spawn_seeds(0, 5))) == 5
+
+
+def test_issue27_read_long_run_and_write_csv_check_before_reading_or_writing(scratch_data):
+    """read_long_run took any `verify` when the table was never run; write_csv's metadata that
+    JSON cannot hold was a plain TypeError."""
+    table = cache.Table("never_run", long_run=True)
+    assert cache.read_long_run(table) is None
+    refused_quickly(lambda: cache.read_long_run(table, verify=1 + 1j), checks.ArgumentTypeError,
+                    "verify must be a function")
+    path = scratch_data / "t.csv"
+    refused_quickly(lambda: cache.write_csv(_frame(), path, {"table": _frame()}),
+                    checks.ArgumentTypeError, "metadata must be plain data")
+    assert not path.exists() and not cache.checksum_path(path).exists()
+    cache.write_csv(_frame(), path, {"sweep": "t", "rows": [1, 2]})
+    pd.testing.assert_frame_equal(cache.read_csv_checked(path, {"sweep": "t"}), _frame())
+
+
+def _nothing() -> int:
+    return 0
+
+
+def _two(a: int, b: int) -> int:
+    return a + b
+
+
+class _Local:  # defined here: a test module's class pickles, so it is made unpicklable below
+    def __reduce__(self):
+        raise TypeError("cannot pickle '_Local' object")
+
+
+def _local(p: int) -> _Local:
+    return _Local()
+
+
+def test_issue27_a_sweep_task_of_the_wrong_arity_is_refused_before_it_runs():
+    """A task of no parameter, or of two, was called and failed with a plain TypeError."""
+    refused_quickly(lambda: sweeps.sweep(_nothing, [1]), checks.ArgumentTypeError,
+                    "task must be a function of one parameter")
+    refused_quickly(lambda: sweeps.sweep(_two, [1]), checks.ArgumentTypeError,
+                    r"task must be a function of one parameter, got _two\(a")
+    assert sweeps.sweep(abs, [-2]) == [2] and sweeps.sweep(int, ["3"]) == [3]
+
+
+@pytest.mark.parametrize("task, params, words", [
+    (abs, [1, _Local()], "params must be picklable"),
+    (lambda p: p, [1, 2], "task must be picklable"),
+    (_local, [1, 2], "task must return picklable results"),
+])
+def test_issue27_what_cannot_go_to_a_worker_process_is_named(task, params, words):
+    """It was a plain TypeError (cannot pickle ...) from the pool; two tiny tasks on 2 workers."""
+    refused_quickly(lambda: sweeps.sweep(task, params, workers=2), checks.ArgumentTypeError,
+                    words, seconds=60)
