@@ -270,9 +270,13 @@ def data_path(name: str) -> Path:
 
 
 def _csv_path(csv: object, what: str = "csv") -> Path:
+    """A path naming a file (not empty, not a folder)."""
     if not isinstance(csv, (str, os.PathLike)):
         raise ArgumentTypeError(f"{what} must be a path, got {csv!r}")
-    return Path(csv)
+    path = Path(csv)
+    if not os.fspath(csv) or path.is_dir():
+        raise ValueError(f"{what} must name a file, got {os.fspath(csv)!r} (a folder)")
+    return path
 
 
 def checksum_path(csv: str | os.PathLike) -> Path:

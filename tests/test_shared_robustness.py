@@ -344,3 +344,12 @@ def test_issue27_what_cannot_go_to_a_worker_process_is_named(task, params, words
     """It was a plain TypeError (cannot pickle ...) from the pool; two tiny tasks on 2 workers."""
     refused_quickly(lambda: sweeps.sweep(task, params, workers=2), checks.ArgumentTypeError,
                     words, seconds=60)
+
+
+def test_issue27_a_csv_path_must_name_a_file(scratch_data):
+    """read_csv_checked('') was an IsADirectoryError (the empty path is the current folder)."""
+    scratch_data.mkdir(parents=True)
+    for path in ("", scratch_data):
+        refused_quickly(lambda: cache.read_csv_checked(path), ValueError, "must name a file")
+        refused_quickly(lambda: cache.write_csv(_frame(), path), ValueError, "must name a file")
+    assert not any(scratch_data.iterdir())
