@@ -302,7 +302,11 @@ def _digest(data: bytes) -> str:
 
 def _atomic_write(path: Path, data: bytes) -> None:
     """Write `path` whole or not at all: a temporary file in the same folder, then a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):  # a file where a folder must be
+        raise ValueError(f"cannot write {path}: a file stands where a folder of its path "
+                         f"must be") from None
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
@@ -521,6 +525,11 @@ def _expected(spec: Table) -> dict[str, Any]:
     return {"name": spec.name, "version": spec.version, "params": spec.params}
 
 
+def _check_seconds(seconds: object) -> float | None:
+    """How long a computation took: None (not known) or a finite number of seconds."""
+    return checks.number(seconds, "seconds", low=0, high=1e9, allow_none=True)
+
+
 def _fields(spec: Table, seconds: float | None) -> dict[str, Any]:
     return {**_expected(spec), "command": spec.command, "long_run": spec.long_run,
             "seconds": None if seconds is None else round(float(seconds), 1),
@@ -533,6 +542,9 @@ def record_metadata(table: str | Table, *, computed_at: str | None = None,
     bytes), after checking it: its bytes must match its checksum, it must read as a table and
     pass its declared check (ValueError otherwise). Nothing is recomputed; `computed_at` is when
     it was computed (UTC, ISO 8601), `seconds` how long it took, when known."""
+    seconds = _check_seconds(seconds)
+    if computed_at is not None:
+        checks.text(computed_at, "computed_at")
     spec = _spec(table)
     path = data_path(spec.name)
     snap = _snapshot(path)
@@ -625,6 +637,7 @@ def write_table(df: pd.DataFrame, table: str | Table, *, seconds: float | None =
     and a change to the table there before is reported (rows, cells)."""
     if not isinstance(df, pd.DataFrame):
         raise ArgumentTypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
+    seconds = _check_seconds(seconds)
     spec = check_writable(table)
     path = data_path(spec.name)
     data = _encode(df)

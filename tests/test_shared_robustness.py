@@ -294,13 +294,16 @@ def test_issue27_spawn_seeds_refuses_more_seeds_than_it_can_make_in_seconds():
     assert len(set(sweeps.spawn_seeds(0, 5))) == 5
 
 
-def test_issue27_read_long_run_and_write_csv_check_before_reading_or_writing(scratch_data):
-    """read_long_run took any `verify` when the table was never run; write_csv's metadata that
-    JSON cannot hold was a plain TypeError."""
+def test_issue27_read_long_run_checks_verify_when_the_table_was_never_run(scratch_data):
+    """read_long_run took any `verify` when the table was never run."""
     table = cache.Table("never_run", long_run=True)
     assert cache.read_long_run(table) is None
     refused_quickly(lambda: cache.read_long_run(table, verify=1 + 1j), checks.ArgumentTypeError,
                     "verify must be a function")
+
+
+def test_issue27_write_csv_checks_its_metadata_before_writing(scratch_data):
+    """Metadata that JSON cannot hold was a plain TypeError."""
     path = scratch_data / "t.csv"
     refused_quickly(lambda: cache.write_csv(_frame(), path, {"table": _frame()}),
                     checks.ArgumentTypeError, "metadata must be plain data")
@@ -353,3 +356,25 @@ def test_issue27_a_csv_path_must_name_a_file(scratch_data):
         refused_quickly(lambda: cache.read_csv_checked(path), ValueError, "must name a file")
         refused_quickly(lambda: cache.write_csv(_frame(), path), ValueError, "must name a file")
     assert not any(scratch_data.iterdir())
+
+
+def test_issue27_a_tables_seconds_are_a_number(scratch_data):
+    """write_table(seconds=True) wrote True as the seconds."""
+    refused_quickly(lambda: cache.write_table(_frame(), "t", seconds=True),
+                    checks.ArgumentTypeError, "seconds must be a number")
+    refused_quickly(lambda: cache.write_table(_frame(), "t", seconds=-1.0), ValueError,
+                    "seconds must be a number between 0")
+    assert not cache.data_path("t").exists()
+    cache.write_table(_frame(), "t", seconds=2.5)
+    assert cache.table_metadata("t")["seconds"] == 2.5
+    refused_quickly(lambda: cache.record_metadata("t", seconds="2"), checks.ArgumentTypeError,
+                    "seconds must be a number")
+    refused_quickly(lambda: cache.record_metadata("t", computed_at=2), checks.ArgumentTypeError,
+                    "computed_at must be a string")
+
+
+def test_issue27_a_file_in_the_way_of_a_folder_is_named(tmp_path):
+    """atomic_write under a file was a FileExistsError."""
+    (tmp_path / "a").write_bytes(b"")
+    refused_quickly(lambda: cache.atomic_write(tmp_path / "a" / "b", b"ab"), ValueError,
+                    "a file stands where a folder")
