@@ -42,7 +42,7 @@ from typing import Any
 
 import pandas as pd
 
-from . import paths
+from . import checks, paths
 from .checks import ArgumentTypeError
 from .paths import DATA
 
@@ -78,6 +78,8 @@ _RECOMPUTING: set[str] = set()  # the tables `recomputing` asks for, whatever th
 def recompute_requested(name: str | None = None) -> bool:
     """True when the environment asks every cached table to be recomputed (`make reproduce`),
     or when the table `name` is being rebuilt (`recomputing`)."""
+    if name is not None and type(name) is not str:
+        checks.text(name, "name")  # the ArgumentTypeError naming it
     return name in _RECOMPUTING or os.environ.get(RECOMPUTE_ENV, "") not in ("", "0", "false", "no")
 
 
@@ -268,9 +270,13 @@ def data_path(name: str) -> Path:
 
 
 def _csv_path(csv: object, what: str = "csv") -> Path:
+    """A path naming a file (not empty, not a folder)."""
     if not isinstance(csv, (str, os.PathLike)):
         raise ArgumentTypeError(f"{what} must be a path, got {csv!r}")
-    return Path(csv)
+    path = Path(csv)
+    if not os.fspath(csv) or path.is_dir():
+        raise ValueError(f"{what} must name a file, got {os.fspath(csv)!r} (a folder)")
+    return path
 
 
 def checksum_path(csv: str | os.PathLike) -> Path:
@@ -296,7 +302,11 @@ def _digest(data: bytes) -> str:
 
 def _atomic_write(path: Path, data: bytes) -> None:
     """Write `path` whole or not at all: a temporary file in the same folder, then a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):  # a file where a folder must be
+        raise ValueError(f"cannot write {path}: a file stands where a folder of its path "
+                         f"must be") from None
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
@@ -489,6 +499,11 @@ def write_csv(df: pd.DataFrame, path: str | os.PathLike,
     path = _csv_path(path, "path")
     if metadata is not None and not isinstance(metadata, Mapping):
         raise ArgumentTypeError(f"metadata must be a mapping, got {metadata!r}")
+    try:  # before any file is written
+        _json_bytes(dict(metadata or {}))
+    except (TypeError, ValueError) as err:
+        raise ArgumentTypeError(f"metadata must be plain data (text keys; numbers, text, lists, "
+                                f"mappings): {err}") from None
     _store(path, _encode(df), dict(metadata or {}))
     return path
 
@@ -510,6 +525,11 @@ def _expected(spec: Table) -> dict[str, Any]:
     return {"name": spec.name, "version": spec.version, "params": spec.params}
 
 
+def _check_seconds(seconds: object) -> float | None:
+    """How long a computation took: None (not known) or a finite number of seconds."""
+    return checks.number(seconds, "seconds", low=0, high=1e9, allow_none=True)
+
+
 def _fields(spec: Table, seconds: float | None) -> dict[str, Any]:
     return {**_expected(spec), "command": spec.command, "long_run": spec.long_run,
             "seconds": None if seconds is None else round(float(seconds), 1),
@@ -522,6 +542,9 @@ def record_metadata(table: str | Table, *, computed_at: str | None = None,
     bytes), after checking it: its bytes must match its checksum, it must read as a table and
     pass its declared check (ValueError otherwise). Nothing is recomputed; `computed_at` is when
     it was computed (UTC, ISO 8601), `seconds` how long it took, when known."""
+    seconds = _check_seconds(seconds)
+    if computed_at is not None:
+        checks.text(computed_at, "computed_at")
     spec = _spec(table)
     path = data_path(spec.name)
     snap = _snapshot(path)
@@ -614,6 +637,7 @@ def write_table(df: pd.DataFrame, table: str | Table, *, seconds: float | None =
     and a change to the table there before is reported (rows, cells)."""
     if not isinstance(df, pd.DataFrame):
         raise ArgumentTypeError(f"df must be a pandas DataFrame, got {type(df).__name__}")
+    seconds = _check_seconds(seconds)
     spec = check_writable(table)
     path = data_path(spec.name)
     data = _encode(df)
@@ -658,6 +682,7 @@ def compute_table(table: str | Table, compute: Callable[[], pd.DataFrame], *,
                   verify: Callable[[pd.DataFrame], None] | None = None) -> pd.DataFrame:
     """Compute a table, check it (`verify`, else its declared check), write it with its metadata
     and the seconds it took, and return it as read back (the same values a later read gives)."""
+    _check_functions(compute, verify)
     spec = check_writable(table)
     verify = verify or spec.check
     start = time.perf_counter()
@@ -670,6 +695,14 @@ def compute_table(table: str | Table, compute: Callable[[], pd.DataFrame], *,
         verify(out)
     write_table(df, spec, seconds=seconds)
     return out
+
+
+def _check_functions(compute: object, verify: object) -> None:
+    """A table's `compute` (a function of no argument) and `verify` (a function of a table, or
+    None), checked before any table is read or computed."""
+    checks.function(compute, "compute")
+    if verify is not None:
+        checks.function(verify, "verify")
 
 
 def cached_table(
@@ -685,6 +718,9 @@ def cached_table(
     recomputed). The value returned is always the table as read back from the CSV file, so
     a fresh computation and a cache hit look exactly alike.
     """
+    _check_functions(compute, verify)
+    if recompute is not None:
+        recompute = checks.boolean(recompute, "recompute")
     spec = _spec(name)
     verify = verify or spec.check
     if recompute is None:
@@ -705,6 +741,8 @@ def read_long_run(table: Table, verify: Callable[[pd.DataFrame], None] | None = 
     damaged, stale or fails `verify`. PUZZLELAB_RECOMPUTE does not recompute it."""
     if not isinstance(table, Table):
         raise ArgumentTypeError(f"table must be a Table declaration, got {table!r}")
+    if verify is not None:
+        checks.function(verify, "verify")
     if _snapshot(data_path(table.name)).data is None:
         return None
     df, problem = _usable(table, verify or table.check)
@@ -721,6 +759,8 @@ def cached_source_table(name: str, source: str, parse: Callable[[str], pd.DataFr
     `make reproduce` works on a machine that has only the repository. A damaged copy with no
     source at hand is refused with a ValueError naming the file.
     """
+    checks.text(source, "source")
+    checks.function(parse, "parse")
     spec = _spec(name)
     if not paths.source_available(source):
         if spec.name in _RECOMPUTING:  # asked to rebuild it: say that it cannot be re-read

@@ -13,10 +13,15 @@ FIGURES = ROOT / "figures"
 SOURCES = (ROOT.parent / "shared" / "sources", ROOT / "shared" / "sources")
 
 
-def _file_name(name: str) -> str:
-    """A source document's file name, given its citation key (`puzzlelab.sources`) or the name itself."""
+def _file_name(name: object) -> str:
+    """A source document's file name, given its citation key (`puzzlelab.sources`) or the name
+    itself: a string naming a file in a sources folder (no folders, hidden files or NUL)."""
+    from . import checks
     from .sources import SOURCE_DOCUMENTS
 
+    name = checks.text(name, "name")
+    if not name or "/" in name or "\\" in name or "\0" in name or name.startswith("."):
+        raise ValueError(f"name must be a source's citation key or file name, got {name!r}")
     ref = SOURCE_DOCUMENTS.get(name)
     return ref.file if ref is not None and ref.file else name
 

@@ -39,6 +39,7 @@ import contextlib
 import functools
 import hashlib
 import inspect
+import pickle
 import shlex
 import shutil
 import sys
@@ -69,6 +70,8 @@ QUIET_DASK = {
     "distributed.admin.tick.interval": "1s",  # event-loop health checks (every 20 ms by default)
 }
 
+MAX_SEEDS = 10**6  # seeds one `spawn_seeds` call derives (about 11 µs each: 11 s at most)
+
 P = TypeVar("P")
 R = TypeVar("R")
 
@@ -77,6 +80,8 @@ def spawn_seeds(seed: int, count: int) -> list[int]:
     """`count` independent 63-bit seeds derived from `seed` (numpy `SeedSequence.spawn`)."""
     seed = checks.seed(seed)
     count = checks.integer(count, "count", low=0)
+    checks.within_budget(f"spawn_seeds(count={count})", count, MAX_SEEDS, unit="seeds",
+                         largest=f"count = {MAX_SEEDS}")
     children = np.random.SeedSequence(seed).spawn(count)
     return [int(c.generate_state(1, dtype=np.uint64)[0] >> np.uint64(1)) for c in children]
 
@@ -90,9 +95,39 @@ def _run_chunk(task: Callable[[Any], Any], params: Sequence[Any]) -> list[Any]:
 
 
 def _check_task(task: object) -> Callable[[Any], Any]:
+    """A function that can be called with one parameter (when its signature can be read)."""
     if not callable(task):
         raise checks.ArgumentTypeError(f"task must be a function of one parameter, got {task!r}")
+    try:
+        signature = inspect.signature(task)
+    except (TypeError, ValueError):  # no signature to read (some builtins): trust it
+        return task  # type: ignore[return-value]
+    try:
+        signature.bind(None)
+    except TypeError:
+        name = getattr(task, "__qualname__", type(task).__name__)
+        raise checks.ArgumentTypeError(f"task must be a function of one parameter, got "
+                                       f"{name}{signature}") from None
     return task  # type: ignore[return-value]
+
+
+def _unpicklable(err: BaseException, task: Callable[[Any], Any], params: list) -> Exception | None:
+    """When a chunk failed on another process: an ArgumentTypeError if its task or parameters
+    cannot be sent there, or its results cannot come back (None: the task's own error). Only
+    asked after a failure, so a sweep that runs pays nothing for it."""
+    if not isinstance(err, (TypeError, AttributeError, pickle.PicklingError)):
+        return None
+    for what, value in (("task", task), ("params", params)):
+        try:
+            pickle.dumps(value)
+        except Exception as why:  # noqa: BLE001 - any failure to pickle says the same
+            return checks.ArgumentTypeError(
+                f"{what} must be picklable to run on other processes (a module-level function, "
+                f"plain data): {why}")
+    if "pickle" in str(err).lower():
+        return checks.ArgumentTypeError(
+            f"task must return picklable results to run on other processes: {err}")
+    return None
 
 
 def _check_executor(executor: object) -> Executor | None:
@@ -100,6 +135,11 @@ def _check_executor(executor: object) -> Executor | None:
         raise checks.ArgumentTypeError(
             f"executor must be a concurrent.futures.Executor (or None), got {executor!r}")
     return executor  # type: ignore[return-value]
+
+
+def _check_desc(desc: object) -> str | None:
+    """A progress bar's label: a string or None."""
+    return None if desc is None else checks.text(desc, "desc")
 
 
 @contextlib.contextmanager
@@ -140,7 +180,14 @@ def _execute(
                 futures[pool.submit(_run_chunk, task, [params[i] for i in chunk])] = chunk
             for fut in as_completed(futures):
                 chunk = futures.pop(fut)
-                done(chunk, fut.result())
+                try:
+                    values = fut.result()
+                except Exception as err:
+                    sent = _unpicklable(err, task, [params[i] for i in chunk])
+                    if sent is None:
+                        raise
+                    raise sent from err
+                done(chunk, values)
                 bar.update(len(chunk))
                 del fut  # let go of a finished task at once (a Dask worker then drops its result)
         except BaseException:
@@ -162,6 +209,7 @@ def sweep(
     executor = _check_executor(executor)
     workers = checks.workers(workers)
     chunk_size = checks.integer(chunk_size, "chunk_size", low=1)
+    desc = _check_desc(desc)
     params = _params(params)
     results: list[Any] = [None] * len(params)
 
@@ -175,15 +223,16 @@ def sweep(
 
 
 def _rows(value: Any) -> pd.DataFrame:
-    """A task's result as table rows: a DataFrame, a dict (one row) or a list of dicts."""
+    """A task's result as table rows: a DataFrame, a dict (one row) or a list of dicts (anything
+    else: an ArgumentTypeError naming the task, before the chunk is saved)."""
     if isinstance(value, pd.DataFrame):
         return value
     if isinstance(value, dict):
         return pd.DataFrame([value])
     if isinstance(value, list) and all(isinstance(v, dict) for v in value):
         return pd.DataFrame(value)
-    raise TypeError(f"a sweep_table task must return a DataFrame, a dict or a list of dicts, "
-                    f"got {type(value).__name__}")
+    raise checks.ArgumentTypeError(f"task must return a DataFrame, a dict or a list of dicts "
+                                   f"(the rows of a sweep_table), got {type(value).__name__}")
 
 
 def _params(params: object) -> list:
@@ -272,6 +321,8 @@ def sweep_table(
     executor = _check_executor(executor)
     workers = checks.workers(workers)
     chunk_size = checks.integer(chunk_size, "chunk_size", low=1)
+    desc = _check_desc(desc)
+    keep_partial = checks.boolean(keep_partial, "keep_partial")
     folder = partial_dir(name)
     params = _params(params)
     chunks = _chunks(len(params), chunk_size)
@@ -302,7 +353,42 @@ def sweep_table(
 
 class CommandParser(argparse.ArgumentParser):
     """The argument parser of a sweep's command line: a bad argument raises ValueError, which
-    `command_line` shows as one line (and a test can catch)."""
+    `command_line` shows as one line (and a test can catch). Its own settings are those of
+    `argparse.ArgumentParser`, checked (a wrong kind is an ArgumentTypeError naming it)."""
+
+    def __init__(
+        self, prog: str | None = None, usage: str | None = None, description: str | None = None,
+        epilog: str | None = None, parents: Sequence[argparse.ArgumentParser] = (),
+        formatter_class: Callable[..., argparse.HelpFormatter] = argparse.HelpFormatter,
+        prefix_chars: str = "-", fromfile_prefix_chars: str | None = None,
+        argument_default: Any = None, conflict_handler: str = "error", add_help: bool = True,
+        allow_abbrev: bool = True, exit_on_error: bool = True,
+    ) -> None:
+        for name, value in (("prog", prog), ("usage", usage), ("description", description),
+                            ("epilog", epilog), ("fromfile_prefix_chars", fromfile_prefix_chars)):
+            if value is not None:
+                checks.text(value, name)
+        parents = checks.sequence(parents, "parents", what="a list of argument parsers")
+        for i, parent in enumerate(parents):
+            if not isinstance(parent, argparse.ArgumentParser):
+                raise checks.ArgumentTypeError(
+                    f"parents[{i}] must be an argparse.ArgumentParser, got {parent!r}")
+        if not (isinstance(formatter_class, type)
+                and issubclass(formatter_class, argparse.HelpFormatter)):
+            raise checks.ArgumentTypeError(f"formatter_class must be an argparse.HelpFormatter "
+                                           f"class, got {formatter_class!r}")
+        if not checks.text(prefix_chars, "prefix_chars"):
+            raise ValueError("prefix_chars must name at least one character")
+        checks.choice(conflict_handler, "conflict_handler", ("error", "resolve"))
+        for name, value in (("add_help", add_help), ("allow_abbrev", allow_abbrev),
+                            ("exit_on_error", exit_on_error)):
+            checks.boolean(value, name)
+        super().__init__(
+            prog=prog, usage=usage, description=description, epilog=epilog, parents=parents,
+            formatter_class=formatter_class, prefix_chars=prefix_chars,
+            fromfile_prefix_chars=fromfile_prefix_chars, argument_default=argument_default,
+            conflict_handler=conflict_handler, add_help=bool(add_help),
+            allow_abbrev=bool(allow_abbrev), exit_on_error=bool(exit_on_error))
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise ValueError(message)
@@ -332,6 +418,9 @@ def _seconds_option(text: str) -> float:
 def add_executor_arguments(parser: argparse.ArgumentParser) -> None:
     """--workers N (local processes), --scheduler ADDRESS|local (Dask) and --connect-timeout for
     a sweep's command line."""
+    if not isinstance(parser, argparse.ArgumentParser):
+        raise checks.ArgumentTypeError(
+            f"parser must be an argparse.ArgumentParser, got {type(parser).__name__}")
     parser.add_argument("--workers", type=_workers_option, default=1,
                         help="local worker processes, or the workers of --scheduler local "
                              f"(default 1: serial; at most {checks.worker_limit()}, "
@@ -375,20 +464,37 @@ def _connect(distributed: Any, address: str, timeout: float) -> Any:
                          f"({why})") from None
 
 
-@contextlib.contextmanager
-def executor_from_arguments(args: argparse.Namespace) -> Iterator[tuple[Executor | None, int]]:
-    """(executor, workers) for `sweep(..., executor=, workers=)` from the parsed arguments.
+def executor_from_arguments(
+    args: argparse.Namespace,
+) -> contextlib.AbstractContextManager[tuple[Executor | None, int]]:
+    """(executor, workers) for `sweep(..., executor=, workers=)` from the parsed arguments, as a
+    context manager (`with executor_from_arguments(args) as (executor, workers):`).
 
-    The number of workers is checked (`checks.workers`) before any process starts; a scheduler
-    that cannot be reached within --connect-timeout seconds is a ValueError naming it.
+    The arguments are checked when it is called, before any process starts: `args` a parsed
+    Namespace, its number of workers (`checks.workers`), its --scheduler (an address or
+    'local') and --connect-timeout; a scheduler that cannot be reached within --connect-timeout
+    seconds is a ValueError naming it.
     """
+    if not isinstance(args, argparse.Namespace):
+        raise checks.ArgumentTypeError(
+            f"args must be parsed arguments (an argparse.Namespace), got {type(args).__name__}")
     workers = checks.workers(getattr(args, "workers", 1), "--workers")
     scheduler = getattr(args, "scheduler", None)
+    if scheduler is not None and not checks.text(scheduler, "--scheduler"):
+        raise ValueError("--scheduler must be a Dask scheduler's address or 'local', got ''")
+    timeout = checks.number(getattr(args, "connect_timeout", CONNECT_TIMEOUT),
+                            "--connect-timeout", low=0.1, high=3600)
+    return _executor(workers, scheduler, timeout)  # type: ignore[arg-type]
+
+
+@contextlib.contextmanager
+def _executor(workers: int, scheduler: str | None, timeout: float
+              ) -> Iterator[tuple[Executor | None, int]]:
+    """The context of `executor_from_arguments`, its arguments checked."""
     if scheduler is None:
         yield None, workers
         return
     distributed = _dask()
-    timeout = getattr(args, "connect_timeout", CONNECT_TIMEOUT)
     with contextlib.ExitStack() as stack:
         if scheduler == "local":
             cluster = stack.enter_context(local_cluster(workers))
@@ -415,6 +521,7 @@ def _one_line(message: object) -> str:
 def command_line(main: Callable[[], Any]) -> None:
     """Run a sweep's `main()` as a command: a bad argument (any ValueError) ends it with one line
     `error: ...`, Ctrl-C with one line; warnings are shown as one line `warning: ...`."""
+    checks.function(main, "main")
     show = warnings.showwarning
 
     def one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:

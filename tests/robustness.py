@@ -56,7 +56,7 @@ def well_behaved(f: Callable[..., Any], *args: Any, seconds: float = 5.0, **kwar
             assert str(err), f"{f.__name__} raised {type(err).__name__} with no message"
             return err
         except TypeError as err:
-            assert not _fits_signature(f, args, kwargs) or _owned_elsewhere(f), (
+            assert not _fits_signature(f, args, kwargs), (
                 f"{getattr(f, '__name__', f)} raised a plain TypeError, not ArgumentTypeError: "
                 f"{err}")
             return err
@@ -64,19 +64,13 @@ def well_behaved(f: Callable[..., Any], *args: Any, seconds: float = 5.0, **kwar
 
 @functools.cache
 def fuzz_tool() -> Any:
-    """tools/fuzz.py as a module: which names are calls, which are owned elsewhere, the harness."""
+    """tools/fuzz.py as a module: which names are calls, the harness."""
     path = Path(__file__).resolve().parents[1] / "tools" / "fuzz.py"
     spec = importlib.util.spec_from_file_location("puzzlelab_fuzz", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclasses look themselves up there
     spec.loader.exec_module(module)
     return module
-
-
-def _owned_elsewhere(f: Callable[..., Any]) -> bool:
-    """Is f in a file issue 27 leaves to others (tools/fuzz.py's OWNED_ELSEWHERE)?"""
-    label = f"{getattr(f, '__module__', '')}.{getattr(f, '__name__', '')}"
-    return fuzz_tool().owned_elsewhere(label) is not None
 
 
 def _fits_signature(f: Callable[..., Any], args: tuple, kwargs: dict) -> bool:

@@ -279,3 +279,30 @@ def test_issue27_a_syntax_error_keeps_its_place_after_cr_line_endings():
     lines[2] = lines[2] + " @"
     with pytest.raises(ValueError, match="line 3, column"):
         parse("\r".join(lines))
+
+
+def test_issue27_a_string_rule_checks_its_fields_as_it_is_made():
+    """engine.StringRule took any strings, colours and lut (the compiled loops trust them)."""
+    from puzzlelab import checks
+    from puzzlelab.codebreaking import engine
+
+    rule = mastermind(3, 3).rule
+    assert rule is not None
+    fields = {"strings": rule.strings, "colors": rule.colors, "lut": rule.lut}
+    for wrong, words in [({"strings": "data/hats_optima.csv"}, "StringRule.strings must be"),
+                         ({"strings": rule.strings.astype(float)}, "StringRule.strings must be"),
+                         ({"colors": 2.0}, "StringRule.colors must be an integer"),
+                         ({"lut": 1.5}, "StringRule.lut must be"),
+                         ({"lut": [[1]]}, "StringRule.lut must be")]:
+        with pytest.raises(checks.ArgumentTypeError, match=words):
+            engine.StringRule(**{**fields, **wrong})
+    for wrong, words in [({"colors": 2}, r"colours 1\.\.2"),
+                         ({"colors": 200}, "between 1 and 127"),
+                         ({"strings": rule.strings[:, 0]}, r"\(codes, pegs\)"),
+                         ({"lut": rule.lut[:2]}, "of shape"),
+                         ({"lut": rule.lut - 2}, "outcome indices")]:
+        with pytest.raises(ValueError, match=words):
+            engine.StringRule(**{**fields, **wrong})
+    same = engine.StringRule(rule.strings.astype(np.int64), np.int64(3), rule.lut.astype(np.int32))
+    assert same.strings.dtype == np.int8 and same.lut.dtype == np.int16 and same.colors == 3
+    assert type(same.colors) is int and np.array_equal(same.strings, rule.strings)

@@ -194,3 +194,187 @@ def test_issue27_a_choice_among_a_mappings_keys_lists_them():
     refused_quickly(lambda: checks.choice("random", "strategy", {"a": abs, "b": abs}),
                     ValueError, "strategy must be one of 'a', 'b'; got 'random'")
 
+
+
+# --- issue 27: cache, paths and sweeps (once exempt from the fuzz) refuse bad arguments -----------
+import argparse  # noqa: E402
+
+import pandas as pd  # noqa: E402
+
+from puzzlelab import cache, paths, sweeps  # noqa: E402
+
+
+@pytest.fixture
+def scratch_data(tmp_path, monkeypatch):
+    """data/ in a temporary folder: a call that is not refused writes nothing committed."""
+    monkeypatch.setattr(cache, "DATA", tmp_path / "data")
+    monkeypatch.delenv(cache.RECOMPUTE_ENV, raising=False)
+    return tmp_path / "data"
+
+
+def _frame() -> pd.DataFrame:
+    return pd.DataFrame({"n": [1, 2]})
+
+
+@pytest.mark.parametrize("call, words", [
+    # a context manager was returned for anything, and the arguments read only on entering it
+    (lambda: sweeps.executor_from_arguments(3), "args must be parsed arguments"),
+    (lambda: sweeps.executor_from_arguments(argparse.Namespace(workers=1, connect_timeout="5")),
+     "--connect-timeout must be a number"),
+    (lambda: sweeps.executor_from_arguments(argparse.Namespace(workers=1, scheduler=2)),
+     "--scheduler must be a string"),
+    # AttributeErrors and plain TypeErrors
+    (lambda: sweeps.add_executor_arguments([]), "parser must be an argparse.ArgumentParser"),
+    (lambda: sweeps.command_line(3), "main must be a function"),
+    (lambda: sweeps.CommandParser(prefix_chars=3), "prefix_chars must be a string"),
+    (lambda: sweeps.CommandParser(parents=[1]), r"parents\[0\] must be an argparse"),
+    # accepted without complaint
+    (lambda: sweeps.CommandParser(description=(3, 3)), "description must be a string"),
+    (lambda: sweeps.CommandParser(formatter_class=-7), "formatter_class must be"),
+    (lambda: sweeps.CommandParser(add_help="yes"), "add_help must be True or False"),
+    (lambda: sweeps.sweep(abs, [1], desc=math.nan), "desc must be a string"),
+    (lambda: paths.source_text(2.0), "name must be a string"),
+    (lambda: paths.source_available([1]), "name must be a string"),
+    (lambda: cache.recompute_requested([-1, 2]), "name must be a string"),
+    (lambda: cache.recompute_requested(-0.0), "name must be a string"),
+])
+def test_issue27_the_shared_command_line_helpers_name_a_wrong_kind(call, words):
+    err = refused_quickly(call, checks.ArgumentTypeError, words)
+    assert isinstance(err, ValueError) and isinstance(err, TypeError)
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: cache.compute_table("t", math.nan), "compute must be a function"),
+    (lambda: cache.compute_table("t", _frame, verify=".hidden"), "verify must be a function"),
+    (lambda: cache.cached_table("t", {1, 2}), "compute must be a function"),
+    (lambda: cache.cached_table("t", _frame, recompute="yes"), "recompute must be True or False"),
+    (lambda: cache.cached_source_table("t", np.float32(0.5), lambda text: _frame()),
+     "source must be a string"),
+    (lambda: cache.cached_source_table("t", "janssen2017", 3), "parse must be a function"),
+    (lambda: sweeps.sweep_table("t", abs, [1], keep_partial="no"), "keep_partial must be True"),
+    (lambda: sweeps.sweep_table("t", abs, [1], desc=1.5), "desc must be a string"),
+])
+def test_issue27_caches_and_sweep_tables_check_their_functions_before_any_work(
+        call, words, scratch_data):
+    refused_quickly(call, checks.ArgumentTypeError, words)
+    assert not scratch_data.exists() or not any(scratch_data.rglob("*.csv"))
+
+
+def test_issue27_cached_table_checks_compute_even_when_the_table_is_cached(scratch_data):
+    """A cache hit returned the table whatever `compute` and `verify` were."""
+    with pytest.warns(cache.CacheWarning, match="missing"):
+        cache.cached_table("t", _frame)
+    refused_quickly(lambda: cache.cached_table("t", "not a function"), checks.ArgumentTypeError,
+                    "compute must be a function")
+    refused_quickly(lambda: cache.cached_table("t", _frame, verify=2), checks.ArgumentTypeError,
+                    "verify must be a function")
+
+
+def test_issue27_a_source_name_is_a_plain_file_name():
+    """A name reaching outside the sources folders is refused, not looked up there."""
+    for name in ("../escape", "a/b", ".hidden", ""):
+        refused_quickly(lambda: paths.source_available(name), ValueError, "citation key")
+
+
+def test_issue27_a_sweep_task_whose_rows_are_of_the_wrong_kind_is_named(scratch_data):
+    """It was a plain TypeError."""
+    err = refused_quickly(lambda: sweeps.sweep_table("t", _one_tuple, [1, 2]),
+                          checks.ArgumentTypeError, "task must return a DataFrame")
+    assert "tuple" in str(err)
+
+
+def _one_tuple(p: int) -> tuple:
+    return (p,)
+
+
+def test_issue27_spawn_seeds_refuses_more_seeds_than_it_can_make_in_seconds():
+    """2**63 seeds was an OverflowError, 10**7 ran for minutes."""
+    for count in (2**63, 10**7):
+        refused_quickly(lambda: sweeps.spawn_seeds(0, count), ValueError, "more than the limit")
+    assert len(set(sweeps.spawn_seeds(0, 5))) == 5
+
+
+def test_issue27_read_long_run_checks_verify_when_the_table_was_never_run(scratch_data):
+    """read_long_run took any `verify` when the table was never run."""
+    table = cache.Table("never_run", long_run=True)
+    assert cache.read_long_run(table) is None
+    refused_quickly(lambda: cache.read_long_run(table, verify=1 + 1j), checks.ArgumentTypeError,
+                    "verify must be a function")
+
+
+def test_issue27_write_csv_checks_its_metadata_before_writing(scratch_data):
+    """Metadata that JSON cannot hold was a plain TypeError."""
+    path = scratch_data / "t.csv"
+    refused_quickly(lambda: cache.write_csv(_frame(), path, {"table": _frame()}),
+                    checks.ArgumentTypeError, "metadata must be plain data")
+    assert not path.exists() and not cache.checksum_path(path).exists()
+    cache.write_csv(_frame(), path, {"sweep": "t", "rows": [1, 2]})
+    pd.testing.assert_frame_equal(cache.read_csv_checked(path, {"sweep": "t"}), _frame())
+
+
+def _nothing() -> int:
+    return 0
+
+
+def _two(a: int, b: int) -> int:
+    return a + b
+
+
+class _Local:  # defined here: a test module's class pickles, so it is made unpicklable below
+    def __reduce__(self):
+        raise TypeError("cannot pickle '_Local' object")
+
+
+def _local(p: int) -> _Local:
+    return _Local()
+
+
+def test_issue27_a_sweep_task_of_the_wrong_arity_is_refused_before_it_runs():
+    """A task of no parameter, or of two, was called and failed with a plain TypeError."""
+    refused_quickly(lambda: sweeps.sweep(_nothing, [1]), checks.ArgumentTypeError,
+                    "task must be a function of one parameter")
+    refused_quickly(lambda: sweeps.sweep(_two, [1]), checks.ArgumentTypeError,
+                    r"task must be a function of one parameter, got _two\(a")
+    assert sweeps.sweep(abs, [-2]) == [2] and sweeps.sweep(int, ["3"]) == [3]
+
+
+@pytest.mark.parametrize("task, params, words", [
+    (abs, [1, _Local()], "params must be picklable"),
+    (lambda p: p, [1, 2], "task must be picklable"),
+    (_local, [1, 2], "task must return picklable results"),
+])
+def test_issue27_what_cannot_go_to_a_worker_process_is_named(task, params, words):
+    """It was a plain TypeError (cannot pickle ...) from the pool; two tiny tasks on 2 workers."""
+    refused_quickly(lambda: sweeps.sweep(task, params, workers=2), checks.ArgumentTypeError,
+                    words, seconds=60)
+
+
+def test_issue27_a_csv_path_must_name_a_file(scratch_data):
+    """read_csv_checked('') was an IsADirectoryError (the empty path is the current folder)."""
+    scratch_data.mkdir(parents=True)
+    for path in ("", scratch_data):
+        refused_quickly(lambda: cache.read_csv_checked(path), ValueError, "must name a file")
+        refused_quickly(lambda: cache.write_csv(_frame(), path), ValueError, "must name a file")
+    assert not any(scratch_data.iterdir())
+
+
+def test_issue27_a_tables_seconds_are_a_number(scratch_data):
+    """write_table(seconds=True) wrote True as the seconds."""
+    refused_quickly(lambda: cache.write_table(_frame(), "t", seconds=True),
+                    checks.ArgumentTypeError, "seconds must be a number")
+    refused_quickly(lambda: cache.write_table(_frame(), "t", seconds=-1.0), ValueError,
+                    "seconds must be a number between 0")
+    assert not cache.data_path("t").exists()
+    cache.write_table(_frame(), "t", seconds=2.5)
+    assert cache.table_metadata("t")["seconds"] == 2.5
+    refused_quickly(lambda: cache.record_metadata("t", seconds="2"), checks.ArgumentTypeError,
+                    "seconds must be a number")
+    refused_quickly(lambda: cache.record_metadata("t", computed_at=2), checks.ArgumentTypeError,
+                    "computed_at must be a string")
+
+
+def test_issue27_a_file_in_the_way_of_a_folder_is_named(tmp_path):
+    """atomic_write under a file was a FileExistsError."""
+    (tmp_path / "a").write_bytes(b"")
+    refused_quickly(lambda: cache.atomic_write(tmp_path / "a" / "b", b"ab"), ValueError,
+                    "a file stands where a folder")

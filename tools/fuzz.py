@@ -92,23 +92,6 @@ LONG_BY_DESIGN = {
 }
 
 
-# Public names whose files belong to others: cache.py, paths.py and sweeps.py (and the command
-# lines) are issue 27 part A's, and engine.py is being optimised by another engineer (its records
-# are checked where game.py builds them). Their failures are listed apart and do not fail the
-# run unless --strict (run it so to see what is left for their owners).
-OWNED_ELSEWHERE = {
-    "puzzlelab.cache.": "cache.py: issue 27 part A",
-    "puzzlelab.paths.": "paths.py: issue 27 part A",
-    "puzzlelab.sweeps.": "sweeps.py: issue 27 part A",
-    "puzzlelab.codebreaking.engine.": "engine.py: being optimised by another engineer",
-}
-
-
-def owned_elsewhere(label: str) -> str | None:
-    """Why a failure of this name is not ours to fix here (None: it is)."""
-    return next((why for prefix, why in OWNED_ELSEWHERE.items() if label.startswith(prefix)), None)
-
-
 # The checks' own settings (the argument's name, its bounds, what is budgeted, ...) are literals
 # of the calling code: a check refuses a bound of the wrong kind when it compares with it, but
 # is not asked to refuse every odd label (a check is called in every public function).
@@ -1039,13 +1022,11 @@ def hostility(rng: random.Random, n_params: int) -> float:
 
 
 def fuzz(targets: list[Target], calls: int, seed: int, limits: Limits, scratch: Path, *,
-         verbose: bool = False, strict: bool = False, only: set[int] | None = None) -> list[str]:
-    """Run the calls; the failures, one line each (those of names owned elsewhere are listed
-    apart unless `strict`)."""
+         verbose: bool = False, only: set[int] | None = None) -> list[str]:
+    """Run the calls; the failures, one line each."""
     rng = random.Random(seed)
     values = Values(rng, scratch)
     failures: list[str] = []
-    known: list[str] = []
     counts: collections.Counter[str] = collections.Counter()
     slowest: list[tuple[float, str]] = []
     before = fingerprint(scratch)
@@ -1070,20 +1051,13 @@ def fuzz(targets: list[Target], calls: int, seed: int, limits: Limits, scratch: 
             detail = f"{report.get('type', report['outcome'])}: {report['message']}"
             if report.get("where"):
                 detail += f" [{report['where']}]"
-            elsewhere = None if strict else owned_elsewhere(target.label)
-            if elsewhere:
-                known.append(f"#{i} {call}\n    -> {detail} ({elsewhere})")
-            else:
-                failures.append(f"#{i} {call}\n    -> {detail}")
-                print(f"FAIL #{i} {call}\n    -> {detail}", flush=True)
+            failures.append(f"#{i} {call}\n    -> {detail}")
+            print(f"FAIL #{i} {call}\n    -> {detail}", flush=True)
         elif verbose:
             print(f"#{i} {report['outcome']} {call} {report.get('message', '')[:100]}", flush=True)
     print(f"{calls} calls over {len(targets)} public names (seed {seed}): "
           + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     print("slowest: " + "; ".join(f"{s:.1f} s {c[:80]}" for s, c in reversed(slowest)))
-    if known:
-        print(f"{len(known)} failing calls of names owned elsewhere (OWNED_ELSEWHERE; --strict "
-              f"counts them):\n" + "\n".join(known))
     return failures
 
 
@@ -1101,8 +1075,6 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--verbose", action="store_true", help="print every call")
     parser.add_argument("--only", type=int, nargs="+", metavar="I",
                         help="make only the calls with these numbers (as a run lists them)")
-    parser.add_argument("--strict", action="store_true",
-                        help="count the failures of names owned elsewhere too (OWNED_ELSEWHERE)")
     args = parser.parse_args(argv)
     if args.calls < 1 or args.limit <= 0 or args.memory_mib < 1:
         parser.error("--calls, --limit and --memory-mib must be positive")
@@ -1130,7 +1102,7 @@ def main(argv: list[str] | None = None) -> int:
         warm_compiled()
         limits = Limits(args.limit, worker_limit(), args.memory_mib * 2**20)
         failures = fuzz(targets, args.calls, args.seed, limits, scratch, verbose=args.verbose,
-                        strict=args.strict, only=None if args.only is None else set(args.only))
+                        only=None if args.only is None else set(args.only))
     finally:
         shutil.rmtree(scratch.parent, ignore_errors=True)
     if failures:

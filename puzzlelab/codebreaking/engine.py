@@ -100,6 +100,34 @@ class StringRule:
     colors: int
     lut: np.ndarray  # (pegs + 1, pegs + 1) int16: outcome index of (black, white); -1 impossible
 
+    def __post_init__(self) -> None:
+        """Checked once, as the rule is made (the compiled loops trust it): integer arrays of
+        the shapes above, at most 8 pegs and 127 colours, every peg a colour 1..colors; stored
+        as the contiguous int8 and int16 arrays the loops read."""
+        colors = checks.integer(self.colors, "StringRule.colors", low=1, high=127)
+        strings, lut = self.strings, self.lut
+        for name, array in (("strings", strings), ("lut", lut)):
+            if not isinstance(array, np.ndarray) or array.dtype.kind not in "iu":
+                raise checks.ArgumentTypeError(
+                    f"StringRule.{name} must be an integer numpy array, got {type(array).__name__}"
+                    + (f" of {array.dtype}" if isinstance(array, np.ndarray) else ""))
+        if strings.ndim != 2 or strings.shape[1] > 8:
+            raise ValueError(f"StringRule.strings must be a (codes, pegs) array of at most 8 pegs, "
+                             f"got shape {strings.shape}")
+        if strings.size and (strings.min() < 1 or strings.max() > colors):
+            raise ValueError(f"StringRule.strings must hold colours 1..{colors}, got "
+                             f"{strings.min()}..{strings.max()}")
+        pegs = strings.shape[1]
+        if lut.shape != (pegs + 1, pegs + 1):
+            raise ValueError(f"StringRule.lut must be of shape {(pegs + 1, pegs + 1)} for {pegs} "
+                             f"pegs, got {lut.shape}")
+        if lut.size and (lut.min() < -1 or lut.max() > np.iinfo(np.int16).max):
+            raise ValueError(f"StringRule.lut must hold outcome indices (or -1), got "
+                             f"{lut.min()}..{lut.max()}")
+        object.__setattr__(self, "colors", colors)
+        object.__setattr__(self, "strings", np.ascontiguousarray(strings, dtype=np.int8))
+        object.__setattr__(self, "lut", np.ascontiguousarray(lut, dtype=np.int16))
+
 
 _LABEL = re.compile(r"^(\d+)B(?:(\d+)[WC])?$")
 
@@ -115,8 +143,7 @@ def string_rule(strings: np.ndarray, colors: int, labels: list[str]) -> StringRu
     if strings.ndim != 2 or strings.shape[1] > 8 or not 1 <= colors <= 127:
         raise ValueError(f"a string rule needs at most 8 pegs and 127 colours, got strings of "
                          f"shape {strings.shape} and {colors} colours")
-    return StringRule(np.ascontiguousarray(strings, dtype=np.int8), int(colors),
-                      marker_lut(labels, strings.shape[1]))
+    return StringRule(strings, colors, marker_lut(labels, strings.shape[1]))
 
 
 def marker_lut(labels: list[str], pegs: int) -> np.ndarray:
