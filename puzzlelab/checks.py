@@ -142,7 +142,11 @@ def text(value: object, name: str) -> str:
 
 def instance(value: object, name: str, kind: type[T], what: str) -> T:
     """`value` if it is a `kind`; else ArgumentTypeError saying it must be `what`."""
+    if not isinstance(kind, type) and not (
+            isinstance(kind, tuple) and kind and all(isinstance(k, type) for k in kind)):
+        raise ArgumentTypeError(f"kind must be a type or a tuple of types, got {kind!r}")
     if not isinstance(value, kind):
+        name, what = text(name, "name"), text(what, "what")
         raise ArgumentTypeError(f"{name} must be {what}, got {value!r}")
     return value
 

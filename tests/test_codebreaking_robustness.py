@@ -306,3 +306,26 @@ def test_issue27_a_string_rule_checks_its_fields_as_it_is_made():
     same = engine.StringRule(rule.strings.astype(np.int64), np.int64(3), rule.lut.astype(np.int32))
     assert same.strings.dtype == np.int8 and same.lut.dtype == np.int16 and same.colors == 3
     assert type(same.colors) is int and np.array_equal(same.strings, rule.strings)
+
+
+def test_a_pick_that_names_no_experiment_is_refused_by_name():
+    """Fuzz finding: a pick returning an experiment the game lacks was an IndexError."""
+    from puzzlelab.codebreaking.analysis import play_tree
+
+    game = counterfeit_coin(3)
+    with pytest.raises(ValueError, match="the experiment pick chose"):
+        play_tree(game, lambda live, depth: game.n_experiments, "beyond the last")
+
+
+def test_the_peer_rules_reference_checks_its_game_strategy_and_first_guess():
+    """Fuzz finding: an unknown strategy or a game without the peer's shape was an IndexError."""
+    from puzzlelab.codebreaking import mastermind
+    from puzzlelab.codebreaking.reference import play_mikemag
+
+    with pytest.raises(ValueError, match="strategy"):
+        play_mikemag(mastermind(2, 3), "distributed.admin.tick.interval", 0)
+    with pytest.raises(ValueError, match="string games"):
+        play_mikemag(counterfeit_coin(3), "parts", 0)
+    with pytest.raises(ValueError, match="first"):
+        play_mikemag(mastermind(2, 3), "parts", 9)
+    assert len(play_mikemag(mastermind(2, 3), "parts", 0)) == 9  # every code played

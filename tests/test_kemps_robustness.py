@@ -185,3 +185,12 @@ def test_issue27_game_records_are_checked_so_the_report_columns_never_index_past
         engine.GameRecord(rec.strategies, rec.seed, rec.deck, rec.scores, rec.turns, rec.rounds,
                           rec.end, rec.trace, [{"turn": 0}])
     assert source.comment_text(rec, t)  # the real record still reads
+
+
+def test_a_custom_reason_of_any_shape_is_free():
+    """Fuzz finding: a reason whose first item is a list (a custom agent's) was a TypeError."""
+    rec = play_game(["greedy", "greedy", "greedy"], seed=3, deck=range(1, 6))
+    t = rec.trace[0]
+    turn = engine.Turn(t.turn, t.round, t.player, t.table, t.hand, t.picked, t.discarded,
+                       ([1, 4, 1], "Newest"))
+    assert turn.why[1] == "Newest"

@@ -378,3 +378,14 @@ def test_issue27_a_file_in_the_way_of_a_folder_is_named(tmp_path):
     (tmp_path / "a").write_bytes(b"")
     refused_quickly(lambda: cache.atomic_write(tmp_path / "a" / "b", b"ab"), ValueError,
                     "a file stands where a folder")
+
+
+def test_an_instance_check_needs_a_kind_that_is_a_type():
+    """Fuzz finding: checks.instance with a kind that is no type was isinstance's TypeError."""
+    from puzzlelab import checks
+
+    with pytest.raises(checks.ArgumentTypeError, match="kind must be a type"):
+        checks.instance(1, "x", True, "a number")
+    with pytest.raises(checks.ArgumentTypeError, match="x must be a text"):
+        checks.instance(1, "x", str, "a text")
+    assert checks.instance(1, "x", (int, float), "a number") == 1

@@ -172,7 +172,12 @@ def play_tree(game: Game, pick: Callable[[np.ndarray, int], int], label: str) ->
     game = check_game(game)
     if not callable(pick):
         raise checks.ArgumentTypeError(f"pick must be a function of (live, depth), got {pick!r}")
-    return _play(game, pick, checks.text(label, "label"))
+    last = game.n_experiments - 1
+
+    def checked_pick(live: np.ndarray, depth: int) -> int:
+        return checks.integer(pick(live, depth), "the experiment pick chose", low=0, high=last)
+
+    return _play(game, checked_pick, checks.text(label, "label"))
 
 
 def _play(game: Game, pick: Callable[[np.ndarray, int], int], label: str) -> Analysis:

@@ -23,6 +23,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from .. import checks
 from .analysis import Analysis, choose_by_table, play_tree
 from .game import Game, check_game
 from .strategies import Scoring, scoring, strategy_name
@@ -129,12 +130,22 @@ def analyze_table(game: Game, strategy: str | Scoring = "max-models") -> Analysi
 
 
 # --- Magruder's rules, level by level ------------------------------------------------------------
+MIKEMAG_STRATEGIES = ("max-models", "parts", "exp-models", "ent-models")  # as _rank_of reads them
+
+
 def play_mikemag(game: Game, strategy: str, first: int) -> dict[int, list[int]]:
     """Every code's guesses (experiment indices) under mikemag's rules after the first guess
     `first`: all games advance one guess at a time, the codes answered alike so far forming a
     region that plays one guess, chosen from the region alone (Mastermind-like string games)."""
     game = check_game(game)
-    table, win = game.outcome_table, int(np.flatnonzero(game.is_final)[0])
+    checks.choice(strategy, "strategy", MIKEMAG_STRATEGIES)
+    finals = np.flatnonzero(game.is_final)
+    if len(finals) != 1 or game.n_experiments != game.n_codes:
+        raise ValueError(f"play_mikemag plays string games whose guesses are their codes, with one "
+                         f"final outcome; {game.name!r} has {game.n_experiments} experiments for "
+                         f"{game.n_codes} codes and {len(finals)} final outcomes")
+    first = checks.integer(first, "first", low=0, high=game.n_experiments - 1)
+    table, win = game.outcome_table, int(finals[0])
     pegs = len(game.experiments[0][1])  # a guess is a string of pegs
     regions, guesses = [(np.arange(game.n_codes), [first])], {}
     while regions:

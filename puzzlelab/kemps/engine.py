@@ -334,7 +334,7 @@ WHY_KINDS = {"collect": "a value index and a group size 1..4", "block": "a value
 def _check_why(why: tuple) -> None:
     """A move's reason as the report's columns read it: ("collect", value, size) and
     ("block", value, seat) in full; anything else (("pass",), a custom agent's) is free."""
-    if not why or why[0] not in WHY_KINDS:
+    if not why or not isinstance(why[0], str) or why[0] not in WHY_KINDS:
         return
     if len(why) != 3:
         raise ValueError(f"a move's reason ({why[0]!r}, ...) has {WHY_KINDS[why[0]]}, "
