@@ -315,6 +315,8 @@ def test_a_pick_that_names_no_experiment_is_refused_by_name():
     game = counterfeit_coin(3)
     with pytest.raises(ValueError, match="the experiment pick chose"):
         play_tree(game, lambda live, depth: game.n_experiments, "beyond the last")
+    with pytest.raises(ValueError, match="does not split"):  # it looped for ever
+        play_tree(game, lambda live, depth: 0, "the first weighing always")
 
 
 def test_the_peer_rules_reference_checks_its_game_strategy_and_first_guess():

@@ -200,7 +200,12 @@ def _play(game: Game, pick: Callable[[np.ndarray, int], int], label: str) -> Ana
         else:
             j = pick(live, depth)
             rows.append((node, parent, outcome, depth, len(live), game.experiment_name(j), ""))
-            for o, part in sorted(game.parts(live, j).items(), reverse=True):
+            parts = game.parts(live, j)
+            if len(parts) == 1 and not game.is_final[next(iter(parts))]:
+                raise ValueError(f"{label}: experiment {game.experiment_name(j)} does not split the "
+                                 f"{len(live)} codes still possible at depth {depth}, so the game "
+                                 "would never end")
+            for o, part in sorted(parts.items(), reverse=True):
                 label_o = game.outcome_labels[o]
                 if game.is_final[o]:
                     lengths[part] = determined[part] = depth + 1
