@@ -3,7 +3,8 @@
 An edge A -> B means module A imports module B somewhere in its text: at the top, inside a
 function, or through `importlib.import_module` with a constant name. `from .x import name`
 is an edge to `.x` (or to `.x.name` when that is a module). A package's `__init__` is a
-module like any other.
+module like any other. The block under `if __name__ == "__main__":` is not counted: it runs
+only when the module is a command (`python -m ...`), never when it is imported.
 """
 
 from __future__ import annotations
@@ -39,7 +40,9 @@ def imports(module: str, path: Path, known: set[str]) -> set[str]:
     """The puzzlelab modules that `module` imports anywhere in its text."""
     is_package = path.name == "__init__.py"
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree.body = [node for node in tree.body if not _is_main_block(node)]
+    for node in ast.walk(tree):
         targets: list[str] = []
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
@@ -61,6 +64,12 @@ def imports(module: str, path: Path, known: set[str]) -> set[str]:
             if target and target != module:
                 found.add(target)
     return found
+
+
+def _is_main_block(node: ast.stmt) -> bool:
+    """`if __name__ == "__main__":` at the top of a module."""
+    return (isinstance(node, ast.If) and isinstance(node.test, ast.Compare)
+            and ast.unparse(node.test).replace("'", '"') == '__name__ == "__main__"')
 
 
 def graph() -> dict[str, set[str]]:
