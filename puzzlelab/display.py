@@ -88,6 +88,8 @@ def table(frame: pd.DataFrame, names: Mapping[str, str] | None = None, *,
         raise ValueError(f"names for columns the table does not have: {unknown}; "
                          f"its columns: {list(frame.columns)}")
     if index is not None:
+        if not isinstance(index, str):
+            raise checks.ArgumentTypeError(f"index must name a column (a string), got {index!r}")
         if index not in frame.columns:
             raise ValueError(f"index {index!r} is not a column of the table: {list(frame.columns)}")
         frame = frame.set_index(index)

@@ -50,11 +50,11 @@ def test_counts_do_not_depend_on_which_round_or_which_players(n, j):
     rng = random.Random(n * 10 + j)
     lost = 1 | sum(1 << (1 << i) for i in range(j))
     kept = sum(1 << (1 << i) for i in range(j, n))
-    reference = census.count_minimal_lost_sets(n, lost, kept)
+    reference = census.count_minimal_lost_sets(n, lost, kept, max_nodes=None)
     for _ in range(2):
         perm, shift = rng.sample(range(n), n), rng.randrange(1, 2**n)
         moved = census.count_minimal_lost_sets(n, _move(lost, n, shift, perm),
-                                               _move(kept, n, shift, perm))
+                                               _move(kept, n, shift, perm), max_nodes=None)
         assert moved == reference
 
 
@@ -99,3 +99,12 @@ def test_cached_census_pieces_recompute_and_agree_with_the_optimal_count():
     optimal = read_table("hats_optimal_sets").set_index("n_players").loc[6]
     assert best.won_rounds == 2**6 - optimal.lost_rounds  # the best maximal set is optimal
     assert best.maximal_sets == optimal.optimal_won_sets  # counted two independent ways
+
+
+def test_a_count_beyond_its_node_budget_is_refused_in_seconds():
+    """Found by the fuzz: N = 6 with only a few rounds fixed searched for minutes."""
+    with pytest.raises(ValueError, match="100,000 search nodes"):
+        census.count_minimal_lost_sets(6, lost=0, kept=1_000_000, max_nodes=10**5)
+    with pytest.raises(ValueError, match="max_nodes"):
+        census.count_minimal_lost_sets(3, max_nodes=0)
+    assert census.count_minimal_lost_sets(4, max_nodes=None) == census.count_minimal_lost_sets(4)

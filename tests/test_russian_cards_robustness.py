@@ -177,3 +177,10 @@ def test_issue27_numpy_sizes_give_the_answer_of_python_ints(f):
     for abc in [(4, 2, 1), (3, 3, 1), (5, 3, 2)]:
         assert f(*map(np.uint8, abc)) == f(*abc) == f(*map(np.int64, abc))
 
+
+
+def test_a_smallest_row_refuses_a_grid_witness_that_is_not_a_solution():
+    """Found by the fuzz: a witness that is not safe left `shrink` with nothing (a TypeError)."""
+    from puzzlelab.russian_cards.grid import smallest_row
+    with pytest.raises(ValueError, match="not an informative and safe"):
+        smallest_row((1, 4, 2, "4"), work_limit=0.5)

@@ -269,3 +269,10 @@ def _dask_settings() -> tuple:
 def test_a_local_cluster_beyond_the_worker_limit_is_refused_before_it_starts():
     with pytest.raises(ValueError, match="more than the limit"):
         sweeps.local_cluster(checks.worker_limit() + 1)
+
+
+def test_a_display_table_index_must_name_a_column():
+    """Found by the fuzz: a list as `index` reached pandas (unhashable type: 'list')."""
+    from puzzlelab import display
+    with pytest.raises(checks.ArgumentTypeError, match="index must name a column"):
+        display.table(pd.DataFrame({"a": [1]}), index=[1.5, "a"])

@@ -32,10 +32,12 @@ from .. import checks
 from ..bitsets import bits
 from .sets import closed_neighbourhoods
 
-__all__ = ["MAX_CENSUS_PLAYERS", "census_cases", "count_minimal_lost_sets", "maximal_counts",
+__all__ = ["MAX_CENSUS_PLAYERS", "MAX_NODES", "census_cases", "count_minimal_lost_sets", "maximal_counts",
            "pattern_counts"]
 
 MAX_CENSUS_PLAYERS = 6  # 2**6 = 64 rounds: one uint64 mask per set of rounds
+NODES_PER_SECOND = 10**6  # branch nodes a second of the compiled search, at least (busy core)
+MAX_NODES = 10**7  # the search nodes a count may visit unless told otherwise (seconds)
 
 
 @lru_cache(maxsize=8)
@@ -79,8 +81,9 @@ def _flip(mask: np.uint64, j: int, low: np.ndarray) -> np.uint64:
 
 
 @njit(cache=True)
-def _search(n, closed, ball2, low, full, lost0, kept0, counts):  # pragma: no cover - compiled
-    """Count minimal dominating sets L with lost0 <= L, L & kept0 = 0 into counts[|L|]."""
+def _search(n, closed, ball2, low, full, lost0, kept0, counts, max_nodes):  # pragma: no cover
+    """Count minimal dominating sets L with lost0 <= L, L & kept0 = 0 into counts[|L|]; the
+    nodes visited, or -1 once more than `max_nodes` (0: no limit) would be needed."""
     one = np.uint64(1)
     depth = 2**n + 2
     st_lost = np.zeros(depth, np.uint64)
@@ -123,6 +126,8 @@ def _search(n, closed, ball2, low, full, lost0, kept0, counts):  # pragma: no co
         lost, dom, once, kept = st_lost[d], st_dom[d], st_once[d], st_kept[d]
         st_kept[d] = kept | wb  # later siblings keep w won: each set is found once
         nodes += 1
+        if max_nodes and nodes > max_nodes:
+            return -1
         once = (once & ~closed[w]) | (closed[w] & ~dom)
         lost |= wb
         ok = True
@@ -154,9 +159,14 @@ def _players(n_players: object) -> int:
     return checks.integer(n_players, "n_players", low=2, high=MAX_CENSUS_PLAYERS)
 
 
-def count_minimal_lost_sets(n_players: int, lost: int = 0, kept: int = 0) -> dict[int, int]:
-    """Minimal lost sets (M = 2) that contain the rounds `lost` and avoid `kept`, by size."""
+def count_minimal_lost_sets(n_players: int, lost: int = 0, kept: int = 0, *,
+                            max_nodes: int | None = MAX_NODES) -> dict[int, int]:
+    """Minimal lost sets (M = 2) that contain the rounds `lost` and avoid `kept`, by size.
+
+    A search of more than `max_nodes` branch nodes (None: no limit, as the census's own
+    searches) is refused with a ValueError naming that budget."""
     n = _players(n_players)
+    budget = 0 if max_nodes is None else checks.integer(max_nodes, "max_nodes", low=1)
     everything = (1 << 2**n) - 1
     lost = checks.integer(lost, "lost", low=0, high=everything)
     kept = checks.integer(kept, "kept", low=0, high=everything)
@@ -164,7 +174,12 @@ def count_minimal_lost_sets(n_players: int, lost: int = 0, kept: int = 0) -> dic
         raise ValueError("a round cannot be both lost and kept")
     closed, ball2, low, full = _tables(n)
     counts = np.zeros(2**n + 1, dtype=np.int64)
-    _search(n, closed, ball2, low, full, np.uint64(lost), np.uint64(kept), counts)
+    if _search(n, closed, ball2, low, full, np.uint64(lost), np.uint64(kept), counts,
+               budget) < 0:
+        raise ValueError(f"counting the minimal lost sets of N = {n} with these rounds fixed "
+                         f"needs more than {budget:,} search nodes (the budget, about "
+                         f"{budget // NODES_PER_SECOND} s); fix more rounds, or pass "
+                         "max_nodes=None to run it anyway")
     return {k: int(c) for k, c in enumerate(counts) if c}
 
 
@@ -178,7 +193,7 @@ def pattern_counts(case: tuple[int, int]) -> list[dict]:
     lost = 1 | sum(1 << (1 << i) for i in range(j))
     kept = sum(1 << (1 << i) for i in range(j, n))
     return [{"n_players": n, "lost_neighbours": j, "lost_rounds": k, "sets": c}
-            for k, c in sorted(count_minimal_lost_sets(n, lost, kept).items())]
+            for k, c in sorted(count_minimal_lost_sets(n, lost, kept, max_nodes=None).items())]
 
 
 def census_cases(max_players: int = MAX_CENSUS_PLAYERS) -> list[tuple[int, int]]:

@@ -221,8 +221,12 @@ def smallest_row(cell: tuple[int, int, int, str], work_limit: float = MIN_WORK) 
     if not isinstance(cell, (tuple, list)) or len(cell) != 4:
         raise checks.ArgumentTypeError(f"a cell is (a, b, c, grid witness), got {cell!r}")
     a, b, c, witness = cell
-    grid_size = len(parse_announcement(witness))
-    start = shrink(a, b, c, parse_announcement(witness))
+    given = parse_announcement(witness)
+    if not is_solution(given, a, b, c):
+        raise ValueError(f"the grid witness of {(a, b, c)} is not an informative and safe "
+                         f"announcement: {witness!r}")
+    grid_size = len(given)
+    start = shrink(a, b, c, given)
     model, x = cpsat_model(a, b, c, minimize=True)
     hint = {from_bits(h) for h in start}
     for h, v in x.items():
