@@ -37,6 +37,9 @@ __all__ = ["main", "parser", "table_list"]  # the subcommands run through main()
 
 PROG = "puzzlelab"
 NOTEBOOK_TIMEOUT = 1200  # seconds a cell may stay silent before its notebook is run again
+# A cell that recomputes a table is silent for as long as the table takes (progress bars are
+# off), tens of minutes on a busy machine: running the notebook again would redo that work.
+RECOMPUTE_TIMEOUT = 4 * 3600
 EXECUTOR_OPTIONS = ("--workers", "--scheduler", "--connect-timeout")
 
 
@@ -351,7 +354,8 @@ def _run_each(paths: list[Path], expected: dict[str, float | None], kind: str,
     """Execute each notebook in turn: progress, time taken, tables it changed."""
     for k, path in enumerate(paths, 1):
         print(f"[{k}/{len(paths)}] {path.relative_to(_root())}", flush=True)
-        seconds = runner.run_notebook(path, args.timeout, expected=expected[path.stem])
+        timeout = args.timeout or (RECOMPUTE_TIMEOUT if args.recompute else NOTEBOOK_TIMEOUT)
+        seconds = runner.run_notebook(path, timeout, expected=expected[path.stem])
         times[path.stem] = seconds
         runner.record_seconds(kind, path.stem, seconds, commit=args.record_times)
         print(f"  done in {duration(seconds)}", flush=True)
@@ -425,8 +429,9 @@ def parser() -> argparse.ArgumentParser:
                        help="these notebooks only (hanabi, hats, index, ...)")
     rerun.add_argument("--recompute", action="store_true",
                        help="recompute data/ (make reproduce) instead of reading it")
-    rerun.add_argument("--timeout", type=int, default=NOTEBOOK_TIMEOUT,
-                       help=f"seconds a cell may stay silent (default {NOTEBOOK_TIMEOUT})")
+    rerun.add_argument("--timeout", type=int, default=None,
+                       help=f"seconds a cell may stay silent (default {NOTEBOOK_TIMEOUT}, "
+                            f"with --recompute {RECOMPUTE_TIMEOUT})")
     for command in (rebuild, rerun):
         command.add_argument("--record-times", action="store_true",
                              help="also keep the times measured as the committed expectations "
