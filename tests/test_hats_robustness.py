@@ -202,3 +202,10 @@ def test_issue27_the_optima_table_checks_its_arguments_before_reading_data():
 def test_issue27_a_symmetry_with_a_bad_twist_is_refused_by_a_message_that_prints():
     refused_quickly(lambda: orbits.Symmetry((2, 1), ((0, 1), (5, 5))), ValueError, "permutation")
     refused_quickly(lambda: orbits.Symmetry((3,), ()), ValueError, "one twist each")
+
+
+def test_explore_deal_checks_custom_even_when_a_preset_is_chosen():
+    """Found by the fuzz: a number as `custom` was accepted because a preset was used."""
+    from puzzlelab.hats import notebook as hats_notebook
+    with pytest.raises(ValueError, match="custom"):
+        hats_notebook.explore_deal(custom=-10**20)

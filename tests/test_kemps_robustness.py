@@ -194,3 +194,12 @@ def test_a_custom_reason_of_any_shape_is_free():
     turn = engine.Turn(t.turn, t.round, t.player, t.table, t.hand, t.picked, t.discarded,
                        ([1, 4, 1], "Newest"))
     assert turn.why[1] == "Newest"
+
+
+def test_block_sums_refuses_line_ups_that_are_not_sequences_of_names():
+    """Found by the fuzz: line-ups given as numbers reached a comprehension (a TypeError)."""
+    import numpy as np
+    from puzzlelab import checks
+    from puzzlelab.kemps.summaries import block_sums
+    with pytest.raises(checks.ArgumentTypeError, match="line-up"):
+        block_sums(range(-3, 3), np.zeros((6, 1, 3), dtype=int), np.zeros((6, 1), dtype=bool))

@@ -184,3 +184,13 @@ def test_a_smallest_row_refuses_a_grid_witness_that_is_not_a_solution():
     from puzzlelab.russian_cards.grid import smallest_row
     with pytest.raises(ValueError, match="not an informative and safe"):
         smallest_row((1, 4, 2, "4"), work_limit=0.5)
+
+
+def test_add_counting_refuses_variables_that_are_not_model_variables():
+    """Found by the fuzz: tuples as variables reached `sum` (a TypeError)."""
+    import numpy as np
+    from ortools.sat.python import cp_model
+    from puzzlelab.checks import ArgumentTypeError
+    from puzzlelab.russian_cards.symmetry import add_counting
+    with pytest.raises(ArgumentTypeError, match="model variable"):
+        add_counting(cp_model.CpModel(), [(2, 0, 2), (2, 1), "x"], np.array([3, 2, 2]), 8, 3, 1)

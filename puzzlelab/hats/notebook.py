@@ -630,9 +630,10 @@ def _chosen_deal(preset: str, custom: str, n: int, m: int, view_order: str) -> n
     """The preset deal, or the custom strings (one per player, separated by spaces or commas)."""
     preset = checks.choice(preset, "preset", PRESETS)
     view_order = checks.choice(view_order, "view_order", VIEW_ORDERS)
+    custom = checks.text(custom, "custom")  # checked even when a preset is chosen
     if preset != "custom":
         return preset_deal(preset, n, m)
-    parts = [p for p in checks.text(custom, "custom").replace(",", " ").split() if p]
+    parts = [p for p in custom.replace(",", " ").split() if p]
     if len(parts) != n:
         raise ValueError(f"custom deal needs {n} strategies separated by spaces, got {len(parts)}")
     if view_order != VIEW_ORDERS[0]:

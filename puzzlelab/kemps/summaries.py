@@ -112,6 +112,9 @@ def block_sums(lineups: Sequence[Sequence[str]], kemps: np.ndarray,
     if isinstance(lineups, (str, bytes)) or not isinstance(lineups, Sequence) or not lineups:
         raise checks.ArgumentTypeError(
             f"lineups must be a non-empty sequence of line-ups, got {lineups!r}")
+    if any(isinstance(up, (str, bytes)) or not isinstance(up, Sequence) for up in lineups):
+        raise checks.ArgumentTypeError(
+            f"each line-up must be a sequence of three strategy names, got {list(lineups)!r}")
     ups = [tuple(checks.text(name, "strategy") for name in up) for up in lineups]
     if any(len(up) != 3 for up in ups) or len(set(ups)) != len(ups):
         raise ValueError("lineups must be distinct line-ups of three strategies")

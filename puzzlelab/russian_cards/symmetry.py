@@ -118,7 +118,8 @@ def add_counting(model: cp_model.CpModel, x: list, arr: np.ndarray, a: int, b: i
     check_model(model)
     n = hands_within_budget(a, b, c, "the counting constraints")
     arr = _hand_masks(arr, n)
-    if isinstance(x, (str, bytes)) or not isinstance(x, Sequence) or len(x) != len(arr):
+    if (isinstance(x, (str, bytes)) or not isinstance(x, Sequence) or len(x) != len(arr)
+            or not all(isinstance(v, cp_model.LinearExpr) for v in x)):
         raise checks.ArgumentTypeError(f"x must be a list of one model variable per hand "
                                        f"({len(arr)}), got {x!r}")
     most = None if most is None else checks.integer(most, "most", low=0)
