@@ -169,6 +169,7 @@ def _mirror_normal(roles: np.ndarray) -> np.ndarray:
 
 
 # --- Mastermind ----------------------------------------------------------------------------
+FORMULA_PAIRS = 2 * 10**6  # (guess, code) pairs the formulas are evaluated on (4×6: 1.7e6, seconds)
 def colour_strings(pegs: int, colors: int, distinct: bool = False) -> np.ndarray:
     """All colour strings of length pegs, lexicographic (optionally without repeats)."""
     rows = [
@@ -302,6 +303,8 @@ def mastermind_by_formulas(pegs: int, colors: int) -> np.ndarray:
     of (b, w = t − b) in the order of `mastermind(pegs, colors).outcome_labels`.
     """
     pegs, colors = check_size(pegs, colors)
+    checks.within_budget(f"Mastermind {pegs}×{colors} by formulas (guess, code) pairs",
+                         (colors**pegs) ** 2, FORMULA_PAIRS, unit="pairs", largest="4×6")
     strings = colour_strings(pegs, colors)
     _, x = _one_hot(strings, colors)
     x = x.reshape(len(strings), pegs, colors)  # x[code, i, j]
