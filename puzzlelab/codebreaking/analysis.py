@@ -22,12 +22,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from .. import checks
 from .game import Analysis, Game, check_game
 from .strategies import STRATEGIES, Scoring, scoring, strategy_name
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["STRATEGIES", "analyze", "ceil_log", "choose", "choose_by_table",
            "first_hit", "lemma14_bound", "play_tree", "simulate"]
@@ -149,6 +153,8 @@ def play_tree(game: Game, pick: Callable[[np.ndarray, int], int], label: str) ->
 
 def _play(game: Game, pick: Callable[[np.ndarray, int], int], label: str) -> Analysis:
     """Play `pick` against every code, node by node of its decision tree (a stack, no recursion)."""
+    import pandas as pd  # here: the compiled analyses build their trees only when read
+
     n, names = game.n_codes, game.code_names
     lengths, determined = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
     hit = first_hit(game) if game.ends_on_final else None
@@ -185,6 +191,8 @@ def _play(game: Game, pick: Callable[[np.ndarray, int], int], label: str) -> Ana
 
 def simulate(game: Game, strategy: str | Scoring, code: str | int) -> pd.DataFrame:
     """One play of `strategy` against one secret code: experiment, outcome, codes left after it."""
+    import pandas as pd
+
     game, score_of = check_game(game), scoring(strategy)
     if isinstance(code, str):
         k = game.code_index(code)

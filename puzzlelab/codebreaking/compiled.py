@@ -43,10 +43,11 @@ integers (`rank`), so totals can be compared like for like with its runs; its pr
 guess is given with `first`.
 
 Inner loops are compiled with numba (`@njit(cache=True)`, so a fresh process loads them from
-disk; a fresh process still spends about a second of CPU on this machine importing numpy,
-pandas and numba and setting numba up at the first call); the whole-tree loop releases the
-GIL, so `threads > 1` plays the root's subtrees, largest first, on a pool of threads (the same
-tree, numbered as one walk).
+disk instead of compiling; what a fresh process still spends, mostly importing numpy and numba,
+is measured by `benchmarks/bench_codebreaking_cold.py`); the decision tree is tabulated (with
+pandas) only when an analysis's `tree` is first read. The whole-tree loop releases the GIL, so
+`threads > 1` plays the root's subtrees, largest first, on a pool of threads (the same tree,
+numbered as one walk).
 """
 
 from __future__ import annotations
@@ -55,10 +56,11 @@ import math
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from itertools import permutations
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
@@ -66,6 +68,9 @@ from numba.extending import intrinsic
 from .. import checks
 from .game import Analysis, check_game
 from .strings import MAX_MULTISETS, StringRule, check_fits
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # The public face; the other functions are the compiled pieces that analysis.py and exhaustive.py
 # call with arguments they have already checked.
@@ -1040,7 +1045,7 @@ def analyze(game, strategy: str = "max-models", *, symmetry: bool = True, thread
         names = ", ".join(game.code_names[int(c)] for c in stuck[:4])
         raise ValueError(f"{game.name}: no experiment tells apart the codes {names}")
     label = strategy if rules == "puzzlelab" else f"{strategy} ({rules})"
-    return Analysis(game, label, lengths, determined, _tree_frame(game, tree))
+    return Analysis(game, label, lengths, determined, partial(_tree_frame, game, tree))
 
 
 def _experiment(game, first: int | str) -> int:
@@ -1142,7 +1147,9 @@ def _work(k: Kernel, size: int) -> tuple:
 
 def _tree_frame(game, nodes: np.ndarray) -> pd.DataFrame:
     """The decision tree as `analysis._play` tabulates it (node, parent, outcome, depth, codes,
-    experiment, code)."""
+    experiment, code); made when the analysis's tree is first read (pandas is imported then)."""
+    import pandas as pd
+
     parent, outcome, depth, codes, experiment, code = nodes
     experiments, code_names = _names(game)
     labels = np.array(game.outcome_labels + [""], dtype=object)

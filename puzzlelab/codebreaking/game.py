@@ -36,13 +36,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from .. import checks
 from ..checks import MEMORY_BUDGET, within_budget
 from .strings import StringRule, outcome_rows
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Analysis", "Experiment", "Game", "Symmetry", "check_game", "well_formed_table"]
 
@@ -305,6 +308,25 @@ class Game:
         return "{" + ",".join(true) + "}"
 
 
+class BuiltOnRead:
+    """A dataclass field given as its value or as a function of no arguments that makes the value
+    when the field is first read (an analysis's decision tree: pandas is imported only then)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        if obj is None:  # asked by dataclasses for a default: there is none
+            raise AttributeError(self.name)
+        value = obj.__dict__[self.name]
+        if callable(value):
+            value = obj.__dict__[self.name] = value()
+        return value
+
+    def __set__(self, obj: object, value: Any) -> None:
+        obj.__dict__[self.name] = value
+
+
 @dataclass
 class Analysis:
     """A strategy played against every code: lengths per code, worst, total, average, tree."""
@@ -313,11 +335,14 @@ class Analysis:
     strategy: str
     lengths: np.ndarray  # experiments per code, by the game's counting rule
     determined: np.ndarray  # experiments until the code is determined (thesis |σ|_v)
-    tree: pd.DataFrame
+    # the decision tree (node, parent, outcome, depth, codes, experiment, code), or what makes it
+    tree: pd.DataFrame | Callable[[], pd.DataFrame] = BuiltOnRead()
     stats: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         checks.record(self)
+        if not callable(self.__dict__["tree"]):
+            checks.table(self.__dict__["tree"], "Analysis.tree", [])
 
     @property
     def worst(self) -> int:
