@@ -19,10 +19,10 @@ from puzzlelab.codebreaking import (Game, analyze, bags_of_gold, bulls_and_cows,
 from puzzlelab.codebreaking.language import GAMES_DIR
 
 MODULES = ["analysis", "coins", "compiled", "exhaustive", "frontier", "game", "game_files", "games",
-           "language", "notebook", "reference", "source", "strategies", "strings", "syntax",
-           "tables"]
+           "language", "notebook", "reference", "source", "strategies", "strings", "sweep",
+           "syntax", "tables"]
 # The command lines recompute data/ when their arguments are valid: tested on bad ones below.
-WRITES_FILES = {("tables", "main"), ("tables", "sizes_main")}
+WRITES_FILES = {("sweep", "main"), ("tables", "sizes_main")}
 PUBLIC = [(m, name, f) for m in MODULES
           for name, f in public_callables(importlib.import_module(f"puzzlelab.codebreaking.{m}"))
           if (m, name) not in WRITES_FILES]
@@ -37,7 +37,7 @@ def test_every_public_function_returns_or_refuses_clearly(module, name, f, args)
 
 
 def test_the_command_line_refuses_bad_arguments():
-    from puzzlelab.codebreaking.tables import main
+    from puzzlelab.codebreaking.sweep import main
 
     for argv in (["no_such_table"], ["--workers", "two"], ["--bogus"]):
         with pytest.raises(ValueError):

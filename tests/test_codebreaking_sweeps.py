@@ -8,7 +8,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pandas as pd
 import pytest
 
-from puzzlelab.codebreaking import tables
+from puzzlelab.codebreaking import sweep, tables
 
 SMALL_SWEEPS = [
     lambda **kw: tables.strategies_table([("Mastermind", 2, 3), ("coin", 4, 0),
@@ -54,6 +54,6 @@ def test_the_command_line_writes_the_tables_it_names(tmp_path, monkeypatch):
 
     committed = tables.cached("codebreaking_dyson")
     monkeypatch.setattr(cache, "DATA", tmp_path)
-    assert tables.main(["codebreaking_dyson", "--workers", "2"]) == ["codebreaking_dyson"]
+    assert sweep.main(["codebreaking_dyson", "--workers", "2"]) == ["codebreaking_dyson"]
     pd.testing.assert_frame_equal(cache.read_table("codebreaking_dyson"), committed)
     assert [p.name for p in tmp_path.glob("*.csv")] == ["codebreaking_dyson.csv"]

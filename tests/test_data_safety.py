@@ -34,8 +34,7 @@ COMMANDS = {
     "puzzlelab.hanabi.hat_sweep": [],
 }
 # A command whose module is only its name on the command line: where its function lives.
-COMMAND_FUNCTIONS = {"puzzlelab.codebreaking.sweep": ("puzzlelab.codebreaking.tables", "main"),
-                     "puzzlelab.codebreaking.frontier": ("puzzlelab.codebreaking.tables",
+COMMAND_FUNCTIONS = {"puzzlelab.codebreaking.frontier": ("puzzlelab.codebreaking.tables",
                                                          "sizes_main")}
 
 

@@ -3,9 +3,9 @@ the command lines that recompute them.
 
 Each table is a sweep over game sizes that runs on any executor (`executor=` / `workers=`,
 the same rows whatever runs it), declared once (`cache.Table`, `TABLES`, `VERIFY`) and read
-through `cached`, the only place that calls `cached_table`. `main` is the command line of
-`python -m puzzlelab.codebreaking.sweep` (tables by name), `sizes_main` that of `python -m
-puzzlelab.codebreaking.frontier` (the optimal sizes, `frontier.optimal_sizes`).
+through `cached`, the only place that calls `cached_table`. `sizes_main` is the command line of
+`python -m puzzlelab.codebreaking.frontier` (the optimal sizes, `frontier.optimal_sizes`);
+`python -m puzzlelab.codebreaking.sweep` recomputes the others by name (`sweep.main`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from .strategies import STRATEGIES
 __all__ = [
     "FIVE_PEG_GAMES", "GAME_KINDS", "OPTIMAL_RUNS", "OPTIMAL_SIZES", "OPTIMAL_SIZES_LONG",
     "SHIPPED", "STRATEGY_GAMES", "SYMMETRY_RUNS", "TABLES", "VERIFY", "built_in_twin", "cached",
-    "coin_greedy_table", "coin_table", "five_peg_rows", "language_table", "main", "make_game",
+    "coin_greedy_table", "coin_table", "five_peg_rows", "language_table", "make_game",
     "optimal_row", "optimal_sizes_long", "optimal_table", "printed_clause_checks", "sizes_main",
     "strategies_5peg_table", "strategies_table", "strategy_rows", "summary_row", "symmetry_table",
 ]
@@ -358,30 +358,6 @@ def optimal_sizes_long() -> pd.DataFrame:
 
 
 # --- the command lines ----------------------------------------------------------------------------
-def main(argv: Sequence[str] | None = None) -> list[str]:
-    """Recompute the tables the command line names (all by default); return their names."""
-    parser = sweeps.CommandParser(prog="python -m puzzlelab.codebreaking.sweep",
-                                  description="Recompute the code-breaking notebook's tables "
-                                              "from the command line, on any executor.")
-    parser.add_argument("tables", nargs="*", metavar="TABLE",
-                        help=f"tables to recompute (default: all of {', '.join(TABLES)})")
-    sweeps.add_executor_arguments(parser)
-    args = parser.parse_args(None if argv is None else [str(a) for a in argv])
-    unknown = [t for t in args.tables if t not in TABLES]
-    if unknown:
-        raise ValueError(f"unknown table {unknown[0]!r}; choose from {', '.join(TABLES)}")
-    names = list(dict.fromkeys(args.tables)) or list(TABLES)
-    for name in names:
-        cache.check_writable(name)
-    with sweeps.executor_from_arguments(args) as (executor, workers):
-        for name in names:
-            out = cache.compute_table(name, lambda: TABLES[name](executor=executor,
-                                                                 workers=workers),
-                                      verify=VERIFY.get(name))
-            print(f"wrote {cache.data_path(name)} ({len(out)} rows)")
-    return names
-
-
 def sizes_main(argv: Sequence[str] | None = None) -> pd.DataFrame:
     """Parse the command line, compute the table, write data/codebreaking_optimal_sizes.csv
     (`--runs long`: ..._long.csv, `--runs all`: ..._all.csv)."""
