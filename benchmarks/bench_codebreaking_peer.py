@@ -8,7 +8,7 @@ MostParts, ExpectedSize, Entropy) and its valid_solutions.json and ACReduced.jso
 downloaded or built here, and without it the benchmark says so in one line and stops.
 
 For each size (4×6, 5×7, 5×8, 6×6) and strategy, `rounds` interleaved rounds, each process
-fresh: the peer; our engine with its rules (`engine.analyze(..., rules="mikemag", first=<its
+fresh: the peer; our engine with its rules (`compiled.analyze(..., rules="mikemag", first=<its
 first guess>)`) on one thread (the subject) and on every core; our engine with our own rules
 (its own first guess; totals differ, so not like for like). Figures are in-process analysis
 times, the minimum and median over rounds:
@@ -122,7 +122,7 @@ def case(pegs: int, colors: int, strategy: str, first: str, rules: str, threads:
     """Inside a fresh process: import the engine, build the game, analyse it twice, report the
     import's wall time and both calls' times."""
     start = time.perf_counter()
-    from puzzlelab.codebreaking import engine, mastermind
+    from puzzlelab.codebreaking import compiled, mastermind
 
     imported = time.perf_counter() - start
 
@@ -131,7 +131,7 @@ def case(pegs: int, colors: int, strategy: str, first: str, rules: str, threads:
     times = []
     for _ in range(2):
         cpu, wall = time.process_time(), time.perf_counter()
-        result = engine.analyze(game, strategy, **options)
+        result = compiled.analyze(game, strategy, **options)
         times.append((time.process_time() - cpu, time.perf_counter() - wall))
     return {"total": result.total, "worst": result.worst,
             "first": result.tree.experiment.iloc[0], "import wall": imported,

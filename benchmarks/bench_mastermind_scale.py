@@ -5,7 +5,7 @@ Writes data/mastermind_scale.csv, a scaling study with columns of its own (time 
 per size and engine; the other benchmarks share `puzzlelab.timing.COLUMNS`). What is run: a
 whole-tree analysis (every code played to the end) of Mastermind pegs × colours by one strategy, with
 
-- "compiled": `puzzlelab.codebreaking.engine.analyze` (outcomes from the strings, memory
+- "compiled": `puzzlelab.codebreaking.compiled.analyze` (outcomes from the strings, memory
   linear in the codes), and
 - "table": the vectorised reference engine `puzzlelab.codebreaking.reference.analyze_table`
   (a codes × codes outcome table, all experiments scored with one bincount per node), the
@@ -50,7 +50,7 @@ TARGETS = {(4, 6): (0.05, None), (5, 6): (5, 300), (5, 7): (30, 1024), (5, 8): (
 
 def run_case(pegs: int, colors: int, strategy: str, engine: str, calls: int) -> dict:
     """Inside the case process: build the game, analyse it `calls` times, report the seconds."""
-    from puzzlelab.codebreaking import engine as compiled
+    from puzzlelab.codebreaking import compiled
     from puzzlelab.codebreaking import mastermind
     from puzzlelab.codebreaking.reference import analyze_table
 

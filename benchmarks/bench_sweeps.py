@@ -97,7 +97,7 @@ def _sweep(key: str) -> Callable[..., pd.DataFrame]:
         return lambda **kw: hint_capacity_study((4, 5), tuple(range(5)), (0, 25), samples=60,
                                                 **kw)
     if key == "codebreaking":
-        from puzzlelab.codebreaking.notebook import coin_greedy_table
+        from puzzlelab.codebreaking.tables import coin_greedy_table
         return lambda **kw: coin_greedy_table(10, **kw)
     return _kemps_sums
 

@@ -175,7 +175,15 @@ def _run_build(name: str, args: argparse.Namespace, declared: dict[str, cache.Ta
     build = builds.get(name)
     if build is None:
         module, argv = _module_command(declared[name])  # type: ignore[misc]
-        importlib.import_module(module).main(argv + _executor_argv(args))
+        command = getattr(importlib.import_module(module), "main", None)
+        if command is not None:
+            command(argv + _executor_argv(args))
+            return True
+        # the module only names the command (its function lives with the tables): run it as one
+        done = subprocess.run([sys.executable, "-m", module, *argv, *_executor_argv(args)],
+                              check=False)
+        if done.returncode:
+            raise ValueError(f"python -m {module} ended with status {done.returncode}")
         return True
     with cache.recomputing(name):
         if not _takes_executor(build):

@@ -17,6 +17,7 @@ from puzzlelab.codebreaking import (STRATEGIES, Game, analyze, bags_of_gold, bla
 from puzzlelab import checks
 from puzzlelab.codebreaking import coins, reference
 from puzzlelab.codebreaking import notebook as explore
+from puzzlelab.codebreaking import tables
 from puzzlelab.codebreaking.games import mastermind_by_formulas, outcome_clauses
 from puzzlelab.codebreaking.reference import analyze_plain
 from puzzlelab.codebreaking.source import clause_report
@@ -154,7 +155,7 @@ def test_ill_formed_outcomes_name_the_culprit():
     (lambda: simulate(mastermind(2, 2), "parts", True), "code name or an index.* must be an integer, got True"),
     (lambda: simulate(mastermind(2, 2), "parts", 4), r"code .* must be an integer between 0 and 3, got 4"),
     (lambda: parse(None), "a game description must be a string, got None"),
-    (lambda: explore.make_game("chess", 1, 1), "kind of game must be one of .*; got 'chess'"),
+    (lambda: tables.make_game("chess", 1, 1), "kind of game must be one of .*; got 'chess'"),
     (lambda: explore.explore_play(2, 3, 0, "19"), "guess '19' must be 2 digits from 1 to 3"),
 ])
 def test_bad_input_raises_value_error(call, words):
@@ -368,14 +369,14 @@ def test_greedy_average_is_beaten_on_seven_coins_with_a_genuine_one():
 def test_shipped_files_give_the_built_in_numbers(stem):
     from puzzlelab.codebreaking.language import load
 
-    parsed, built = load(f"{stem}.cobra"), explore.built_in_twin(stem)
+    parsed, built = load(f"{stem}.cobra"), tables.built_in_twin(stem)
     assert parsed.experiments == built.experiments
     for s in STRATEGIES:
         assert analyze(parsed, s).histogram() == analyze(built, s).histogram()
 
 
 def test_play_against_a_hidden_code_ends_when_guessed():
-    game = explore.make_game("Mastermind", 3, 3)
+    game = tables.make_game("Mastermind", 3, 3)
     secret = game.code_names[explore.hidden_code(game, 7)]
     play = explore.explore_play(3, 3, seed=7, guesses=f"112, {secret}, 333")
     assert play.solved.iloc[-1] and play.guess.iloc[-1] == secret and len(play) <= 2
@@ -415,7 +416,7 @@ def test_average_within_a_worst_case_budget_equals_brute_force(make):
 @pytest.mark.parametrize("make", [lambda: mastermind(3, 3), lambda: black_peg_mastermind(2, 4),
                                   lambda: counterfeit_coin(5)])
 def test_a_capped_average_search_gives_the_optimum_below_the_cap_and_a_lower_bound_above(make):
-    from puzzlelab.codebreaking.optimal import Search
+    from puzzlelab.codebreaking.exhaustive import Search
 
     game = make()
     root = np.arange(game.n_codes)
@@ -435,7 +436,7 @@ def test_a_spanning_tree_of_coin_swaps_gives_the_same_orbits(genuine):
     # the search keeps only a spanning forest of the transpositions fixing the live codes
     from dataclasses import replace
 
-    from puzzlelab.codebreaking.optimal import Search
+    from puzzlelab.codebreaking.exhaustive import Search
 
     game = counterfeit_coin(6, genuine)
     plain = Game(game.name, game.variables, game.codes, game.experiments, game.outcome_table,
@@ -464,7 +465,7 @@ def test_clause_report_rejects_bad_text(text, words):
 
 
 def test_greedy_gap_sentence_names_the_failing_coin_counts():
-    table = explore.coin_greedy_table(8)  # engine and class counting, live
+    table = tables.coin_greedy_table(8)  # engine and class counting, live
     gaps = explore.greedy_average_gaps(table)
     text = explore.describe_greedy_gaps(gaps)
     failing = gaps[(gaps[list(explore.GREEDY)] > 0).any(axis=1)]
@@ -484,12 +485,12 @@ def test_size_controls_are_named_per_game_and_unused_ones_hidden():
         kind.value = name
         assert a.description == first[0] and first[1] <= a.value <= first[2]
         assert (b.layout.display == "none") == (second is None)
-        game = explore.make_game(name, a.value, b.value)  # every opening value is a game
+        game = tables.make_game(name, a.value, b.value)  # every opening value is a game
         assert game.n_codes >= 1
 
 
 def test_histogram_views_add_up_to_the_codes():
-    table = explore.strategies_table([("Mastermind", 2, 3), ("coin", 4, 0)])
+    table = tables.strategies_table([("Mastermind", 2, 3), ("coin", 4, 0)])
     views = explore.histogram_views(table)
     assert len(views) == len(table)
     for row in table.itertuples():
@@ -567,13 +568,16 @@ def test_peer_speed_sets_the_fastest_runs_side_by_side_per_rule_and_size():
                                   "cold_peak_mib", "load_1min"])
     row = explore.peer_speed(bench).iloc[0].to_dict()
     assert row["rule"] == "Knuth" and row["Mastermind"] == "5 × 7"
-    assert (row["ours, 1 core (s)"], row["ours, every core (s)"],
-            row["the peer, 1 core (s)"], row["the peer's time over ours"]) == (0.5, 0.25, 2.0, 4.0)
-    assert (row["total by the peer's rules: ours"], row["the peer's"],
-            row["total by our rules"]) == ("87936", "87936", "87940")
-    assert row["peak memory, ours / the peer's (MiB)"] == "200 / 6"
+    assert (row["ours, 1 core (s)"], row["ours, all cores (s)"],
+            row["peer, 1 core (s)"], row["peer's time over ours"]) == (0.5, 0.25, 2.0, 4.0)
+    assert (row["total, peer's rules: ours"], row["peer's total"],
+            row["total, our rules"]) == ("87936", "87936", "87940")
+    memory = explore.peer_memory(bench).iloc[0].to_dict()
+    assert (memory["rule"], memory["peak memory, ours (MiB)"], memory["peak memory, peer's (MiB)"],
+            memory["machine load"]) == ("Knuth", 200, 6, 1.5)
     assert explore.peer_version(bench) == "mikemag/Mastermind abc1234"
     assert explore.peer_speed(bench[bench.role == "subject"]).empty  # no peer row: no row
+    assert explore.peer_memory(bench[bench.role == "subject"]).empty
     with pytest.raises(ValueError, match="lacks the columns .* bench_codebreaking_peer"):
         explore.peer_speed(bench[["case"]])
 

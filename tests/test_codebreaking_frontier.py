@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from robustness import any_value, public_callables, well_behaved
 
 from puzzlelab import sources
-from puzzlelab.codebreaking import frontier
+from puzzlelab.codebreaking import frontier, tables
 from puzzlelab.codebreaking.frontier import (bounds_row, check_sizes, compare, frontier_bounds,
                                              optimal_size_row, optimal_sizes, published_values)
 
@@ -141,7 +141,7 @@ def test_bad_runs_are_refused():
     with pytest.raises(ValueError, match="distinct"):
         optimal_size_row(("Bulls and Cows", 3, 2))
     with pytest.raises(ValueError, match="runs"):
-        frontier.main(["--runs", "some"])
+        tables.sizes_main(["--runs", "some"])
 
 
 @settings(max_examples=25, deadline=None)
@@ -154,9 +154,8 @@ def test_public_functions_take_any_value_calmly(value):
 
 def test_long_runs_go_to_their_own_table_which_the_notebook_reads_checked(tmp_path, monkeypatch):
     from puzzlelab import cache
-    from puzzlelab.codebreaking import notebook
 
-    long = notebook.optimal_sizes_long()  # the committed long rows pass the published checks
+    long = tables.optimal_sizes_long()  # the committed long rows pass the published checks
     asked = []
 
     def small(runs, **kw):  # the long runs take an hour: the rows of one small size stand in
@@ -165,7 +164,7 @@ def test_long_runs_go_to_their_own_table_which_the_notebook_reads_checked(tmp_pa
 
     monkeypatch.setattr(cache, "DATA", tmp_path)
     monkeypatch.setattr(frontier, "optimal_sizes", small)
-    frontier.main(["--runs", "long"])
+    tables.sizes_main(["--runs", "long"])
     assert asked == [frontier.LONG_RUNS]
     assert [p.stem for p in tmp_path.glob("*.csv")] == [frontier.TABLE_LONG]
     pd.testing.assert_frame_equal(cache.read_csv_checked(tmp_path / f"{frontier.TABLE_LONG}.csv"),

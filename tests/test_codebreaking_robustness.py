@@ -18,11 +18,11 @@ from puzzlelab.codebreaking import (Game, analyze, bags_of_gold, bulls_and_cows,
                                     mastermind, optimal, parse)
 from puzzlelab.codebreaking.language import GAMES_DIR
 
-MODULES = ["analysis", "coins", "engine", "frontier", "game", "game_files", "games", "language",
-           "notebook", "optimal",
-           "reference", "source", "strategies", "syntax", "sweep"]
-# The command line recomputes data/ when its arguments are valid: it is tested on bad ones below.
-WRITES_FILES = {("sweep", "main"), ("frontier", "main")}
+MODULES = ["analysis", "coins", "compiled", "exhaustive", "frontier", "game", "game_files", "games",
+           "language", "notebook", "reference", "source", "strategies", "strings", "sweep",
+           "syntax", "tables"]
+# The command lines recompute data/ when their arguments are valid: tested on bad ones below.
+WRITES_FILES = {("sweep", "main"), ("tables", "sizes_main")}
 PUBLIC = [(m, name, f) for m in MODULES
           for name, f in public_callables(importlib.import_module(f"puzzlelab.codebreaking.{m}"))
           if (m, name) not in WRITES_FILES]
@@ -219,7 +219,7 @@ def test_mutated_game_files_give_a_game_or_a_placed_error():
 # --- issue 27: sizes, wrong kinds, memoised games, and the parser's BOM and line endings ---------
 from puzzlelab.codebreaking import coins  # noqa: E402
 from puzzlelab.codebreaking import frontier  # noqa: E402
-from puzzlelab.codebreaking import notebook as cb_notebook  # noqa: E402
+from puzzlelab.codebreaking import tables as cb_tables  # noqa: E402
 from puzzlelab.codebreaking.language import load  # noqa: E402
 from robustness import alarm, refused_quickly  # noqa: E402
 
@@ -239,16 +239,16 @@ def test_issue27_compare_refuses_what_is_not_a_table():
 
 
 def test_issue27_tables_of_games_name_the_wrong_argument():
-    refused_quickly(lambda: cb_notebook.strategies_table(games=None), TypeError,
+    refused_quickly(lambda: cb_tables.strategies_table(games=None), TypeError,
                     "games must be a list")
-    refused_quickly(lambda: cb_notebook.strategy_rows(5), TypeError, r"\(kind, a, b\)")
+    refused_quickly(lambda: cb_tables.strategy_rows(5), TypeError, r"\(kind, a, b\)")
 
 
 def test_issue27_make_game_checks_before_its_cache():
-    cb_notebook.make_game("Mastermind", 2, 3)
-    refused_quickly(lambda: cb_notebook.make_game("Mastermind", 2.0, 3), TypeError,
+    cb_tables.make_game("Mastermind", 2, 3)
+    refused_quickly(lambda: cb_tables.make_game("Mastermind", 2.0, 3), TypeError,
                     r"a \(size\) must be an integer")
-    refused_quickly(lambda: cb_notebook.make_game("Mastermind", 2, [3]), TypeError,
+    refused_quickly(lambda: cb_tables.make_game("Mastermind", 2, [3]), TypeError,
                     r"b \(size\) must be an integer")
 
 
@@ -282,9 +282,9 @@ def test_issue27_a_syntax_error_keeps_its_place_after_cr_line_endings():
 
 
 def test_issue27_a_string_rule_checks_its_fields_as_it_is_made():
-    """engine.StringRule took any strings, colours and lut (the compiled loops trust them)."""
+    """strings.StringRule took any strings, colours and lut (the compiled loops trust them)."""
     from puzzlelab import checks
-    from puzzlelab.codebreaking import engine
+    from puzzlelab.codebreaking import strings
 
     rule = mastermind(3, 3).rule
     assert rule is not None
@@ -295,15 +295,15 @@ def test_issue27_a_string_rule_checks_its_fields_as_it_is_made():
                          ({"lut": 1.5}, "StringRule.lut must be"),
                          ({"lut": [[1]]}, "StringRule.lut must be")]:
         with pytest.raises(checks.ArgumentTypeError, match=words):
-            engine.StringRule(**{**fields, **wrong})
+            strings.StringRule(**{**fields, **wrong})
     for wrong, words in [({"colors": 2}, r"colours 1\.\.2"),
                          ({"colors": 200}, "between 1 and 127"),
                          ({"strings": rule.strings[:, 0]}, r"\(codes, pegs\)"),
                          ({"lut": rule.lut[:2]}, "of shape"),
                          ({"lut": rule.lut - 2}, "outcome indices")]:
         with pytest.raises(ValueError, match=words):
-            engine.StringRule(**{**fields, **wrong})
-    same = engine.StringRule(rule.strings.astype(np.int64), np.int64(3), rule.lut.astype(np.int32))
+            strings.StringRule(**{**fields, **wrong})
+    same = strings.StringRule(rule.strings.astype(np.int64), np.int64(3), rule.lut.astype(np.int32))
     assert same.strings.dtype == np.int8 and same.lut.dtype == np.int16 and same.colors == 3
     assert type(same.colors) is int and np.array_equal(same.strings, rule.strings)
 

@@ -8,16 +8,16 @@ from concurrent.futures import ProcessPoolExecutor
 import pandas as pd
 import pytest
 
-from puzzlelab.codebreaking import notebook
+from puzzlelab.codebreaking import sweep, tables
 
 SMALL_SWEEPS = [
-    lambda **kw: notebook.strategies_table([("Mastermind", 2, 3), ("coin", 4, 0),
+    lambda **kw: tables.strategies_table([("Mastermind", 2, 3), ("coin", 4, 0),
                                             ("bags of gold", 3, 2)], **kw),
-    lambda **kw: notebook.optimal_table([("Mastermind", 2, 3, "worst"), ("coin", 5, 0, "average"),
+    lambda **kw: tables.optimal_table([("Mastermind", 2, 3, "worst"), ("coin", 5, 0, "average"),
                                          ("Mastermind", 2, 3, "average", 3)], **kw),
-    lambda **kw: notebook.symmetry_table([("coin", 4, 0, "average")], **kw),
-    lambda **kw: notebook.coin_table((1, 2), **kw),
-    lambda **kw: notebook.coin_greedy_table(5, **kw),
+    lambda **kw: tables.symmetry_table([("coin", 4, 0, "average")], **kw),
+    lambda **kw: tables.coin_table((1, 2), **kw),
+    lambda **kw: tables.coin_greedy_table(5, **kw),
 ]
 
 
@@ -42,8 +42,8 @@ def test_a_dask_local_cluster_gives_the_serial_table():
 
 def test_the_sweeps_rows_are_the_cached_tables_rows():
     games = [("Mastermind", 3, 3), ("coin", 12, 0)]
-    fresh = notebook.strategies_table(games)
-    cached = notebook.cached("codebreaking_strategies")
+    fresh = tables.strategies_table(games)
+    cached = tables.cached("codebreaking_strategies")
     names = set(fresh.game)
     pd.testing.assert_frame_equal(cached[cached.game.isin(names)].reset_index(drop=True),
                                   fresh, check_dtype=False)
@@ -51,9 +51,8 @@ def test_the_sweeps_rows_are_the_cached_tables_rows():
 
 def test_the_command_line_writes_the_tables_it_names(tmp_path, monkeypatch):
     from puzzlelab import cache
-    from puzzlelab.codebreaking import sweep
 
-    committed = notebook.cached("codebreaking_dyson")
+    committed = tables.cached("codebreaking_dyson")
     monkeypatch.setattr(cache, "DATA", tmp_path)
     assert sweep.main(["codebreaking_dyson", "--workers", "2"]) == ["codebreaking_dyson"]
     pd.testing.assert_frame_equal(cache.read_table("codebreaking_dyson"), committed)

@@ -33,6 +33,15 @@ COMMANDS = {
     "puzzlelab.hanabi.notebook": [],
     "puzzlelab.hanabi.hat_sweep": [],
 }
+# A command whose module is only its name on the command line: where its function lives.
+COMMAND_FUNCTIONS = {"puzzlelab.codebreaking.frontier": ("puzzlelab.codebreaking.tables",
+                                                         "sizes_main")}
+
+
+def command_function(module: str):
+    """The function behind `python -m module`."""
+    where, name = COMMAND_FUNCTIONS.get(module, (module, "main"))
+    return getattr(importlib.import_module(where), name)
 
 
 @pytest.fixture
@@ -126,7 +135,7 @@ def test_the_limit_is_a_multiple_of_the_cores_and_an_environment_variable_moves_
                                  ["--workers", "100000"], ["--workers", str(10**20)]])
 def test_every_command_refuses_a_bad_number_of_workers_at_once(module, bad, no_processes,
                                                                data_dir):
-    main = importlib.import_module(module).main
+    main = command_function(module)
     start = time.perf_counter()
     with pytest.raises(ValueError, match="argument --workers: the number of workers (must be"
                                          "|= [0-9]+ is more than the limit)"):
@@ -136,7 +145,7 @@ def test_every_command_refuses_a_bad_number_of_workers_at_once(module, bad, no_p
 
 @pytest.mark.parametrize("module", COMMANDS)
 def test_every_command_names_an_unreachable_scheduler_within_its_timeout(module, data_dir):
-    main = importlib.import_module(module).main
+    main = command_function(module)
     start = time.perf_counter()
     with pytest.raises(ValueError, match=r"cannot reach the Dask scheduler at "
                                          r"tcp://127\.0\.0\.1:1 within 1 s"):
@@ -216,7 +225,7 @@ def test_a_table_of_another_command_is_not_replaced_by_other_parameters(data_dir
 
 
 def test_the_frontier_writes_every_size_under_its_own_name(data_dir, monkeypatch):
-    from puzzlelab.codebreaking import frontier
+    from puzzlelab.codebreaking import frontier, tables
 
     asked = []
 
@@ -226,7 +235,7 @@ def test_the_frontier_writes_every_size_under_its_own_name(data_dir, monkeypatch
         return pd.DataFrame([row], columns=frontier.COLUMNS)
 
     monkeypatch.setattr(frontier, "optimal_sizes", small)
-    frontier.main(["--runs", "all"])
+    tables.sizes_main(["--runs", "all"])
     assert asked == [frontier.ALL_RUNS]
     assert [p.stem for p in data_dir.glob("*.csv")] == [f"{frontier.TABLE}_all"]
 
@@ -428,7 +437,7 @@ def _edit_csv(name: str, old: bytes, new: bytes) -> None:
 
 
 def test_an_older_optimal_sizes_table_with_its_checksum_is_not_served(data_dir, monkeypatch):
-    from puzzlelab.codebreaking import frontier, notebook
+    from puzzlelab.codebreaking import frontier, tables
 
     copy_committed(frontier.TABLE, data_dir)
     older = cache.read_table(frontier.TABLE).iloc[:-3]  # a table of fewer sizes, self-consistent
@@ -437,10 +446,10 @@ def test_an_older_optimal_sizes_table_with_its_checksum_is_not_served(data_dir, 
                     {**cache.table_metadata(frontier.TABLE), "params": {"runs": runs}})
     with pytest.raises(ValueError, match="was made with another params"):
         cache.read_table(frontier.TABLE)
-    monkeypatch.setitem(notebook.TABLES, frontier.TABLE, lambda: cache.read_csv_checked(
+    monkeypatch.setitem(tables.TABLES, frontier.TABLE, lambda: cache.read_csv_checked(
         paths.DATA / f"{frontier.TABLE}.csv"))
     with pytest.warns(cache.CacheWarning, match="was made with another params"):
-        assert len(notebook.cached(frontier.TABLE)) == len(older) + 3
+        assert len(tables.cached(frontier.TABLE)) == len(older) + 3
 
 
 @pytest.mark.parametrize("recompute", ["", "1"])

@@ -71,13 +71,13 @@ SKIPPED = {
 # are called with one argument of the wrong kind only, which they must refuse before working.
 LONG_BY_DESIGN = {
     "puzzlelab.codebreaking.frontier.optimal_sizes",
-    "puzzlelab.codebreaking.notebook.coin_greedy_table",
-    "puzzlelab.codebreaking.notebook.coin_table",
-    "puzzlelab.codebreaking.notebook.language_table",
-    "puzzlelab.codebreaking.notebook.optimal_table",
-    "puzzlelab.codebreaking.notebook.strategies_5peg_table",
-    "puzzlelab.codebreaking.notebook.strategies_table",
-    "puzzlelab.codebreaking.notebook.symmetry_table",
+    "puzzlelab.codebreaking.tables.coin_greedy_table",
+    "puzzlelab.codebreaking.tables.coin_table",
+    "puzzlelab.codebreaking.tables.language_table",
+    "puzzlelab.codebreaking.tables.optimal_table",
+    "puzzlelab.codebreaking.tables.strategies_5peg_table",
+    "puzzlelab.codebreaking.tables.strategies_table",
+    "puzzlelab.codebreaking.tables.symmetry_table",
     "puzzlelab.hanabi.knowledge.hint_capacity_study",
     "puzzlelab.hats.census.pattern_counts",
     "puzzlelab.hats.notebook.optimum_rows",
@@ -138,13 +138,13 @@ def warm_compiled() -> None:
     A forked call inherits the compiled functions; without this, each call into compiled code
     compiles afresh (a minute on a busy machine, far past the per-call limit) until one finishes
     and fills numba's disk cache. Small fair calls, one per compiled path."""
-    from puzzlelab.codebreaking import engine, games
+    from puzzlelab.codebreaking import compiled, games
     from puzzlelab.hanabi import hat_compiled
     from puzzlelab.hats import census
 
     for game in (games.mastermind(2, 2), games.counterfeit_coin(3)):
-        for strategy in engine.STRATEGY_CODE:
-            engine.analyze(game, strategy)
+        for strategy in compiled.STRATEGY_CODE:
+            compiled.analyze(game, strategy)
     for packing in hat_compiled.PACKINGS:
         hat_compiled.play_deals(2, [0], packing)
         hat_compiled.compiled_moves(2, 0, packing)

@@ -2,7 +2,7 @@
 
 A strategy looks at the codes still possible (knowledge = a set of codes, which makes it
 memory-less, Definition 18) and scores every experiment by the sizes of the parts it would
-split them into. The built-in strategies run in the compiled engine (`engine`: outcomes
+split them into. The built-in strategies run in the compiled engine (`compiled`: outcomes
 counted in place, memory linear in the codes); a scoring function of one's own scores all
 experiments at once (`Game.partition_sizes`, one bincount) and gives the same tree. The
 scoring functions live in `strategies.STRATEGIES` (Knuth 1977, Irving 1979, Neuwirth 1982,
@@ -21,16 +21,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from .. import checks
-from .game import Game, check_game
+from .game import Analysis, Game, check_game
 from .strategies import STRATEGIES, Scoring, scoring, strategy_name
 
-__all__ = ["STRATEGIES", "Analysis", "analyze", "ceil_log", "choose", "choose_by_table",
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["STRATEGIES", "analyze", "ceil_log", "choose", "choose_by_table",
            "first_hit", "lemma14_bound", "play_tree", "simulate"]
 
 
@@ -58,7 +61,7 @@ def _pick(game: Game, live: np.ndarray, score_of: Scoring) -> int:
     name = _named(score_of)
     if name is None:
         return _choose(game, live, score_of)
-    from .engine import choose as compiled
+    from .compiled import choose as compiled
 
     return compiled(game, live, name)
 
@@ -87,38 +90,6 @@ def _useful(game: Game, parts: np.ndarray) -> bool:
     return nonfinal.max() < parts.sum() or bool(parts[game.is_final].sum())
 
 
-@dataclass
-class Analysis:
-    """A strategy played against every code: lengths per code, worst, total, average, tree."""
-
-    game: Game
-    strategy: str
-    lengths: np.ndarray  # experiments per code, by the game's counting rule
-    determined: np.ndarray  # experiments until the code is determined (thesis |σ|_v)
-    tree: pd.DataFrame
-    stats: dict = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        checks.record(self)
-
-    @property
-    def worst(self) -> int:
-        return int(self.lengths.max())
-
-    @property
-    def total(self) -> int:
-        return int(self.lengths.sum())
-
-    @property
-    def average(self) -> float:
-        return self.total / len(self.lengths)
-
-    def histogram(self) -> dict[int, int]:
-        """Number of codes solved in exactly d experiments, for every d = 0..worst that occurs."""
-        depths, counts = np.unique(self.lengths, return_counts=True)
-        return {int(d): int(c) for d, c in zip(depths, counts)}
-
-
 def lemma14_bound(game: Game) -> float:
     """Lemma 14: ⌈log_b #φ0⌉ experiments are needed to determine the code, b = max_t |Φ(t)|.
 
@@ -144,14 +115,14 @@ def ceil_log(b: int, n: int) -> float:
 def analyze(game: Game, strategy: str | Scoring = "max-models") -> Analysis:
     """Play `strategy` (a name or a scoring function) against every code, node by node.
 
-    The built-in strategies run in the compiled engine (`engine.analyze`: memory linear in the
+    The built-in strategies run in the compiled engine (`compiled.analyze`: memory linear in the
     codes); a scoring function of one's own is played by `_play` over the outcome table
     (`reference.analyze_table`, the same choices and tree).
     """
     game, score_of = check_game(game), scoring(strategy)
     name = _named(score_of)
     if name is not None:
-        from .engine import analyze as compiled
+        from .compiled import analyze as compiled
 
         return compiled(game, name)
     return _play(game, lambda live, depth: _choose(game, live, score_of), strategy_name(strategy))
@@ -182,6 +153,8 @@ def play_tree(game: Game, pick: Callable[[np.ndarray, int], int], label: str) ->
 
 def _play(game: Game, pick: Callable[[np.ndarray, int], int], label: str) -> Analysis:
     """Play `pick` against every code, node by node of its decision tree (a stack, no recursion)."""
+    import pandas as pd  # here: the compiled analyses build their trees only when read
+
     n, names = game.n_codes, game.code_names
     lengths, determined = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
     hit = first_hit(game) if game.ends_on_final else None
@@ -218,6 +191,8 @@ def _play(game: Game, pick: Callable[[np.ndarray, int], int], label: str) -> Ana
 
 def simulate(game: Game, strategy: str | Scoring, code: str | int) -> pd.DataFrame:
     """One play of `strategy` against one secret code: experiment, outcome, codes left after it."""
+    import pandas as pd
+
     game, score_of = check_game(game), scoring(strategy)
     if isinstance(code, str):
         k = game.code_index(code)
@@ -240,7 +215,7 @@ def _outcomes(game: Game, j: int, live: np.ndarray) -> np.ndarray:
     """Experiment j's outcomes on the codes `live` (from the strings when the game has a rule)."""
     if game.rule is None:
         return game.outcome_table[j, live]
-    from .engine import outcome_row
+    from .compiled import outcome_row
 
     return outcome_row(game, j, live)
 

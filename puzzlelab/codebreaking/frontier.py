@@ -1,7 +1,7 @@
 """Optimal code breaking over a table of game sizes, beside the published values.
 
 For Mastermind, black-peg Mastermind and Bulls and Cows with 2–4 pegs, `optimal_sizes` runs the
-exhaustive search of `optimal` (Klimoš 2014, §3.4–3.5) on every size of a run list and reports
+exhaustive search of `exhaustive.optimal` (Klimoš 2014, §3.4–3.5) on every size of a run list and reports
 the optimal worst case, the optimal total (and average) number of guesses over all codes, the
 worst case of that average-optimal strategy, and the least total among strategies that keep
 the optimal worst case (Koyama and Lai 1993 give both totals for the 4-peg, 6-colour game).
@@ -30,20 +30,18 @@ from fractions import Fraction
 
 import pandas as pd
 
-from .. import cache, checks, sweeps
-from ..cache import Table
+from .. import checks
 from ..sweeps import sweep
 from .analysis import analyze
 from .game import Game
 from .games import black_peg_mastermind, bulls_and_cows, mastermind
-from .optimal import Search, optimal
+from .exhaustive import Search, optimal
 from .strategies import STRATEGIES
 
 __all__ = [
-    "ALL_RUNS", "BUDGET_SECONDS", "OPTIMAL_SIZES", "OPTIMAL_SIZES_LONG",
-    "COLUMNS", "DEFAULT_RUNS", "GAMES", "LONG_RUNS", "NOT_REACHED",
-    "TABLE", "TABLE_LONG",
-    "bounds_row", "check_sizes", "compare", "frontier_bounds", "main", "optimal_size_row",
+    "ALL_RUNS", "BUDGET_SECONDS", "COLUMNS", "COMMAND", "DEFAULT_RUNS", "GAMES", "LONG_RUNS",
+    "NOT_REACHED", "TABLE", "TABLE_LONG",
+    "bounds_row", "check_sizes", "compare", "frontier_bounds", "optimal_size_row",
     "optimal_sizes", "published_values",
 ]
 
@@ -283,14 +281,6 @@ def check_sizes(table: pd.DataFrame) -> None:
         raise ValueError(f"{r.game}: {r.quantity} {r.ours}, but {r.source} has {r.published}")
 
 
-# The tables of the command line in data/ (every row checked whenever one is read).
-OPTIMAL_SIZES = cache.register(Table(TABLE, params=dict(runs=DEFAULT_RUNS),
-                                     command=f"{COMMAND} --runs default", check=check_sizes))
-OPTIMAL_SIZES_LONG = cache.register(Table(TABLE_LONG, params=dict(runs=LONG_RUNS),
-                                          command=f"{COMMAND} --runs long", long_run=True,
-                                          check=check_sizes))
-
-
 def _shown(value: float | Fraction, published: str) -> str:
     """Our value printed like the published one (exact integer, or p/q ≈ decimal)."""
     f = Fraction(value).limit_denominator(10**9)
@@ -301,30 +291,8 @@ def _shown(value: float | Fraction, published: str) -> str:
     return f"{f} ≈ {float(rounded):.{digits}f}"
 
 
-# --- command line --------------------------------------------------------------------------
+if __name__ == "__main__":  # the command line lives with the tables it writes (`tables`)
+    from .. import sweeps
+    from .tables import sizes_main
 
-def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
-    """Parse the command line, compute the table, write data/codebreaking_optimal_sizes.csv
-    (`--runs long`: ..._long.csv, `--runs all`: ..._all.csv)."""
-    parser = sweeps.CommandParser(prog=COMMAND, description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", choices=("default", "long", "all"), default="default",
-                        help="default: the sizes within the budget (data/" + TABLE + ".csv); "
-                             "long: the sizes beyond it that end (data/" + TABLE_LONG + ".csv); "
-                             "all: every size tried, into data/" + TABLE + "_all.csv")
-    sweeps.add_executor_arguments(parser)
-    args = parser.parse_args(None if argv is None else [str(a) for a in argv])
-    table = {"default": OPTIMAL_SIZES, "long": OPTIMAL_SIZES_LONG,
-             "all": OPTIMAL_SIZES.variant(name=f"{TABLE}_all", runs=ALL_RUNS,
-                                          command=f"{COMMAND} --runs all")}[args.runs]
-    cache.check_writable(table)
-    runs = [tuple(r) for r in table.params["runs"]]
-    with sweeps.executor_from_arguments(args) as (executor, workers):
-        out = cache.compute_table(table, lambda: optimal_sizes(runs, executor=executor,
-                                                               workers=workers),
-                                  verify=check_sizes)
-    print(f"wrote {cache.data_path(table.name)} ({len(out)} sizes)")
-    return out
-
-
-if __name__ == "__main__":
-    sweeps.command_line(main)
+    sweeps.command_line(sizes_main)

@@ -13,7 +13,7 @@ into an integer table. Knowledge is then just the set of codes still possible.
 - `experiments[j] = (type name, parametrization)`; the parametrization is a tuple of ints
   (the symbols of the alphabet). Their order is the strategies' tie-break order.
 - `outcome_table[j, k]`: index into `outcome_labels` of the outcome of experiment j on code k.
-  It may be None when a `rule` (`engine.StringRule`: codes and guesses are strings of
+  It may be None when a `rule` (`strings.StringRule`: codes and guesses are strings of
   colours, as in Mastermind) computes the outcomes: the analyses then run from the strings
   in memory linear in the codes, and the table is built only if something asks for it.
 - `final_outcomes`: labels (or indices) of the outcomes that mean "the code was hit", e.g.
@@ -35,17 +35,19 @@ into such a table and reports any violation.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import checks
+from ..checks import MEMORY_BUDGET, within_budget
+from .strings import StringRule, outcome_rows
 
 if TYPE_CHECKING:
-    from .engine import StringRule
+    import pandas as pd
 
-__all__ = ["Experiment", "Game", "Symmetry", "check_game", "well_formed_table"]
+__all__ = ["Analysis", "Experiment", "Game", "Symmetry", "check_game", "well_formed_table"]
 
 Experiment = tuple[str, tuple[int, ...]]
 
@@ -136,9 +138,11 @@ class Game:
         """outcome_table[j, k]: the outcome of experiment j on code k (computed from the rule on
         first use, when the game has one: experiments × codes bytes, refused past the budget)."""
         if self._table is None:
-            from .engine import outcome_table
-
-            table = outcome_table(self)
+            within_budget(f"the outcome table of {self.name}",
+                          2.0 * self.n_experiments * self.n_codes, MEMORY_BUDGET,
+                          largest="about 60,000 codes")
+            every = np.arange(self.n_codes)
+            table = outcome_rows(self.rule, every, every)
             self._table = _outcome_table(table, self.n_experiments, self.n_codes, self.n_outcomes,
                                          self.name)
         return self._table
@@ -210,26 +214,22 @@ class Game:
     ) -> np.ndarray:
         """Part sizes: counts[j, o] = #live codes on which experiment j has outcome o (one
         bincount)."""
-        if self.rule is not None:  # from the strings, no table
-            from .engine import partition_sizes
-
-            return partition_sizes(self, np.asarray(live, dtype=np.intp), experiments)
         live = np.asarray(live, dtype=np.intp)
-        table = self.outcome_table if experiments is None else self.outcome_table[experiments]
-        sub = table[:, live].astype(np.intp)
+        if self.rule is not None:  # from the strings, no table
+            every = np.arange(self.n_experiments) if experiments is None else experiments
+            sub = outcome_rows(self.rule, every, live).astype(np.intp)
+        else:
+            table = self.outcome_table if experiments is None else self.outcome_table[experiments]
+            sub = table[:, live].astype(np.intp)
         b = self.n_outcomes
         flat = sub + (np.arange(sub.shape[0], dtype=np.intp) * b)[:, None]
         return np.bincount(flat.ravel(), minlength=sub.shape[0] * b).reshape(sub.shape[0], b)
 
     def parts(self, live: np.ndarray, j: int) -> dict[int, np.ndarray]:
         """The live codes split by the outcome of experiment j: {outcome index: codes}."""
-        if self.rule is not None:  # from the strings, no table
-            from .engine import parts
-
-            present, sizes, codes = parts(self, live, j)
-            return dict(zip(present.tolist(), np.split(codes, np.cumsum(sizes)[:-1])))
         live = np.asarray(live, dtype=np.intp)
-        out = self.outcome_table[j, live]
+        out = (self.outcome_table[j, live] if self.rule is None  # else from the strings
+               else outcome_rows(self.rule, np.array([j]), live)[0])
         order = np.argsort(out, kind="stable")
         keys, starts = np.unique(out[order], return_index=True)
         chunks = np.split(live[order], starts[1:])
@@ -308,6 +308,60 @@ class Game:
         return "{" + ",".join(true) + "}"
 
 
+class BuiltOnRead:
+    """A dataclass field given as its value or as a function of no arguments that makes the value
+    when the field is first read (an analysis's decision tree: pandas is imported only then)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        if obj is None:  # asked by dataclasses for a default: there is none
+            raise AttributeError(self.name)
+        value = obj.__dict__[self.name]
+        if callable(value):
+            value = obj.__dict__[self.name] = value()
+        return value
+
+    def __set__(self, obj: object, value: Any) -> None:
+        obj.__dict__[self.name] = value
+
+
+@dataclass
+class Analysis:
+    """A strategy played against every code: lengths per code, worst, total, average, tree."""
+
+    game: Game
+    strategy: str
+    lengths: np.ndarray  # experiments per code, by the game's counting rule
+    determined: np.ndarray  # experiments until the code is determined (thesis |σ|_v)
+    # the decision tree (node, parent, outcome, depth, codes, experiment, code), or what makes it
+    tree: pd.DataFrame | Callable[[], pd.DataFrame] = BuiltOnRead()
+    stats: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        checks.record(self)
+        if not callable(self.__dict__["tree"]):
+            checks.table(self.__dict__["tree"], "Analysis.tree", [])
+
+    @property
+    def worst(self) -> int:
+        return int(self.lengths.max())
+
+    @property
+    def total(self) -> int:
+        return int(self.lengths.sum())
+
+    @property
+    def average(self) -> float:
+        return self.total / len(self.lengths)
+
+    def histogram(self) -> dict[int, int]:
+        """Number of codes solved in exactly d experiments, for every d = 0..worst that occurs."""
+        depths, counts = np.unique(self.lengths, return_counts=True)
+        return {int(d): int(c) for d, c in zip(depths, counts)}
+
+
 def well_formed_table(satisfied: np.ndarray, experiment_names: Sequence[str] | None = None,
                       code_names: Sequence[str] | None = None) -> np.ndarray:
     """Outcome table from truth values satisfied[j, o, k] of outcome o of experiment j on code k
@@ -341,14 +395,12 @@ def well_formed_table(satisfied: np.ndarray, experiment_names: Sequence[str] | N
 
 def _rule(rule: object, table: object, n_codes: int, n_exp: int, name: str) -> StringRule | None:
     """The game's string rule (codes = experiments = its strings), or None; one of table or rule."""
-    from .engine import StringRule
-
     if rule is None:
         if table is None:
             raise ValueError(f"{name}: an outcome table (or a string rule) is needed")
         return None
     if not isinstance(rule, StringRule):
-        raise checks.ArgumentTypeError(f"{name}: rule must be an engine.StringRule, got {rule!r}")
+        raise checks.ArgumentTypeError(f"{name}: rule must be a strings.StringRule, got {rule!r}")
     if not len(rule.strings) == n_codes == n_exp:
         raise ValueError(f"{name}: the rule's {len(rule.strings)} strings must be the "
                          f"{n_codes} codes and the {n_exp} experiments")

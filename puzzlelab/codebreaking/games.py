@@ -8,8 +8,8 @@
 - `black_peg_mastermind`, `bulls_and_cows`, `bags_of_gold`: three more games of §2.3.
 
 Mastermind, black-peg Mastermind and Bulls and Cows (up to 8 pegs and 127 colours) carry a
-string rule instead of a table: their outcomes are computed from the strings by the compiled
-engine (`engine`), so a game is limited by memory (a few hundred bytes per code, checked
+string rule instead of a table (`strings.StringRule`): their outcomes are computed from the
+strings, and analysed by the compiled engine (`compiled`), so a game is limited by memory (a few hundred bytes per code, checked
 before anything is allocated), not by a codes × codes table.
 
 Experiment order (the strategies' tie-break "lowest first"): types in the order listed,
@@ -28,8 +28,8 @@ from itertools import combinations, permutations, product
 import numpy as np
 
 from .. import checks
-from . import engine
 from .game import Game, Symmetry, well_formed_table
+from .strings import black_white, check_fits, marker_lut, string_rule
 
 __all__ = ["COIN_OUTCOMES", "MAX_CODES", "MAX_PEGS", "MAX_SYMMETRY_ENTRIES", "MAX_WEIGHINGS",
            "bags_of_gold", "black_peg_mastermind", "bulls_and_cows", "check_size",
@@ -178,22 +178,6 @@ def colour_strings(pegs: int, colors: int, distinct: bool = False) -> np.ndarray
     return np.array(rows, dtype=np.int16).reshape(len(rows), pegs)
 
 
-def black_white(
-    guesses: np.ndarray, codes: np.ndarray, colors: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Black and white marker counts of every guess against every code (Mastermind rules, §2.2)."""
-    black = np.zeros((len(guesses), len(codes)), dtype=np.int16)
-    total = np.zeros_like(black)
-    gc = np.stack([(guesses == c).sum(1) for c in range(1, colors + 1)], axis=1).astype(np.int16)
-    cc = np.stack([(codes == c).sum(1) for c in range(1, colors + 1)], axis=1).astype(np.int16)
-    step = max(1, min(256, 2**24 // max(1, len(codes) * max(colors, guesses.shape[1]))))
-    for start in range(0, len(guesses), step):
-        rows = slice(start, start + step)
-        black[rows] = (guesses[rows][:, None, :] == codes[None, :, :]).sum(-1)
-        total[rows] = np.minimum(gc[rows, None, :], cc[None, :, :]).sum(-1)
-    return black, total - black
-
-
 def _one_hot(strings: np.ndarray, colors: int) -> tuple[list[str], np.ndarray]:
     pegs = strings.shape[1]
     variables = [f"x{i}_{j}" for i in range(1, pegs + 1) for j in range(1, colors + 1)]
@@ -210,7 +194,7 @@ def check_size(pegs: int, colors: int, distinct: bool = False) -> tuple[int, int
         raise ValueError(f"{pegs} distinct symbols need at least {pegs} symbols, got {colors}")
     n = math.perm(colors, pegs) if distinct else colors**pegs
     if _by_strings(pegs, colors):
-        engine.check_fits(f"{n} codes of {pegs} pegs and {colors} colours", n, pegs, colors)
+        check_fits(f"{n} codes of {pegs} pegs and {colors} colours", n, pegs, colors)
         return pegs, colors
     if colors > MAX_CODES:
         raise ValueError(f"{colors} colours give more than {MAX_CODES} codes (at most {MAX_CODES})")
@@ -234,12 +218,12 @@ def _marker_game(name: str, strings: np.ndarray, colors: int, labels: list[str],
     variables, codes = _one_hot(strings, colors)
     rule, table = None, None
     if _by_strings(pegs, colors):
-        rule = engine.string_rule(strings, colors, labels)
+        rule = string_rule(strings, colors, labels)
     else:
         black, white = black_white(strings, strings, colors)
-        table = engine.marker_lut(labels, pegs)[black, white]
+        table = marker_lut(labels, pegs)[black, white]
     return Game(name, variables, codes, [("g", tuple(map(int, s))) for s in strings], table, labels,
-                final_outcomes=[labels[engine.marker_lut(labels, pegs)[pegs, 0]]],
+                final_outcomes=[labels[marker_lut(labels, pegs)[pegs, 0]]],
                 code_names=["".join(map(str, s)) for s in strings], symmetry=symmetry, rule=rule)
 
 

@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 
 from .. import checks
-from .games import check_size, black_white, colour_strings
+from .games import check_size, colour_strings
+from .strings import black_white
 
 __all__ = ["clause_report", "printed_clauses", "printed_outcome_1_1"]
 

@@ -4,7 +4,8 @@
     python -m puzzlelab.codebreaking.sweep --scheduler tcp://host:8786   # every table, on Dask
 
 writes data/<name>.csv (with its checksum and metadata), the same files the notebook reads; a
-table that changes is reported (rows, cells).
+table that changes is reported (rows, cells). The tables and how each is computed are in
+`tables`; this is their command line.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .. import cache, sweeps
-from .notebook import TABLES, VERIFY
+from .tables import TABLES, VERIFY
 
 __all__ = ["main"]
 

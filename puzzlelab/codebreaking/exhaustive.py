@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import checks
-from . import engine
-from .analysis import Analysis, play_tree
-from .game import Game, check_game
+from . import compiled
+from .analysis import play_tree
+from .game import Analysis, Game, check_game
 
 __all__ = ["MEASURES", "Search", "optimal", "distinguishable"]
 
@@ -98,7 +98,7 @@ class Search:
     def moves(self, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Representative useful experiments at `live` and their part sizes (one per class)."""
         g = self.game
-        counts = engine.partition_sizes(g, live)
+        counts = compiled.partition_sizes(g, live)
         nonfinal = np.where(g.is_final, 0, counts)
         useful = nonfinal.max(axis=1) < len(live)
         idx = np.flatnonzero(useful)
@@ -106,13 +106,13 @@ class Search:
         if self.use_symmetry and g.symmetry is not None and len(idx) > 1:
             idx = idx[self._orbit_leaders(live)[idx]]
         if len(idx) > 1:  # experiments splitting the live codes identically are one move
-            idx = engine.distinct_partitions(g, live, idx)  # final parts kept apart
+            idx = compiled.distinct_partitions(g, live, idx)  # final parts kept apart
         self.experiments_tried += len(idx)
         return idx, counts[idx]
 
     def _orbit_leaders(self, live: np.ndarray) -> np.ndarray:
         sym = self.game.symmetry
-        fixes = engine.fixing_permutations(sym.code_perms, np.ascontiguousarray(live),
+        fixes = compiled.fixing_permutations(sym.code_perms, np.ascontiguousarray(live),
                                            self.game.n_codes)
         if sym.swaps is not None:
             fixes = _spanning_swaps(sym.swaps, fixes)
@@ -140,7 +140,7 @@ class Search:
 
     def parts(self, live: np.ndarray, j: int) -> list[np.ndarray]:
         """The non-final parts of `live` under experiment j (final parts are finished)."""
-        present, sizes, codes = engine.parts(self.game, live, j)
+        present, sizes, codes = compiled.parts(self.game, live, j)
         chunks = np.split(codes, np.cumsum(sizes)[:-1])
         return [p for o, p in zip(present, chunks) if not self.game.is_final[o]]
 
@@ -258,7 +258,7 @@ class Search:
         into singletons."""
         if not self.final or len(live) > self.b:
             return None
-        j = engine.first_perfect_hit(self.game, live)
+        j = compiled.first_perfect_hit(self.game, live)
         return None if j < 0 else j
 
 

@@ -13,14 +13,14 @@ from hypothesis import strategies as st
 from numba import njit
 
 from puzzlelab.codebreaking import (STRATEGIES, black_peg_mastermind, bulls_and_cows,
-                                    counterfeit_coin, engine, mastermind)
+                                    counterfeit_coin, compiled, mastermind)
 from puzzlelab.codebreaking.analysis import _choose, _play
 from puzzlelab.codebreaking.reference import (_fma32, _logf, _mikemag_rank, analyze_table,
                                               play_mikemag)
 from puzzlelab.codebreaking.strategies import scoring
 
 # the same helpers as test_codebreaking_engine.py
-from test_codebreaking_engine import assert_same, string_twins
+from test_codebreaking_compiled import assert_same, string_twins
 
 
 def twins(make, a: int, b: int):
@@ -34,17 +34,17 @@ def twins(make, a: int, b: int):
                                   black_peg_mastermind(4, 4), counterfeit_coin(12, True)],
                          ids=lambda g: g.name)
 def test_threads_give_the_same_analysis(game, strategy, monkeypatch):
-    monkeypatch.setattr(engine, "PARALLEL_CODES", 0)  # small games too go to the threads
-    one = engine.analyze(game, strategy)
+    monkeypatch.setattr(compiled, "PARALLEL_CODES", 0)  # small games too go to the threads
+    one = compiled.analyze(game, strategy)
     for threads in (2, 3):
-        assert_same(one, engine.analyze(game, strategy, threads=threads))
+        assert_same(one, compiled.analyze(game, strategy, threads=threads))
 
 
 def test_threads_and_a_first_guess_together(monkeypatch):
-    monkeypatch.setattr(engine, "PARALLEL_CODES", 0)
+    monkeypatch.setattr(compiled, "PARALLEL_CODES", 0)
     game = mastermind(4, 6)
-    one = engine.analyze(game, "exp-models", first="1123")
-    assert_same(one, engine.analyze(game, "exp-models", first="1123", threads=2))
+    one = compiled.analyze(game, "exp-models", first="1123")
+    assert_same(one, compiled.analyze(game, "exp-models", first="1123", threads=2))
 
 
 @settings(max_examples=12, deadline=None)
@@ -57,7 +57,7 @@ def test_a_first_guess_then_the_strategy_as_the_table_engine_plays_it(key, strat
     score_of = scoring(strategy)
     reference = _play(table_game, lambda live, depth: first if depth == 0 else
                       _choose(table_game, live, score_of), strategy)
-    result = engine.analyze(string_game, strategy, first=string_game.code_names[first])
+    result = compiled.analyze(string_game, strategy, first=string_game.code_names[first])
     np.testing.assert_array_equal(result.lengths, reference.lengths)
     pd.testing.assert_frame_equal(result.tree, reference.tree)
 
@@ -65,18 +65,19 @@ def test_a_first_guess_then_the_strategy_as_the_table_engine_plays_it(key, strat
 def test_a_first_guess_by_index_name_or_code():
     game = mastermind(3, 4)
     j = game.code_index("112")
-    by = [engine.analyze(game, "parts", first=f).tree for f in (j, "112", game.experiment_name(j))]
+    by = [compiled.analyze(game, "parts", first=f).tree
+          for f in (j, "112", game.experiment_name(j))]
     assert by[0].experiment[0] == game.experiment_name(j)
     pd.testing.assert_frame_equal(by[0], by[1])
     pd.testing.assert_frame_equal(by[0], by[2])
     with pytest.raises(ValueError, match="no experiment or code named"):
-        engine.analyze(game, "parts", first="119")
+        compiled.analyze(game, "parts", first="119")
     with pytest.raises(ValueError):
-        engine.analyze(game, "parts", first=64)
+        compiled.analyze(game, "parts", first=64)
     with pytest.raises(ValueError, match="rules"):
-        engine.analyze(game, "parts", rules="knuth")
+        compiled.analyze(game, "parts", rules="knuth")
     with pytest.raises(ValueError):
-        engine.analyze(game, "parts", threads=0)
+        compiled.analyze(game, "parts", threads=0)
 
 
 def guesses_per_code(result) -> dict[int, list[str]]:
@@ -101,7 +102,7 @@ def guesses_per_code(result) -> dict[int, list[str]]:
 def test_mikemag_rules_as_its_program_plays_them(a, b, first, strategy):
     table_game, game = twins(mastermind, a, b)
     reference = play_mikemag(table_game, strategy, game.code_index(first))
-    result = engine.analyze(game, strategy, first=first, rules="mikemag")
+    result = compiled.analyze(game, strategy, first=first, rules="mikemag")
     expected = {k: [game.experiment_name(j) for j in path] for k, path in reference.items()}
     assert guesses_per_code(result) == expected
     assert result.strategy == f"{strategy} (mikemag)"
@@ -114,9 +115,9 @@ def test_mikemag_ranks_single_precision_sums_not_exact_ones():
              for x in sizes]
     single = [_mikemag_rank(x, int(x.sum()), "exp-models") for x in sizes]
     assert single != exact  # the rules differ from exact arithmetic somewhere in this range
-    compiled = [engine._mikemag_rank(x, np.arange(3), int(x.sum()), 4, np.zeros(0, np.float32))
+    fast = [compiled._mikemag_rank(x, np.arange(3), int(x.sum()), 4, np.zeros(0, np.float32))
                 for x in sizes]
-    assert compiled == single
+    assert fast == single
 
 
 @settings(max_examples=60, deadline=None)
@@ -127,14 +128,14 @@ def test_compiled_mikemag_ranks_agree_with_the_reference(counts):
     if s == 0:
         return
     for strategy, code in (("exp-models", 4), ("ent-models", 5)):
-        compiled = engine._mikemag_rank(counts, np.arange(len(counts)), s, code,
-                                        engine._logs(s, code))
-        assert compiled == _mikemag_rank(counts, s, strategy)
+        fast = compiled._mikemag_rank(counts, np.arange(len(counts)), s, code,
+                                      compiled._logs(s, code))
+        assert fast == _mikemag_rank(counts, s, strategy)
 
 
 @njit
 def compiled_fma(a, b, c):
-    return engine._fma32(a, b, c)
+    return compiled._fma32(a, b, c)
 
 
 @settings(max_examples=200, deadline=None)
@@ -146,7 +147,7 @@ def test_single_precision_fused_multiply_add_is_exactly_rounded(a, b, c):
 
 def test_single_precision_logarithm_is_the_c_library_one():
     s = 997
-    logs = engine._logs(s, 5)
+    logs = compiled._logs(s, 5)
     assert logs.dtype == np.float32
     assert all(logs[c] == _logf(np.float32(np.float32(c) / np.float32(s))) for c in range(1, s + 1))
 
@@ -160,10 +161,10 @@ MANY_COLOURS = [(mastermind, 2, 9), (mastermind, 3, 9), (black_peg_mastermind, 3
 def test_past_eight_colours_or_seven_pegs_the_other_loops_agree(make, a, b, multisets,
                                                                  monkeypatch):
     if not multisets:
-        monkeypatch.setattr(engine, "MAX_MULTISETS", 0)
+        monkeypatch.setattr(compiled, "MAX_MULTISETS", 0)
     table_game, game = twins(make, a, b)
     for strategy in STRATEGIES:
-        assert_same(analyze_table(table_game, strategy), engine.analyze(game, strategy))
+        assert_same(analyze_table(table_game, strategy), compiled.analyze(game, strategy))
 
 
 STRING_MAKERS = {"Mastermind": mastermind, "Bulls and Cows": bulls_and_cows,
@@ -174,8 +175,8 @@ STRING_MAKERS = {"Mastermind": mastermind, "Bulls and Cows": bulls_and_cows,
                                  ("black-peg Mastermind", 4, 6)])
 def test_absent_colours_leave_the_analysis_unchanged(key, monkeypatch):
     game = STRING_MAKERS[key[0]](*key[1:])  # a game of this test's own: its kernel is changed
-    with_absent = {s: engine.analyze(game, s) for s in STRATEGIES}
-    monkeypatch.setitem(engine._KERNELS, game,
-                        dataclasses.replace(engine.kernel(game), absent_rule=0))
+    with_absent = {s: compiled.analyze(game, s) for s in STRATEGIES}
+    monkeypatch.setitem(compiled._KERNELS, game,
+                        dataclasses.replace(compiled.kernel(game), absent_rule=0))
     for s in STRATEGIES:
-        assert_same(with_absent[s], engine.analyze(game, s))
+        assert_same(with_absent[s], compiled.analyze(game, s))

@@ -1,4 +1,4 @@
-"""The compiled engine against the table engine (its reference): the same analysis, bit for bit."""
+"""The compiled compiled against the table compiled (its reference): the same analysis, bit for bit."""
 
 from __future__ import annotations
 
@@ -11,11 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzlelab.codebreaking import notebook
+from puzzlelab.codebreaking import notebook, strings, tables
 from puzzlelab.codebreaking import (STRATEGIES, analyze, bags_of_gold, black_peg_mastermind,
-                                    bulls_and_cows, counterfeit_coin, engine, mastermind)
+                                    bulls_and_cows, counterfeit_coin, compiled, mastermind)
 from puzzlelab.codebreaking.analysis import _choose, choose, simulate
-from puzzlelab.codebreaking.games import black_white, colour_strings
+from puzzlelab.codebreaking.games import colour_strings
+from puzzlelab.codebreaking.strings import black_white
 from puzzlelab.codebreaking.language import GAMES_DIR, load
 from puzzlelab.codebreaking.reference import analyze_table
 from puzzlelab.codebreaking.strategies import entropy, scoring
@@ -59,9 +60,9 @@ def test_string_engine_matches_the_reference(kind, a, b, strategy):
     table_game, string_game = string_twins(kind, a, b)
     reference = analyze_table(table_game, strategy)
     for symmetry in (True, False):
-        assert_same(reference, engine.analyze(string_game, strategy, symmetry=symmetry))
+        assert_same(reference, compiled.analyze(string_game, strategy, symmetry=symmetry))
     # the same game read from its table
-    assert_same(reference, engine.analyze(table_game, strategy))
+    assert_same(reference, compiled.analyze(table_game, strategy))
     assert_same(reference, analyze(string_game, strategy))  # what the package's analyze runs
 
 
@@ -74,14 +75,14 @@ TABLE_GAMES = ([counterfeit_coin(n, genuine) for genuine in (False, True)
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @pytest.mark.parametrize("game", TABLE_GAMES, ids=lambda g: g.name)
 def test_table_engine_matches_the_reference(game, strategy):
-    assert_same(analyze_table(game, strategy), engine.analyze(game, strategy))
+    assert_same(analyze_table(game, strategy), compiled.analyze(game, strategy))
 
 
 @pytest.mark.parametrize("path", sorted(GAMES_DIR.glob("*.cobra")), ids=lambda p: p.stem)
 def test_parsed_games_match_the_reference(path):
     game = load(path)
     for strategy in STRATEGIES:
-        assert_same(analyze_table(game, strategy), engine.analyze(game, strategy))
+        assert_same(analyze_table(game, strategy), compiled.analyze(game, strategy))
 
 
 def test_a_game_that_cannot_tell_codes_apart_is_refused_alike():
@@ -89,7 +90,7 @@ def test_a_game_that_cannot_tell_codes_apart_is_refused_alike():
     with pytest.raises(ValueError) as reference:
         analyze_table(game, "max-models")
     with pytest.raises(ValueError) as result:
-        engine.analyze(game, "max-models")
+        compiled.analyze(game, "max-models")
     assert str(result.value) == str(reference.value)
 
 
@@ -97,16 +98,16 @@ def test_a_game_that_cannot_tell_codes_apart_is_refused_alike():
 @given(st.lists(st.integers(0, 40), min_size=1, max_size=40))
 def test_entropy_scores_agree_bit_for_bit(counts):
     counts = np.array(counts, dtype=np.int64)
-    clogc = engine._clogc(int(counts.max()) + 1)
+    clogc = compiled._clogc(int(counts.max()) + 1)
     expected = entropy(counts[None, :])[0]
-    assert engine._entropy_score(counts, len(counts), clogc, np.empty(len(counts))) == expected
+    assert compiled._entropy_score(counts, len(counts), clogc, np.empty(len(counts))) == expected
 
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(1, 600), st.integers(0, 2**32 - 1))
 def test_pairwise_sum_follows_numpy(n, seed):
     values = np.random.default_rng(seed).random(n) * 1000
-    assert engine._pairwise(values, n) == values[None, :].sum(axis=1)[0]
+    assert compiled._pairwise(values, n) == values[None, :].sum(axis=1)[0]
 
 
 @settings(max_examples=40, deadline=None)
@@ -117,32 +118,32 @@ def test_outcomes_and_part_sizes_agree_with_the_table(game_key, seed):
     live = np.sort(rng.choice(table_game.n_codes, size=rng.integers(1, table_game.n_codes + 1),
                               replace=False))
     j = int(rng.integers(table_game.n_experiments))
-    np.testing.assert_array_equal(engine.outcome_row(string_game, j, live),
+    np.testing.assert_array_equal(compiled.outcome_row(string_game, j, live),
                                   table_game.outcome_table[j, live])
-    np.testing.assert_array_equal(engine.partition_sizes(string_game, live),
+    np.testing.assert_array_equal(compiled.partition_sizes(string_game, live),
                                   table_game.partition_sizes(live))
 
 
 def test_string_rule_reads_the_outcome_labels():
     game = mastermind(3, 3)
-    rule = engine.string_rule(colour_strings(3, 3), 3, game.outcome_labels)
+    rule = strings.string_rule(colour_strings(3, 3), 3, game.outcome_labels)
     assert rule.lut[3, 0] == game.outcome_labels.index("3B0W")
     assert rule.lut[3, 1] == -1  # three blacks leave no peg for a white
     with pytest.raises(ValueError, match="not of the form"):
-        engine.string_rule(colour_strings(3, 3), 3, ["three black"])
+        strings.string_rule(colour_strings(3, 3), 3, ["three black"])
 
 
 def test_memory_estimate_grows_with_the_codes_not_their_square():
-    small, large = engine.estimated_bytes(10**4, 5, 8), engine.estimated_bytes(10**6, 5, 8)
-    assert large - small == engine.BYTES_PER_CODE * (10**6 - 10**4)
+    small, large = strings.estimated_bytes(10**4, 5, 8), strings.estimated_bytes(10**6, 5, 8)
+    assert large - small == strings.BYTES_PER_CODE * (10**6 - 10**4)
     # the table of colours in common between multisets is counted
-    assert engine.estimated_bytes(8**5, 5, 8) >= math.comb(12, 5) ** 2
+    assert strings.estimated_bytes(8**5, 5, 8) >= math.comb(12, 5) ** 2
 
 
 def test_a_game_past_the_memory_limit_is_refused_before_allocating():
     with pytest.raises(ValueError, match="limit"):
-        engine.check_fits("Mastermind 8×12", 12**8, 8, 12)
-    engine.check_fits("Mastermind 5×8", 8**5, 5, 8)  # fits
+        strings.check_fits("Mastermind 8×12", 12**8, 8, 12)
+    strings.check_fits("Mastermind 5×8", 8**5, 5, 8)  # fits
     with pytest.raises(ValueError, match=r"limit of 8 GiB; the largest that fits is [\d,]+ codes"):
         mastermind(7, 20)  # 1.28 billion codes: refused at once, nothing allocated
     assert mastermind(5, 6).n_codes == 6**5  # past the old table's 6,000 codes
@@ -190,11 +191,11 @@ def test_search_pieces_agree_with_plain_computations(game_key, seed):
     for j in range(table_game.n_experiments):
         first.setdefault(canonical(table[j], table_game.is_final), j)
     experiments = np.arange(table_game.n_experiments)
-    chosen = engine.distinct_partitions(string_game, live, experiments)
+    chosen = compiled.distinct_partitions(string_game, live, experiments)
     assert chosen.tolist() == sorted(first.values())
     # the parts of one experiment, by outcome
     j = int(rng.integers(table_game.n_experiments))
-    present, sizes, codes = engine.parts(string_game, live, j)
+    present, sizes, codes = compiled.parts(string_game, live, j)
     expected = table_game.parts(live, j)
     assert present.tolist() == sorted(expected)
     chunks = np.split(codes, np.cumsum(sizes)[:-1])
@@ -202,14 +203,14 @@ def test_search_pieces_agree_with_plain_computations(game_key, seed):
     # the lowest guess that may hit and splits the live codes into singletons
     perfect = [j for j in range(table_game.n_experiments)
                if table_game.is_final[table[j]].any() and len(set(table[j].tolist())) == len(live)]
-    assert engine.first_perfect_hit(string_game, live) == (perfect[0] if perfect else -1)
+    assert compiled.first_perfect_hit(string_game, live) == (perfect[0] if perfect else -1)
 
 
 def test_fixing_permutations_keep_the_set():
     game = mastermind(3, 3)
     perms = game.symmetry.code_perms
     live = np.flatnonzero(game.outcome_table[game.experiment_index(("g", (1, 1, 2)))] == 0)
-    fixes = engine.fixing_permutations(perms, live, game.n_codes)
+    fixes = compiled.fixing_permutations(perms, live, game.n_codes)
     images = [set(perms[q, live].tolist()) for q in range(len(perms))]
     assert fixes.tolist() == [image == set(live.tolist()) for image in images]
     assert fixes.any() and not fixes.all()
@@ -218,16 +219,16 @@ def test_fixing_permutations_keep_the_set():
 @pytest.mark.parametrize("kind,a,b", [("Mastermind", 3, 4), ("Mastermind", 4, 5),
                                       ("Bulls and Cows", 4, 6)])
 def test_colours_in_common_counted_without_the_multiset_table(kind, a, b, monkeypatch):
-    monkeypatch.setattr(engine, "MAX_MULTISETS", 0)  # as for many colours: count colour by colour
+    monkeypatch.setattr(compiled, "MAX_MULTISETS", 0)  # as for many colours: count colour by colour
     table_game, _ = string_twins(kind, a, b)
     game = STRING_GAMES[kind][0](a, b)
-    assert engine.kernel(game).mode == engine.STRINGS_BY_COLOUR
+    assert compiled.kernel(game).mode == compiled.STRINGS_BY_COLOUR
     for strategy in STRATEGIES:
-        assert_same(analyze_table(table_game, strategy), engine.analyze(game, strategy))
+        assert_same(analyze_table(table_game, strategy), compiled.analyze(game, strategy))
 
 
 def test_five_peg_rows_count_the_six_guess_codes():
-    rows = notebook.five_peg_rows(("Mastermind", 3, 4))
+    rows = tables.five_peg_rows(("Mastermind", 3, 4))
     table_game, _ = string_twins("Mastermind", 3, 4)
     for row in rows:
         reference = analyze_table(table_game, row["strategy"])

@@ -5,7 +5,7 @@ The same analysis as `analysis.analyze` (same choices, tie rules, lengths and de
 computed without a codes × experiments table when the game's outcomes follow from strings:
 
 - Mastermind, black-peg Mastermind and Bulls and Cows describe codes and guesses as strings
-  of colours (`StringRule`). A code is packed into one 64-bit word (a byte per peg) and so
+  of colours (`strings.StringRule`). A code is packed into one 64-bit word (a byte per peg) and so
   are its colour counts (a byte per colour, up to 8 colours): the pegs in place (black) and
   the colours in common (black + white) of a guess and a code then take a dozen word
   operations and no table (past 8 colours, a table of colour multisets or a loop over the
@@ -43,38 +43,38 @@ integers (`rank`), so totals can be compared like for like with its runs; its pr
 guess is given with `first`.
 
 Inner loops are compiled with numba (`@njit(cache=True)`, so a fresh process loads them from
-disk; a fresh process still spends about a second of CPU on this machine importing numpy,
-pandas and numba and setting numba up at the first call); the whole-tree loop releases the
-GIL, so `threads > 1` plays the root's subtrees, largest first, on a pool of threads (the same
-tree, numbered as one walk).
+disk instead of compiling; what a fresh process still spends, mostly importing numpy and numba,
+is measured by `benchmarks/bench_codebreaking_cold.py`); the decision tree is tabulated (with
+pandas) only when an analysis's `tree` is first read. The whole-tree loop releases the GIL, so
+`threads > 1` plays the root's subtrees, largest first, on a pool of threads (the same tree,
+numbered as one walk).
 """
 
 from __future__ import annotations
 
 import math
-import re
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from itertools import permutations
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
 from .. import checks
-from ..checks import MEMORY_BUDGET, within_budget
-from .analysis import Analysis
-from .game import check_game
+from .game import Analysis, check_game
+from .strings import MAX_MULTISETS, StringRule, check_fits
 
-# The public face; the other functions are the compiled pieces that game.py, analysis.py and
-# optimal.py call with arguments they have already checked.
-__all__ = [
-    "BYTES_PER_CODE", "RULES", "StringRule", "analyze", "check_fits", "choose", "estimated_bytes",
-    "string_rule",
-]
+if TYPE_CHECKING:
+    import pandas as pd
+
+# The public face; the other functions are the compiled pieces that analysis.py and exhaustive.py
+# call with arguments they have already checked.
+__all__ = ["RULES", "analyze", "choose"]
 
 STRATEGY_CODE = {"max-models": 0, "exp-models": 1, "ent-models": 2, "parts": 3}
 # mikemag's rules rank expected size and entropy in single precision (codes 4, 5); its Knuth and
@@ -83,82 +83,10 @@ MIKEMAG_CODE = {"max-models": 0, "exp-models": 4, "ent-models": 5, "parts": 3}
 RULES = {"puzzlelab": STRATEGY_CODE, "mikemag": MIKEMAG_CODE}
 TABLE, STRINGS, STRINGS_BY_COLOUR = 0, 1, 2  # how `_outcome` finds colours in common
 BY_TABLE, BY_MULTISET, BY_WORD, BY_LOOP = 0, 1, 2, 3  # how `_slots` does (Kernel.how)
-MAX_MULTISETS = 2048  # colour multisets up to which colours in common are read from a table
 WORD_COLOURS = 8  # colours whose counts fit in one 64-bit word, a byte each
-BYTES_PER_CODE = 400  # engine arrays (~100 bytes) and the decision-tree table (~300 bytes) per code
 BLOCK = 256  # codes scored between two checks of a score against the best
 PARALLEL_CODES = 2000  # fewer codes than this are analysed on one thread whatever `threads` says
 SMALL_NODE = 63  # live codes up to which candidates are scored 64 at a time (`_scan_small`)
-
-
-@dataclass(frozen=True)
-class StringRule:
-    """Codes and guesses are the same strings of colours 1..colors (§2.2); outcome = lut[black,
-    white]."""
-
-    strings: np.ndarray  # (codes, pegs) int8, in the game's (lexicographic) order
-    colors: int
-    lut: np.ndarray  # (pegs + 1, pegs + 1) int16: outcome index of (black, white); -1 impossible
-
-    def __post_init__(self) -> None:
-        """Checked once, as the rule is made (the compiled loops trust it): integer arrays of
-        the shapes above, at most 8 pegs and 127 colours, every peg a colour 1..colors; stored
-        as the contiguous int8 and int16 arrays the loops read."""
-        colors = checks.integer(self.colors, "StringRule.colors", low=1, high=127)
-        strings, lut = self.strings, self.lut
-        for name, array in (("strings", strings), ("lut", lut)):
-            if not isinstance(array, np.ndarray) or array.dtype.kind not in "iu":
-                raise checks.ArgumentTypeError(
-                    f"StringRule.{name} must be an integer numpy array, got {type(array).__name__}"
-                    + (f" of {array.dtype}" if isinstance(array, np.ndarray) else ""))
-        if strings.ndim != 2 or strings.shape[1] > 8:
-            raise ValueError(f"StringRule.strings must be a (codes, pegs) array of at most 8 pegs, "
-                             f"got shape {strings.shape}")
-        if strings.size and (strings.min() < 1 or strings.max() > colors):
-            raise ValueError(f"StringRule.strings must hold colours 1..{colors}, got "
-                             f"{strings.min()}..{strings.max()}")
-        pegs = strings.shape[1]
-        if lut.shape != (pegs + 1, pegs + 1):
-            raise ValueError(f"StringRule.lut must be of shape {(pegs + 1, pegs + 1)} for {pegs} "
-                             f"pegs, got {lut.shape}")
-        if lut.size and (lut.min() < -1 or lut.max() > np.iinfo(np.int16).max):
-            raise ValueError(f"StringRule.lut must hold outcome indices (or -1), got "
-                             f"{lut.min()}..{lut.max()}")
-        object.__setattr__(self, "colors", colors)
-        object.__setattr__(self, "strings", np.ascontiguousarray(strings, dtype=np.int8))
-        object.__setattr__(self, "lut", np.ascontiguousarray(lut, dtype=np.int16))
-
-
-_LABEL = re.compile(r"^(\d+)B(?:(\d+)[WC])?$")
-
-
-def string_rule(strings: np.ndarray, colors: int, labels: list[str]) -> StringRule:
-    """The rule of a game whose outcome labels read 'bBwW' (Mastermind), 'bBcC' (Bulls and Cows)
-    or 'bB' (§2.2–2.3)."""
-    colors = checks.integer(colors, "colors", low=1)
-    if not isinstance(labels, (list, tuple)) or not all(isinstance(x, str) for x in labels):
-        raise checks.ArgumentTypeError(f"labels must be a list of outcome labels, got {labels!r}")
-    if not isinstance(strings, np.ndarray) or strings.dtype.kind not in "iu":
-        raise checks.ArgumentTypeError(f"strings must be an integer array, got {strings!r}")
-    if strings.ndim != 2 or strings.shape[1] > 8 or not 1 <= colors <= 127:
-        raise ValueError(f"a string rule needs at most 8 pegs and 127 colours, got strings of "
-                         f"shape {strings.shape} and {colors} colours")
-    return StringRule(strings, colors, marker_lut(labels, strings.shape[1]))
-
-
-def marker_lut(labels: list[str], pegs: int) -> np.ndarray:
-    """lut[black, white] = the index of the label 'bBwW', 'bBcC' or 'bB' (any white); −1 if none."""
-    lut = np.full((pegs + 1, pegs + 1), -1, dtype=np.int16)
-    for index, label in enumerate(labels):
-        match = _LABEL.match(label)
-        if match is None:
-            raise ValueError(f"outcome label {label!r} is not of the form 'bBwW', 'bBcC' or 'bB'")
-        black, white = int(match.group(1)), match.group(2)
-        if white is None:
-            lut[black, :] = index  # black markers only: the whites do not matter
-        else:
-            lut[black, int(white)] = index
-    return lut
 
 
 @dataclass(frozen=True)
@@ -197,31 +125,6 @@ class Kernel:
 
 
 _KERNELS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def estimated_bytes(n_codes: int, pegs: int = 0, colors: int = 0) -> float:
-    """Memory the engine needs for a game of `n_codes` string codes (arrays, tree, colour
-    counts)."""
-    n_codes = checks.integer(n_codes, "n_codes", low=0)
-    pegs = checks.integer(pegs, "pegs", low=0, high=8)
-    colors = checks.integer(colors, "colors", low=0, high=127)
-    multisets = math.comb(pegs + colors - 1, pegs) if pegs and colors else 0
-    counts = multisets**2 if multisets <= MAX_MULTISETS else n_codes * colors
-    return BYTES_PER_CODE * n_codes + counts + 4 * math.factorial(min(pegs, 8)) * pegs
-
-
-def check_fits(name: str, n_codes: int, pegs: int, colors: int) -> None:
-    """Refuse a string game whose engine arrays would not fit in `checks.MEMORY_BUDGET` (before
-    any allocation)."""
-    checks.text(name, "name")
-    n_codes = checks.integer(n_codes, "n_codes", low=0)
-    pegs = checks.integer(pegs, "pegs", low=0, high=8)
-    colors = checks.integer(colors, "colors", low=0, high=127)
-    per_code = BYTES_PER_CODE + pegs * (colors + 2) + colors + 100  # + codes, strings and names
-    largest = (MEMORY_BUDGET - estimated_bytes(0, pegs, colors)) // per_code
-    needed = estimated_bytes(n_codes, pegs, colors) + n_codes * (per_code - BYTES_PER_CODE)
-    within_budget(f"the analysis of {name}", needed, MEMORY_BUDGET,
-                  largest=f"{max(largest, 0):,} codes")
 
 
 def kernel(game) -> Kernel:
@@ -1142,7 +1045,7 @@ def analyze(game, strategy: str = "max-models", *, symmetry: bool = True, thread
         names = ", ".join(game.code_names[int(c)] for c in stuck[:4])
         raise ValueError(f"{game.name}: no experiment tells apart the codes {names}")
     label = strategy if rules == "puzzlelab" else f"{strategy} ({rules})"
-    return Analysis(game, label, lengths, determined, _tree_frame(game, tree))
+    return Analysis(game, label, lengths, determined, partial(_tree_frame, game, tree))
 
 
 def _experiment(game, first: int | str) -> int:
@@ -1244,7 +1147,9 @@ def _work(k: Kernel, size: int) -> tuple:
 
 def _tree_frame(game, nodes: np.ndarray) -> pd.DataFrame:
     """The decision tree as `analysis._play` tabulates it (node, parent, outcome, depth, codes,
-    experiment, code)."""
+    experiment, code); made when the analysis's tree is first read (pandas is imported then)."""
+    import pandas as pd
+
     parent, outcome, depth, codes, experiment, code = nodes
     experiments, code_names = _names(game)
     labels = np.array(game.outcome_labels + [""], dtype=object)
@@ -1265,25 +1170,6 @@ def _names(game) -> tuple[np.ndarray, np.ndarray]:
         codes = list(game.code_names) + [""]
         _NAMES[game] = (np.array(exps + [""], dtype=object), np.array(codes, dtype=object))
     return _NAMES[game]
-
-
-def outcome_table(game) -> np.ndarray:
-    """The whole experiments × codes outcome table of a string game (refused past the memory
-    budget)."""
-    k = kernel(game)
-    within_budget(f"the outcome table of {game.name}", 2.0 * k.n_experiments * k.n_codes,
-                  MEMORY_BUDGET, largest="about 60,000 codes")
-    return _table_of(_args(k), k.n_experiments, k.n_codes)
-
-
-@njit(cache=True)
-def _table_of(args, n_exp, n_codes):
-    mode, table, packed, pegs, multiset, common, lut = args
-    out = np.empty((n_exp, n_codes), np.int16)
-    for j in range(n_exp):
-        for k in range(n_codes):
-            out[j, k] = _outcome(mode, table, packed, pegs, multiset, common, lut, j, k)
-    return out
 
 
 def outcome_row(game, j: int, live: np.ndarray) -> np.ndarray:
@@ -1321,7 +1207,7 @@ def _sizes(args, experiments, live, n_out):
     return counts
 
 
-# --- pieces of the optimal search (optimal.Search), compiled ------------------------------------
+# --- pieces of the optimal search (exhaustive.Search), compiled ------------------------------------
 def parts(game, live: np.ndarray, j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The codes `live` split by experiment j: (outcomes present, ascending; part sizes; codes by
     part)."""
