@@ -26,12 +26,12 @@ from typing import Any
 
 from . import hat_strategies, knowledge, model, reference, rules, solvers, source
 from .knowledge import (
-    COPIES, MAX_HINTS_RECEIVED, MAX_STUDY_TABLES, escaping_identities, hanabi_deck,
+    MAX_HINTS_RECEIVED, MAX_STUDY_TABLES, escaping_identities, hanabi_deck,
     hint_capacity_study, holes, is_rectangular, mixing_gain_example, random_knowledge, rectangle,
 )
 from .model import (
-    COLOURS, MAX_HINTS, VALUES, Card, HintTable, Identity, as_table, hanabi_table, hint_mask,
-    hint_names, possibility_table, project, row_masks,
+    COLOURS, COPIES, MAX_HINTS, VALUES, Card, HintTable, Identity, as_table, hanabi_table,
+    hint_mask, hint_names, possibility_table, project, row_masks,
 )
 from .solvers import (
     BRUTE_FORCE_LIMIT, METHODS, certifies, compare_hinting, is_sure, max_hint_partition,
