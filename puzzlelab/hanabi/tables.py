@@ -22,8 +22,9 @@ import pandas as pd
 
 from .. import cache, checks, exact_sums, sweeps
 from ..cache import Table, cached_table
-from .hat_sweep import KEYS, PLAYERS, VARIANTS, gains_from_sums, game_sums, summary_from_sums
-from .hat_sweep import variants_for
+from .hat_sweep import (
+    KEYS, PLAYERS, VARIANTS, gains_from_sums, game_sums, summary_from_sums, variants_for,
+)
 from .knowledge import hint_capacity_study
 
 __all__ = [
