@@ -18,12 +18,14 @@ import hashlib
 import importlib
 import inspect
 import os
+import runpy
 import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -168,6 +170,22 @@ def _takes_executor(build: Callable) -> bool:
         return False
 
 
+def _run_module(module: str, argv: list[str]) -> None:
+    """`python -m module ARGV` in this process: the module's main(), or, when the module is a
+    thin alias of a main() kept elsewhere (a puzzle's tables), its `__main__` block."""
+    command = importlib.import_module(module)
+    if hasattr(command, "main"):
+        command.main(argv)
+        return
+    saved, sys.argv = sys.argv, [module, *argv]
+    try:
+        with warnings.catch_warnings():  # its block runs a fresh copy: the imported one is kept
+            warnings.filterwarnings("ignore", f"'{module}' found in sys.modules", RuntimeWarning)
+            runpy.run_module(module, run_name="__main__")
+    finally:
+        sys.argv = saved
+
+
 def _run_build(name: str, args: argparse.Namespace, declared: dict[str, cache.Table],
                builds: dict[str, Callable]) -> bool:
     """Rebuild one table with the notebooks' own function (or its declared command); True when
@@ -175,15 +193,7 @@ def _run_build(name: str, args: argparse.Namespace, declared: dict[str, cache.Ta
     build = builds.get(name)
     if build is None:
         module, argv = _module_command(declared[name])  # type: ignore[misc]
-        command = getattr(importlib.import_module(module), "main", None)
-        if command is not None:
-            command(argv + _executor_argv(args))
-            return True
-        # the module only names the command (its function lives with the tables): run it as one
-        done = subprocess.run([sys.executable, "-m", module, *argv, *_executor_argv(args)],
-                              check=False)
-        if done.returncode:
-            raise ValueError(f"python -m {module} ended with status {done.returncode}")
+        _run_module(module, argv + _executor_argv(args))
         return True
     with cache.recomputing(name):
         if not _takes_executor(build):

@@ -109,6 +109,14 @@ def test_a_long_run_is_refused_unless_asked():
     assert cache.registered()["hanabi_hat_games"].command in error
 
 
+def test_a_command_kept_as_a_thin_alias_runs_its_main_block(scratch):
+    # python -m puzzlelab.hanabi.hat_sweep only calls tables.hat_games_main, which is what
+    # reaches for the scheduler: its one-line error shows the command ran
+    error = one_line_error(run("compute", "hanabi_hat_games", "--long-run", "--scheduler",
+                               "tcp://127.0.0.1:1", "--connect-timeout", "1", root=scratch))
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in error
+
+
 # --- puzzlelab tables ----------------------------------------------------------------------------
 def test_tables_lists_every_csv_in_data_with_a_command_that_rebuilds_it(real_data):
     listing = cli.table_list()

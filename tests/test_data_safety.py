@@ -33,14 +33,17 @@ COMMANDS = {
     "puzzlelab.hanabi.notebook": [],
     "puzzlelab.hanabi.hat_sweep": [],
 }
-# A command whose module is only its name on the command line: where its function lives.
-COMMAND_FUNCTIONS = {"puzzlelab.codebreaking.frontier": ("puzzlelab.codebreaking.tables",
-                                                         "sizes_main")}
+# The function a command runs, where it is not the module's own main() (a table layer's).
+MAINS = {
+    "puzzlelab.codebreaking.frontier": ("puzzlelab.codebreaking.tables", "sizes_main"),
+    "puzzlelab.hanabi.notebook": ("puzzlelab.hanabi.tables", "main"),
+    "puzzlelab.hanabi.hat_sweep": ("puzzlelab.hanabi.tables", "hat_games_main"),
+}
 
 
-def command_function(module: str):
-    """The function behind `python -m module`."""
-    where, name = COMMAND_FUNCTIONS.get(module, (module, "main"))
+def main_of(module: str):
+    """What `python -m module` runs, as a function of its arguments."""
+    where, name = MAINS.get(module, (module, "main"))
     return getattr(importlib.import_module(where), name)
 
 
@@ -135,7 +138,7 @@ def test_the_limit_is_a_multiple_of_the_cores_and_an_environment_variable_moves_
                                  ["--workers", "100000"], ["--workers", str(10**20)]])
 def test_every_command_refuses_a_bad_number_of_workers_at_once(module, bad, no_processes,
                                                                data_dir):
-    main = command_function(module)
+    main = main_of(module)
     start = time.perf_counter()
     with pytest.raises(ValueError, match="argument --workers: the number of workers (must be"
                                          "|= [0-9]+ is more than the limit)"):
@@ -145,7 +148,7 @@ def test_every_command_refuses_a_bad_number_of_workers_at_once(module, bad, no_p
 
 @pytest.mark.parametrize("module", COMMANDS)
 def test_every_command_names_an_unreachable_scheduler_within_its_timeout(module, data_dir):
-    main = command_function(module)
+    main = main_of(module)
     start = time.perf_counter()
     with pytest.raises(ValueError, match=r"cannot reach the Dask scheduler at "
                                          r"tcp://127\.0\.0\.1:1 within 1 s"):

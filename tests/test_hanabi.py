@@ -275,18 +275,23 @@ def test_capacity_points_replay_the_one_generator_of_the_serial_study():
 
 def test_command_line_writes_another_study_under_its_own_name(tmp_path, monkeypatch):
     from puzzlelab import cache
-    from puzzlelab.hanabi import notebook
+    from puzzlelab.hanabi import tables
 
     monkeypatch.setattr(cache, "DATA", tmp_path)
-    notebook.main(["--samples", "2", "--workers", "1"])
-    study = cache.read_table(f"{notebook.CAPACITY_TABLE}_samples2")
+    tables.main(["--samples", "2", "--workers", "1"])
+    study = cache.read_table(f"{tables.CAPACITY_TABLE}_samples2")
     assert (study.samples == 2).all() and len(study) == 2 * 9 * 3
-    assert cache.table_metadata(f"{notebook.CAPACITY_TABLE}_samples2")["params"] == {"samples": 2}
-    assert not cache.data_path(notebook.CAPACITY_TABLE).exists()  # the notebook's is not touched
+    assert cache.table_metadata(f"{tables.CAPACITY_TABLE}_samples2")["params"] == {"samples": 2}
+    assert not cache.data_path(tables.CAPACITY_TABLE).exists()  # the notebook's is not touched
 
 
-def test_the_notebook_layer_exports_what_the_package_lists():
-    from puzzlelab.hanabi import notebook
+def test_the_package_exports_each_name_from_the_module_that_defines_it():
+    from puzzlelab.hanabi import knowledge, model, notebook, solvers, source, tables
 
-    assert set(H._NOTEBOOK_NAMES) == set(notebook.__all__)
-    assert H.explore_partition is notebook.explore_partition
+    modules = (model, solvers, source, knowledge, tables, notebook)
+    names = [n for m in modules for n in m.__all__ if n in H.__all__]
+    assert len(names) == len(set(names)) == len(H.__all__)
+    for module in modules:
+        for name in set(module.__all__) & set(H.__all__):
+            assert getattr(H, name) is getattr(module, name), name
+    assert {"explore_partition", "hint_capacity_table", "COPIES"} <= set(H.__all__)

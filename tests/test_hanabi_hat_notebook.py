@@ -1,4 +1,4 @@
-"""What the Hanabi notebook shows of the hat strategies (puzzlelab.hanabi.notebook)."""
+"""What the Hanabi notebook shows of the hat strategies (puzzlelab.hanabi.notebook, tables)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from puzzlelab import cache, sources
 from puzzlelab.hanabi import hat_strategies as S
 from puzzlelab.hanabi import hat_sweep as W
 from puzzlelab.hanabi import notebook as N
+from puzzlelab.hanabi import tables as T
 
 
 @pytest.fixture(scope="module")
@@ -40,12 +41,12 @@ def test_the_views_cover_every_player_count_and_way_of_playing():
 
 
 def test_tables_and_figure_from_sums(sums):
-    summary = N.hat_summary(sums)
+    summary = T.hat_summary(sums)
     scores = N.hat_score_table(summary)
     assert list(scores.columns) == ["2 players", "3 players", "4 players", "5 players"]
     assert scores.loc[N.HAT_VARIANTS["recommendation"], "2 players"] == "–"
     assert all("\u00a0±\u00a0" in c for c in scores.loc[N.HAT_VARIANTS["mixed"]])
-    gains = N.hat_gains_table(N.hat_gains(sums))
+    gains = N.hat_gains_table(T.hat_gains(sums))
     assert list(gains.index) == [f"{a} - {b}" for a, b in W.GAINS]
     fig = N.plot_hat_scores(summary, name=None)
     assert len(fig.axes) == 2 and fig.axes[0].get_ylabel().startswith("mean score")
@@ -56,19 +57,19 @@ def test_tables_and_figure_from_sums(sums):
 
 
 def test_a_stale_summary_of_the_long_run_is_recomputed(tmp_path, monkeypatch):
-    if not cache.data_path(W.TABLE).exists():
-        pytest.skip(f"{W.TABLE} is a long run (python -m puzzlelab.hanabi.hat_sweep)")
-    committed = cache.read_table(W.TABLE)
+    if not cache.data_path(T.HAT_GAMES_TABLE).exists():
+        pytest.skip(f"{T.HAT_GAMES_TABLE} is a long run (python -m puzzlelab.hanabi.hat_sweep)")
+    committed = cache.read_table(T.HAT_GAMES_TABLE)
     monkeypatch.setattr(cache, "DATA", tmp_path)
-    cache.write_table(committed, W.TABLE)
+    cache.write_table(committed, T.HAT_GAMES_TABLE)
     with pytest.warns(cache.CacheWarning, match="missing"):
-        right = N.hat_summary()
-    cache.write_table(right.assign(score=right.score + 0.5), N.HAT_SUMMARY)
+        right = T.hat_summary()
+    cache.write_table(right.assign(score=right.score + 0.5), T.HAT_SUMMARY)
     with pytest.warns(cache.CacheWarning, match="not what the committed long run gives"):
-        again = N.hat_summary()
+        again = T.hat_summary()
     pd.testing.assert_frame_equal(again, right)
     with pytest.warns(cache.CacheWarning, match="missing"):
-        gains = N.hat_gains()
+        gains = T.hat_gains()
     pd.testing.assert_frame_equal(gains, W.gains_from_sums(committed), check_dtype=False,
                                   rtol=1e-9)  # as kept in CSV, to 12 digits
 
@@ -76,21 +77,21 @@ def test_a_stale_summary_of_the_long_run_is_recomputed(tmp_path, monkeypatch):
 def test_published_figures_stand_beside_ours_marked_quoted(sums):
     quoted = pd.DataFrame([{"source": "cox2015", "strategy": "information", "players": 5,
                             "score": 1.0, "perfect_pct": np.nan, "differs": "their rules"}])
-    table = N.beside_published(N.hat_summary(sums), quoted)
+    table = N.beside_published(T.hat_summary(sums), quoted)
     five = table.loc[5]
     assert list(five.figures) == ["measured", "measured", "quoted"]
     assert five.loc["Cox, De Silva, Deorsey, Kenter, Retter and Tobin (2015), information",
                     "perfect games (%)"] == "–"
     with pytest.raises(ValueError, match="citation key"):
-        N.beside_published(N.hat_summary(sums), quoted.assign(source="nobody"))
+        N.beside_published(T.hat_summary(sums), quoted.assign(source="nobody"))
 
 
 def test_the_published_figures_are_cited_and_shown_by_default(sums):
     quoted = N.published_hat_scores()
     assert set(quoted.source) <= set(sources.REFERENCES)
     assert quoted.players.between(2, 5).all() and quoted.score.between(0, 25).all()
-    shown = N.beside_published(N.hat_summary(sums))
-    assert shown.equals(N.beside_published(N.hat_summary(sums), quoted))
+    shown = N.beside_published(T.hat_summary(sums))
+    assert shown.equals(N.beside_published(T.hat_summary(sums), quoted))
     assert (shown.figures == "quoted").sum() == len(quoted)
 
 

@@ -19,6 +19,7 @@ import pytest
 from puzzlelab import cache
 from puzzlelab.exact_sums import Z95, ratio_ci_from_sums
 from puzzlelab.hanabi import hat_sweep as W
+from puzzlelab.hanabi import tables as T
 from puzzlelab.hanabi.hat_compiled import BITS_SCALE, ENDS
 from sweep_spy import TaskSpy
 
@@ -134,15 +135,15 @@ def test_bad_arguments_are_refused_clearly(data_dir):
 # ----- the committed long run -------------------------------------------------------------------
 
 def _long_run() -> pd.DataFrame:
-    if not cache.data_path(W.TABLE).exists():
-        pytest.skip(f"{W.TABLE} is a long run (python -m puzzlelab.hanabi.hat_sweep)")
-    return cache.read_table(W.TABLE)
+    if not cache.data_path(T.HAT_GAMES_TABLE).exists():
+        pytest.skip(f"{T.HAT_GAMES_TABLE} is a long run (python -m puzzlelab.hanabi.hat_sweep)")
+    return cache.read_table(T.HAT_GAMES_TABLE)
 
 
 def test_the_long_run_rows_agree_exactly():
     sums = _long_run()
     t = sums.set_index(W.KEYS)
-    assert (sums["deals"] == W.DEALS).all()
+    assert (sums["deals"] == T.HAT_DEALS).all()
     assert set(sums["players"]) == set(W.PLAYERS)
     assert all(int(q) * int(n) >= int(x) ** 2  # Python integers: these products pass 2^63
                for q, n, x in zip(sums["squares"], sums["deals"], sums["total"]))
@@ -169,11 +170,11 @@ def test_the_long_run_starts_with_the_deals_replayed_here():
 
 
 def test_the_command_line_never_writes_another_size_over_the_committed_table(data_dir):
-    W.main(["--deals", "6", "--workers", "2"])
-    assert sorted(p.stem for p in data_dir.glob("*.csv")) == [f"{W.TABLE}_deals6"]
-    written = cache.read_table(f"{W.TABLE}_deals6")
-    assert cache.table_metadata(f"{W.TABLE}_deals6")["params"]["deals"] == 6
+    T.hat_games_main(["--deals", "6", "--workers", "2"])
+    assert sorted(p.stem for p in data_dir.glob("*.csv")) == [f"{T.HAT_GAMES_TABLE}_deals6"]
+    written = cache.read_table(f"{T.HAT_GAMES_TABLE}_deals6")
+    assert cache.table_metadata(f"{T.HAT_GAMES_TABLE}_deals6")["params"]["deals"] == 6
     pd.testing.assert_frame_equal(written, cache.read_csv_checked(
         cache.write_csv(W.game_sums(6), data_dir / "again.csv")))
     with pytest.raises(ValueError, match="another --name"):
-        W.main(["--deals", "6", "--name", W.TABLE])
+        T.hat_games_main(["--deals", "6", "--name", T.HAT_GAMES_TABLE])

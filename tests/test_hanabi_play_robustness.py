@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from robustness import any_value, public_callables, refused_quickly, well_behaved
 
 from puzzlelab import checks
-from puzzlelab.hanabi import hat_compiled, hat_strategies, hat_sweep, rules
+from puzzlelab.hanabi import hat_compiled, hat_strategies, hat_sweep, rules, tables
 
 MODULES = (rules, hat_strategies, hat_compiled, hat_sweep)
 # Sweeps over thousands of deals are legitimate but long: tests/test_hanabi_hat_sweep.py
@@ -106,6 +106,6 @@ def test_issue27_the_sweeps_helpers_check_their_counts():
     assert hat_sweep.variants_for(np.int64(5))[-1] == "recommendation"
     refused_quickly(lambda: hat_sweep.variants_for([None]), checks.ArgumentTypeError, "players")
     refused_quickly(lambda: hat_sweep.variants_for(7), ValueError, "between 2 and 5")
-    refused_quickly(lambda: hat_sweep.check_games(None), checks.ArgumentTypeError, "deals")
-    refused_quickly(lambda: hat_sweep.check_games(True), checks.ArgumentTypeError, "deals")
+    refused_quickly(lambda: tables.check_hat_games(None), checks.ArgumentTypeError, "deals")
+    refused_quickly(lambda: tables.check_hat_games(True), checks.ArgumentTypeError, "deals")
 

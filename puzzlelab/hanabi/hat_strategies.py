@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .. import checks
-from .model import COLOURS, VALUES, hanabi_table, project
+from .model import COLOURS, COPIES, VALUES, hanabi_table, project
 from .rules import CARDS, HINTS, Game, Move, Rules, Turn, View, card_name, touches
 from .solvers import max_hint_partition
 
@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 ALL_CARDS = (1 << CARDS) - 1  # a card nobody knows anything about: every identity possible
-COPIES_OF: tuple[int, ...] = tuple((3, 2, 2, 2, 1)[c % 5] for c in range(CARDS))
+COPIES_OF: tuple[int, ...] = tuple(COPIES[c % 5 + 1] for c in range(CARDS))  # by card
 PACKINGS = ("plain", "mixed", "separate")
 STRATEGIES = ("information", "recommendation")
 RANK_ORDER = tuple(sorted(range(CARDS), key=lambda c: (c % 5, c // 5)))  # the 1s first

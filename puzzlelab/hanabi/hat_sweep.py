@@ -8,9 +8,9 @@ differences of score between the ways of counting messages. Blocks run through
 `sweeps.sweep_table` on any executor and resume after an interruption; the table does not
 depend on either.
 
-Command line (the long run behind the notebook, `data/hanabi_hat_games.csv`):
-``python -m puzzlelab.hanabi.hat_sweep [--workers 2] [--scheduler ADDR]``; ``--deals N`` writes
-``data/hanabi_hat_games_deals<N>.csv`` (or ``--name``), never over the committed table.
+The long run behind the notebook (`data/hanabi_hat_games.csv`) is declared in `tables`, with
+its command ``python -m puzzlelab.hanabi.hat_sweep [--workers 2] [--scheduler ADDR]``, which
+runs `tables.hat_games_main`.
 """
 
 from __future__ import annotations
@@ -22,21 +22,17 @@ from concurrent.futures import Executor
 import numpy as np
 import pandas as pd
 
-from .. import cache, checks, exact_sums, sweeps
-from ..cache import Table
+from .. import checks, exact_sums, sweeps
 from ..exact_sums import mean_ci_from_sums, ratio_ci_from_sums, sum_row
 from .hat_compiled import BITS_SCALE, ENDS, STATS, play_deals
 from .hat_strategies import play
 from .rules import MAX_PLAYERS, MIN_PLAYERS, PERFECT, Rules, cox_rules
 
 __all__ = [
-    "COMMAND", "DEALS", "GAINS", "GAMES", "KEYS", "PLAYERS", "TABLE", "VARIANTS", "check_games",
-    "deal_stats", "game_sums",
-    "gains_from_sums", "summary_from_sums", "variants_for",
+    "GAINS", "KEYS", "PLAYERS", "VARIANTS", "deal_stats", "game_sums", "gains_from_sums",
+    "summary_from_sums", "variants_for",
 ]
 
-TABLE = "hanabi_hat_games"
-DEALS = 20_000  # per player count and variant
 DEALS_PER_TASK = 1000
 PLAYERS = (2, 3, 4, 5)
 KEYS = ["players", "variant", "measure"]
@@ -51,29 +47,6 @@ VARIANTS: dict[str, tuple[str, str, str]] = {
     "recommendation": ("recommendation", "plain", "standard"),
 }
 GAINS = (("mixed", "plain"), ("separate", "plain"), ("mixed", "separate"))  # paired, by deal
-COMMAND = "python -m puzzlelab.hanabi.hat_sweep"
-
-
-def check_games(deals: int) -> object:
-    """A check of a table of sums: every player count and variant over exactly `deals` deals."""
-    deals = checks.integer(deals, "deals", low=1)
-
-    def verify(sums: pd.DataFrame) -> None:
-        rows = exact_sums.merge_sums(sums, KEYS)
-        expected = {(p, v) for p in PLAYERS for v in variants_for(p)}
-        played = {(p, v) for p, v in zip(rows["players"], rows["variant"]) if " - " not in v}
-        if played != expected:
-            raise ValueError("the sums are over other player counts or variants")
-        if (rows["deals"] != deals).any():
-            raise ValueError(f"the sums are not over {deals} deals per player count and variant")
-    return verify
-
-
-# The long run behind the notebook (not recomputed by `make reproduce`; its command rebuilds it).
-GAMES = cache.register(Table(TABLE, params=dict(deals=DEALS, players=list(PLAYERS),
-                                                variants=list(VARIANTS)),
-                             command=f"{COMMAND} --workers 2", long_run=True,
-                             check=check_games(DEALS)))
 
 
 def _rules(players: int, which: str) -> Rules:
@@ -133,13 +106,14 @@ def _block(params: tuple[int, int, int]) -> list[dict]:
     return rows
 
 
-def game_sums(deals: int = DEALS, players: Sequence[int] = PLAYERS, *,
-              deals_per_task: int = DEALS_PER_TASK, name: str = TABLE, workers: int = 1,
-              executor: Executor | None = None) -> pd.DataFrame:
+def game_sums(deals: int, players: Sequence[int] = PLAYERS, *,
+              deals_per_task: int = DEALS_PER_TASK, name: str = "hanabi_hat_sweep",
+              workers: int = 1, executor: Executor | None = None) -> pd.DataFrame:
     """Exact sums over deals 0 .. deals - 1 of every variant, for each player count.
 
     Blocks of `deals_per_task` deals run on any executor and wait in data/partial/<name>
-    until the run ends, so an interrupted run resumes; the result depends on neither.
+    (the table's name when `tables` makes one) until the run ends, so an interrupted run
+    resumes; the result depends on neither.
     """
     deals = checks.integer(deals, "deals", low=2, high=10**7)
     players = checks.integers(players, "players", low=2, high=5)
@@ -197,33 +171,7 @@ def gains_from_sums(sums: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Command line: the exact sums over deals behind the notebook (data/hanabi_hat_games.csv)."""
-    parser = sweeps.CommandParser(prog=COMMAND, description=main.__doc__)
-    parser.add_argument("--deals", type=int, default=DEALS,
-                        help=f"deals per player count and variant (default {DEALS:,})")
-    parser.add_argument("--name", default=None,
-                        help=f"write data/<name>.csv (default {TABLE} for {DEALS:,} deals, "
-                             f"{TABLE}_deals<N> for another number: the committed table is "
-                             f"never replaced by another size)")
-    sweeps.add_executor_arguments(parser)
-    args = parser.parse_args(argv)
-    deals = checks.integer(args.deals, "--deals", low=2, high=10**7)
-    if deals == DEALS and args.name in (None, TABLE):
-        table = GAMES
-    else:
-        name = args.name or f"{TABLE}_deals{deals}"
-        if name == TABLE:
-            raise ValueError(f"data/{TABLE}.csv holds {DEALS:,} deals per point; write "
-                             f"{deals:,} deals under another --name")
-        table = Table(name, GAMES.version, {**GAMES.params, "deals": deals},
-                      sweeps.invocation(parser, argv), long_run=True, check=check_games(deals))
-    table = cache.check_writable(table)
-    with sweeps.executor_from_arguments(args) as (executor, workers):
-        sums = cache.compute_table(table, lambda: game_sums(
-            deals, name=table.name, executor=executor, workers=workers))
-    print(f"wrote {cache.data_path(table.name)} ({len(sums)} sums)")
+if __name__ == "__main__":  # the long run's command (`tables.HAT_GAMES_COMMAND`)
+    from .tables import hat_games_main
 
-
-if __name__ == "__main__":
-    sweeps.command_line(main)
+    sweeps.command_line(hat_games_main)

@@ -20,16 +20,15 @@ import pandas as pd
 
 from .. import checks, sweeps
 from ..checks import ArgumentTypeError
-from .model import COLOURS, VALUES, Card, HintTable, as_table, hanabi_table
+from .model import COLOURS, COPIES, VALUES, Card, HintTable, as_table, hanabi_table
 from .solvers import compare_hinting
 
 __all__ = [
-    "COPIES", "MAX_HINTS_RECEIVED", "MAX_STUDY_TABLES", "escaping_identities", "hanabi_deck",
+    "MAX_HINTS_RECEIVED", "MAX_STUDY_TABLES", "escaping_identities", "hanabi_deck",
     "hint_capacity_study", "holes", "is_rectangular", "mixing_gain_example", "random_knowledge",
     "rectangle",
 ]
 
-COPIES: dict[int, int] = {1: 3, 2: 2, 3: 2, 4: 2, 5: 1}  # copies of each value per colour
 DECK_SIZE = len(COLOURS) * sum(COPIES.values())
 # A game gives at most 8 + 50 + 5 hints (the starting tokens, one per discard, one per
 # finished firework), so no hand receives more.

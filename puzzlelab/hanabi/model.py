@@ -20,13 +20,13 @@ from .. import bitsets, checks
 from ..checks import ArgumentTypeError
 
 __all__ = [
-    "COLOURS", "MAX_HINTS", "VALUES", "Card", "HintTable", "Identity", "as_table", "hanabi_table",
-    "hint_mask", "hint_names", "possibility_table", "project",
-    "row_masks",
+    "COLOURS", "COPIES", "MAX_HINTS", "VALUES", "Card", "HintTable", "Identity", "as_table",
+    "hanabi_table", "hint_mask", "hint_names", "possibility_table", "project", "row_masks",
 ]
 
 COLOURS: tuple[str, ...] = ("Red", "White", "Yellow", "Green", "Blue")
 VALUES: tuple[str, ...] = ("1", "2", "3", "4", "5")
+COPIES: dict[int, int] = {1: 3, 2: 2, 3: 2, 4: 2, 5: 1}  # copies of each value per colour
 MAX_HINTS = 20  # the solvers walk the 2^H subsets of hints
 
 Identity = frozenset  # of hint names

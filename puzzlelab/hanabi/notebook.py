@@ -1,45 +1,34 @@
-"""What notebooks/hanabi.ipynb shows: tables, figures, explorations, and the cached study.
+"""What notebooks/hanabi.ipynb shows: tables as the page gives them, figures, explorations.
 
-Also a command line that (re)computes the hint-capacity table the notebook reads:
-``python -m puzzlelab.hanabi.notebook [--workers N] [--scheduler ADDR|local]``; another
-``--samples`` writes a table of its own name (``hanabi_hint_capacity_samples<N>``).
-The games of the hat strategies are a long run with a command line of their own
-(`hat_sweep`); their committed table is read here.
+The named tables it shows (the hint-capacity study, the hat strategies' games) are computed
+and cached in `tables`; ``python -m puzzlelab.hanabi.notebook`` recomputes the study
+(`tables.main`).
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from concurrent.futures import Executor
 
 import numpy as np
 import pandas as pd
 
-from .. import cache, checks, sources, sweeps
-from ..cache import Table, cached_table
+from .. import checks, sources
 from ..checks import ArgumentTypeError
-from ..exact_sums import merge_sums
 from . import hat_strategies as hats
-from . import hat_sweep
-from .hat_sweep import gains_from_sums, summary_from_sums
-from .knowledge import hint_capacity_study, holes
+from .knowledge import holes
 from .model import COLOURS, VALUES, HintTable, as_table, hint_mask, possibility_table
 from .rules import Game, Turn, card_name
 from .solvers import max_hint_partition
+from .tables import HAT_DEALS
 
 __all__ = [
-    "CAPACITY", "CAPACITY_SAMPLES", "CAPACITY_TABLE", "HAT_GAINS", "HAT_SUMMARY", "HAT_VARIANTS",
-    "beside_published", "capacity_summary", "describe_cards", "explore_hat_game",
-    "explore_partition", "hat_gains", "hat_gains_table", "hat_game_sums", "hat_game_views",
-    "hat_score_table", "hat_summary", "hint_capacity_table", "partition_view", "plot_hat_scores",
-    "plot_hint_capacity", "plot_mixing_gain", "published_hat_scores", "toggle_table",
+    "HAT_VARIANTS", "beside_published", "capacity_summary", "describe_cards", "explore_hat_game",
+    "explore_partition", "hat_gains_table", "hat_game_views", "hat_score_table",
+    "partition_view", "plot_hat_scores", "plot_hint_capacity", "plot_mixing_gain",
+    "published_hat_scores", "toggle_table",
 ]
 
-CAPACITY_TABLE = "hanabi_hint_capacity"
-CAPACITY_SAMPLES = 400  # random tables per point of the study the notebook shows
-CAPACITY = cache.register(Table(CAPACITY_TABLE, params=dict(samples=CAPACITY_SAMPLES),
-                                command="python -m puzzlelab.hanabi.notebook"))
 _STUDY_COLUMNS = ("hand_size", "public_cards", "hints_received", "mean_bits_mixed",
                   "mean_bits_separate")
 
@@ -69,14 +58,6 @@ def describe_cards(table: HintTable) -> pd.DataFrame:
          "holes in its rectangle": [_holes_text(card) for card in table.cards]},
         index=list(table.card_names),
     )
-
-
-@cache.rebuilds("hanabi_hint_capacity")
-def hint_capacity_table(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
-    """The hint-capacity study, 400 tables per point, cached as data/hanabi_hint_capacity.csv."""
-    executor, workers = checks.sweep_options(executor, workers)
-    return cached_table(CAPACITY, lambda: hint_capacity_study(
-        samples=CAPACITY.params["samples"], executor=executor, workers=workers))
 
 
 def _check_study(study: object) -> pd.DataFrame:
@@ -235,64 +216,6 @@ HAT_VARIANTS: dict[str, str] = {
 }
 
 
-def hat_game_sums() -> pd.DataFrame:
-    """Exact sums over 20,000 deals per player count and variant (the long run, committed as
-    data/hanabi_hat_games.csv; `python -m puzzlelab.hanabi.hat_sweep` recomputes it)."""
-    sums = cache.read_long_run(hat_sweep.GAMES)
-    if sums is None:
-        raise ValueError(f"data/{hat_sweep.TABLE}.csv is missing: it is a long run, made by "
-                         f"{hat_sweep.GAMES.command}")
-    return merge_sums(sums, hat_sweep.KEYS)
-
-
-# Tables derived from the long run (recomputed from it in a second when missing or stale).
-HAT_SUMMARY, HAT_GAINS = "hanabi_hat_summary", "hanabi_hat_gains"
-cache.register(*(Table(name, params=dict(deals=hat_sweep.DEALS)) for name in (HAT_SUMMARY,
-                                                                              HAT_GAINS)))
-
-
-def _same_as(compute) -> object:
-    """A cache check: the cached table equals what the committed long run gives now."""
-    def verify(table: pd.DataFrame) -> None:
-        fresh = compute()
-        if list(table.columns) != list(fresh.columns) or len(table) != len(fresh) or not all(
-                np.allclose(table[c], fresh[c], rtol=1e-9, atol=1e-12) if fresh[c].dtype.kind
-                in "fiub" else (table[c].astype(str) == fresh[c].astype(str)).all()
-                for c in fresh.columns):
-            raise ValueError("it is not what the committed long run gives")
-    return verify
-
-
-@cache.rebuilds("hanabi_hat_summary")
-def hat_summary(sums: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Per player count and variant: mean score (both conventions), perfect games and bits
-    per hint, each with its 95% half-width over deals (`hat_sweep.summary_from_sums`).
-
-    Without `sums`, from the committed long run, kept as data/hanabi_hat_summary.csv.
-    """
-    if sums is not None:
-        return summary_from_sums(sums)
-
-    def compute() -> pd.DataFrame:
-        return summary_from_sums(hat_game_sums())
-
-    return cached_table(HAT_SUMMARY, compute, verify=_same_as(compute))
-
-
-@cache.rebuilds("hanabi_hat_gains")
-def hat_gains(sums: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Paired score differences between ways of counting messages, deal by deal, with 95%
-    half-widths (`hat_sweep.gains_from_sums`); without `sums`, from the committed long run,
-    kept as data/hanabi_hat_gains.csv."""
-    if sums is not None:
-        return gains_from_sums(sums)
-
-    def compute() -> pd.DataFrame:
-        return gains_from_sums(hat_game_sums())
-
-    return cached_table(HAT_GAINS, compute, verify=_same_as(compute))
-
-
 def _check_summary(summary: object) -> pd.DataFrame:
     needed = ["players", "variant", "score", "score_ci", "perfect_pct", "perfect_pct_ci",
               "bits_per_hint", "bits_per_hint_ci"]
@@ -384,7 +307,7 @@ def beside_published(summary: pd.DataFrame, quoted: pd.DataFrame | None = None) 
         rows.append({"players": r.players, "who": f"ours, information, {HAT_VARIANTS[r.variant]}",
                      "figures": "measured", "mean score": _pm(r.score, r.score_ci, 2),
                      "perfect games (%)": _pm(r.perfect_pct, r.perfect_pct_ci, 1),
-                     "rules and strategy": "the standard rules (rules.py); 20,000 deals"})
+                     "rules and strategy": f"the standard rules (rules.py); {HAT_DEALS:,} deals"})
     table = pd.DataFrame(rows)
     table["order"] = table.figures.map({"measured": 0, "quoted": 1})
     table = table.sort_values(["players", "order"], kind="stable").drop(columns="order")
@@ -433,7 +356,7 @@ def plot_hat_scores(summary: pd.DataFrame, gains: pd.DataFrame | None = None,
     axes[-1].set_xticks(sorted(summary.players.unique()))
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", fontsize=11, frameon=False)
-    axes[0].set_title("20,000 deals per point, 95% intervals", fontsize=13)
+    axes[0].set_title(f"{HAT_DEALS:,} deals per point, 95% intervals", fontsize=13)
     fig.tight_layout(rect=(0, 1.25 / (3.4 * rows + 1.25), 1, 1))
     return finish(fig, name)
 
@@ -509,23 +432,8 @@ def hat_game_views(seed: int = 0, turns: int = 8) -> dict[str, pd.DataFrame]:
     return views
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Command line: recompute data/hanabi_hint_capacity.csv on any executor (another --samples:
-    data/hanabi_hint_capacity_samples<N>.csv)."""
-    parser = sweeps.CommandParser(prog="python -m puzzlelab.hanabi.notebook",
-                                  description=main.__doc__)
-    parser.add_argument("--samples", type=int, default=CAPACITY_SAMPLES,
-                        help=f"random tables per point (default {CAPACITY_SAMPLES}, "
-                             "as in the notebook; another value writes a table of its own)")
-    sweeps.add_executor_arguments(parser)
-    args = parser.parse_args(argv)
-    table = cache.check_writable(CAPACITY.variant(command=sweeps.invocation(parser, argv),
-                                                  samples=args.samples))
-    with sweeps.executor_from_arguments(args) as (executor, workers):
-        study = cache.compute_table(table, lambda: hint_capacity_study(
-            samples=args.samples, executor=executor, workers=workers))
-    print(f"wrote {cache.data_path(table.name)} ({len(study)} rows)")
+if __name__ == "__main__":  # the study's command (`tables.CAPACITY`), run as the page's module
+    from .. import sweeps
+    from .tables import main
 
-
-if __name__ == "__main__":
     sweeps.command_line(main)

@@ -34,8 +34,7 @@ from typing import Literal
 import numpy as np
 
 from .. import checks
-from .knowledge import COPIES
-from .model import COLOURS, VALUES
+from .model import COLOURS, COPIES, VALUES
 
 __all__ = [
     "CARDS", "DECK", "HINTS", "PERFECT", "Game", "Move", "Rules", "Turn", "View",

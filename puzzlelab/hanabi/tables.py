@@ -1,0 +1,183 @@
+"""The named tables of notebooks/hanabi.ipynb: each declared, computed and cached here.
+
+- `hanabi_hint_capacity`: the hint-capacity study (`knowledge.hint_capacity_study`) with 400
+  random tables per point; its command ``python -m puzzlelab.hanabi.notebook [--samples N]
+  [--workers N] [--scheduler ADDR|local]`` (`main`; another ``--samples`` writes a table of its
+  own name, ``hanabi_hint_capacity_samples<N>``).
+- `hanabi_hat_games`: the hat strategies over 20,000 seeded deals per player count and variant
+  as exact sums (`hat_sweep.game_sums`), a long run; its command ``python -m
+  puzzlelab.hanabi.hat_sweep [--workers 2] [--scheduler ADDR]`` (`hat_games_main`; ``--deals
+  N`` writes ``hanabi_hat_games_deals<N>``, or ``--name``, never over the committed table).
+- `hanabi_hat_summary`, `hanabi_hat_gains`: read from the long run in a second
+  (`hat_sweep.summary_from_sums`, `hat_sweep.gains_from_sums`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+
+import numpy as np
+import pandas as pd
+
+from .. import cache, checks, exact_sums, sweeps
+from ..cache import Table, cached_table
+from .hat_sweep import (
+    KEYS, PLAYERS, VARIANTS, gains_from_sums, game_sums, summary_from_sums, variants_for,
+)
+from .knowledge import hint_capacity_study
+
+__all__ = [
+    "CAPACITY", "CAPACITY_SAMPLES", "CAPACITY_TABLE", "HAT_DEALS", "HAT_GAINS", "HAT_GAMES",
+    "HAT_GAMES_COMMAND", "HAT_GAMES_TABLE", "HAT_SUMMARY", "check_hat_games", "hat_gains",
+    "hat_game_sums", "hat_summary", "hint_capacity_table",
+]
+
+# ----- the hint-capacity study -------------------------------------------------------------------
+
+CAPACITY_TABLE = "hanabi_hint_capacity"
+CAPACITY_SAMPLES = 400  # random tables per point of the study the notebook shows
+CAPACITY = cache.register(Table(CAPACITY_TABLE, params=dict(samples=CAPACITY_SAMPLES),
+                                command="python -m puzzlelab.hanabi.notebook"))
+
+
+@cache.rebuilds("hanabi_hint_capacity")
+def hint_capacity_table(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """The hint-capacity study, 400 tables per point, cached as data/hanabi_hint_capacity.csv."""
+    executor, workers = checks.sweep_options(executor, workers)
+    return cached_table(CAPACITY, lambda: hint_capacity_study(
+        samples=CAPACITY.params["samples"], executor=executor, workers=workers))
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Command line: recompute data/hanabi_hint_capacity.csv on any executor (another --samples:
+    data/hanabi_hint_capacity_samples<N>.csv)."""
+    parser = sweeps.CommandParser(prog="python -m puzzlelab.hanabi.notebook",
+                                  description=main.__doc__)
+    parser.add_argument("--samples", type=int, default=CAPACITY_SAMPLES,
+                        help=f"random tables per point (default {CAPACITY_SAMPLES}, "
+                             "as in the notebook; another value writes a table of its own)")
+    sweeps.add_executor_arguments(parser)
+    args = parser.parse_args(argv)
+    table = cache.check_writable(CAPACITY.variant(command=sweeps.invocation(parser, argv),
+                                                  samples=args.samples))
+    with sweeps.executor_from_arguments(args) as (executor, workers):
+        study = cache.compute_table(table, lambda: hint_capacity_study(
+            samples=args.samples, executor=executor, workers=workers))
+    print(f"wrote {cache.data_path(table.name)} ({len(study)} rows)")
+
+
+# ----- the hat strategies over many deals (a long run) ------------------------------------------
+
+HAT_GAMES_TABLE = "hanabi_hat_games"
+HAT_DEALS = 20_000  # per player count and variant
+HAT_GAMES_COMMAND = "python -m puzzlelab.hanabi.hat_sweep"
+
+
+def check_hat_games(deals: int) -> Callable[[pd.DataFrame], None]:
+    """A check of a table of sums: every player count and variant over exactly `deals` deals."""
+    deals = checks.integer(deals, "deals", low=1)
+
+    def verify(sums: pd.DataFrame) -> None:
+        rows = exact_sums.merge_sums(sums, KEYS)
+        expected = {(p, v) for p in PLAYERS for v in variants_for(p)}
+        played = {(p, v) for p, v in zip(rows["players"], rows["variant"]) if " - " not in v}
+        if played != expected:
+            raise ValueError("the sums are over other player counts or variants")
+        if (rows["deals"] != deals).any():
+            raise ValueError(f"the sums are not over {deals} deals per player count and variant")
+    return verify
+
+
+# The long run behind the notebook (not recomputed by `make reproduce`; its command rebuilds it).
+HAT_GAMES = cache.register(Table(HAT_GAMES_TABLE, params=dict(deals=HAT_DEALS,
+                                                              players=list(PLAYERS),
+                                                              variants=list(VARIANTS)),
+                                 command=f"{HAT_GAMES_COMMAND} --workers 2", long_run=True,
+                                 check=check_hat_games(HAT_DEALS)))
+
+
+def hat_game_sums() -> pd.DataFrame:
+    """Exact sums over 20,000 deals per player count and variant (the long run, committed as
+    data/hanabi_hat_games.csv; `python -m puzzlelab.hanabi.hat_sweep` recomputes it)."""
+    sums = cache.read_long_run(HAT_GAMES)
+    if sums is None:
+        raise ValueError(f"data/{HAT_GAMES_TABLE}.csv is missing: it is a long run, made by "
+                         f"{HAT_GAMES.command}")
+    return exact_sums.merge_sums(sums, KEYS)
+
+
+def hat_games_main(argv: Sequence[str] | None = None) -> None:
+    """Command line: the exact sums over deals behind the notebook (data/hanabi_hat_games.csv)."""
+    parser = sweeps.CommandParser(prog=HAT_GAMES_COMMAND, description=hat_games_main.__doc__)
+    parser.add_argument("--deals", type=int, default=HAT_DEALS,
+                        help=f"deals per player count and variant (default {HAT_DEALS:,})")
+    parser.add_argument("--name", default=None,
+                        help=f"write data/<name>.csv (default {HAT_GAMES_TABLE} for {HAT_DEALS:,} "
+                             f"deals, {HAT_GAMES_TABLE}_deals<N> for another number: the "
+                             f"committed table is never replaced by another size)")
+    sweeps.add_executor_arguments(parser)
+    args = parser.parse_args(argv)
+    deals = checks.integer(args.deals, "--deals", low=2, high=10**7)
+    if deals == HAT_DEALS and args.name in (None, HAT_GAMES_TABLE):
+        table = HAT_GAMES
+    else:
+        name = args.name or f"{HAT_GAMES_TABLE}_deals{deals}"
+        if name == HAT_GAMES_TABLE:
+            raise ValueError(f"data/{HAT_GAMES_TABLE}.csv holds {HAT_DEALS:,} deals per point; "
+                             f"write {deals:,} deals under another --name")
+        table = Table(name, HAT_GAMES.version, {**HAT_GAMES.params, "deals": deals},
+                      sweeps.invocation(parser, argv), long_run=True,
+                      check=check_hat_games(deals))
+    table = cache.check_writable(table)
+    with sweeps.executor_from_arguments(args) as (executor, workers):
+        sums = cache.compute_table(table, lambda: game_sums(
+            deals, name=table.name, executor=executor, workers=workers))
+    print(f"wrote {cache.data_path(table.name)} ({len(sums)} sums)")
+
+
+# Tables derived from the long run (recomputed from it in a second when missing or stale).
+HAT_SUMMARY, HAT_GAINS = "hanabi_hat_summary", "hanabi_hat_gains"
+cache.register(*(Table(name, params=dict(deals=HAT_DEALS)) for name in (HAT_SUMMARY, HAT_GAINS)))
+
+
+def _same_as(compute: Callable[[], pd.DataFrame]) -> Callable[[pd.DataFrame], None]:
+    """A cache check: the cached table equals what the committed long run gives now."""
+    def verify(table: pd.DataFrame) -> None:
+        fresh = compute()
+        if list(table.columns) != list(fresh.columns) or len(table) != len(fresh) or not all(
+                np.allclose(table[c], fresh[c], rtol=1e-9, atol=1e-12) if fresh[c].dtype.kind
+                in "fiub" else (table[c].astype(str) == fresh[c].astype(str)).all()
+                for c in fresh.columns):
+            raise ValueError("it is not what the committed long run gives")
+    return verify
+
+
+@cache.rebuilds("hanabi_hat_summary")
+def hat_summary(sums: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per player count and variant: mean score (both conventions), perfect games and bits
+    per hint, each with its 95% half-width over deals (`hat_sweep.summary_from_sums`).
+
+    Without `sums`, from the committed long run, kept as data/hanabi_hat_summary.csv.
+    """
+    if sums is not None:
+        return summary_from_sums(sums)
+
+    def compute() -> pd.DataFrame:
+        return summary_from_sums(hat_game_sums())
+
+    return cached_table(HAT_SUMMARY, compute, verify=_same_as(compute))
+
+
+@cache.rebuilds("hanabi_hat_gains")
+def hat_gains(sums: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Paired score differences between ways of counting messages, deal by deal, with 95%
+    half-widths (`hat_sweep.gains_from_sums`); without `sums`, from the committed long run,
+    kept as data/hanabi_hat_gains.csv."""
+    if sums is not None:
+        return gains_from_sums(sums)
+
+    def compute() -> pd.DataFrame:
+        return gains_from_sums(hat_game_sums())
+
+    return cached_table(HAT_GAINS, compute, verify=_same_as(compute))
