@@ -17,7 +17,7 @@ which is also the command line `python -m puzzlelab.kemps.tournament`.
 """
 
 from .cards import FULL, Deck, make_deck
-from .engine import Game, GameRecord, Turn
+from .game import Game, GameRecord, Turn
 from .env import KempsEnv
 from .play import play, play_scores
 from .strategies import STRATEGIES, Agent, Blocking, Bold, Greedy, KBGreedy, TheoryOfMind

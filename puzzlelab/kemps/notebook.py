@@ -21,7 +21,7 @@ from ..figures import finish
 from . import knowledge as K
 from . import streaming, summaries
 from .cards import FULL, Deck, make_deck
-from .engine import MAX_TURNS, GameRecord
+from .game import MAX_TURNS, GameRecord
 from .play import play
 from .source import claims_table, trace_table
 from .tournament import (DECLARED, MEDIUM, SMALL, TABLES,

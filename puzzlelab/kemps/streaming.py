@@ -23,7 +23,7 @@ import pandas as pd
 from .. import cache, checks, sweeps
 from ..cache import Table
 from .cards import FULL, Deck, make_deck
-from .engine import MAX_TURNS
+from .game import MAX_TURNS
 from .strategies import STRATEGIES
 from .summaries import merge_sums
 from .tournament import DECKS, MEDIUM, check_lineup, game_sums, lineup_games, lineups

@@ -29,7 +29,7 @@ from .. import cache, checks, sweeps
 from ..cache import Table
 from ..exact_sums import Z95
 from .cards import FULL, Deck, make_deck
-from .engine import MAX_TURNS
+from .game import MAX_TURNS
 from .play import play_scores
 from .strategies import ABLATIONS, STRATEGIES
 from .summaries import (SUMS, block_sums, head_to_head_from_sums, lineup_from_sums,
