@@ -21,7 +21,7 @@ from puzzlelab.kemps.play import play as play_game, play_scores
 from puzzlelab.kemps.tournament import BLOCK, tournament as run_tournament
 
 NAMES = ["cards", "game", "knowledge", "strategies", "play", "tournament", "streaming",
-         "summaries", "env", "source", "notebook"]
+         "summaries", "env", "reference", "source", "tables", "notebook"]
 MODULES = [kemps_package, *(importlib.import_module(f"puzzlelab.kemps.{n}") for n in NAMES)]
 CALLABLES = [(m.__name__, name, f) for m in MODULES for name, f in public_callables(m)]
 
@@ -143,6 +143,7 @@ from puzzlelab import cache, exact_sums  # noqa: E402
 from puzzlelab.kemps import source, summaries  # noqa: E402
 from puzzlelab.kemps.game import GameRecord, Turn  # noqa: E402
 from puzzlelab.kemps import streaming as S  # noqa: E402
+from puzzlelab.kemps import tables  # noqa: E402
 
 
 def test_issue27_confidence_intervals_take_integer_sums_only():
@@ -158,9 +159,9 @@ def test_issue27_confidence_intervals_take_integer_sums_only():
 
 def test_issue27_a_long_runs_check_needs_a_list_of_lineups():
     with pytest.raises(TypeError, match="lineup_list must be a list or tuple"):
-        S.check_long_run(1000000, 0)
+        tables.check_long_run(1000000, 0)
     with pytest.raises(ValueError, match="deals must be an integer at least 1"):
-        S.check_long_run(["tom/tom/tom"], 0)
+        tables.check_long_run(["tom/tom/tom"], 0)
 
 
 def test_issue27_head_to_head_refuses_an_agent_it_has_no_sums_for(tmp_path, monkeypatch):
