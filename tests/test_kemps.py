@@ -600,3 +600,19 @@ def test_knowledge_contains_every_consistent_deal():
                 assert K.deals_possible(list(kb), me, sizes) == len(set(worlds))
                 checked += 1
     assert checked > 500
+
+
+def test_the_reference_listings_refuse_what_they_cannot_list():
+    """The slow listings name what they need: a game with knowledge snapshots, and (for the deals)
+    one that ends at its first Kemps with few enough hidden hands to list."""
+    with pytest.raises(ValueError, match="knowledge=True"):
+        replay_knowledge(play(["greedy"] * 3, 0, DECKS[20]), 0)
+    short52 = play(["greedy"] * 3, 0, DECKS[52], knowledge=True, max_turns=5)
+    with pytest.raises(ValueError, match="hidden hands.*20-card deck"):
+        consistent_deals(short52, 0)
+    many = next(rec for s in range(50)
+                for rec in [play(["greedy"] * 3, s, DECKS[28], knowledge=True)]
+                if sum(t.kemps is not None for t in rec.trace[:-1]))
+    with pytest.raises(ValueError, match="first Kemps"):
+        consistent_deals(many, 1)
+    assert len(list(replay_knowledge(short52, None))) == short52.turns + 1

@@ -64,7 +64,8 @@ TOURNAMENT_SPECS: dict[str, dict[str, Any]] = {
 }
 GAMES = 1000  # deals per line-up of the notebook's tournaments
 TOURNAMENT_COMMAND = "python -m puzzlelab.kemps.tournament"
-TOURNAMENTS: dict[str, Table] = {  # what makes each of those tables, and the command that rebuilds it
+# What makes each of those tables, and the command that rebuilds it.
+TOURNAMENTS: dict[str, Table] = {
     name: cache.register(Table(name, params=dict(
         strategies=spec.get("strategies", tuple(STRATEGIES)), cards=4 * len(spec["deck"]),
         games=GAMES), command=f"{TOURNAMENT_COMMAND} --tables {name}"))

@@ -37,8 +37,8 @@ from .summaries import (SUMS, block_sums, head_to_head_from_sums, lineup_from_su
 
 __all__ = [
     "BLOCK", "DECKS", "ENDS", "MEDIUM", "SMALL", "Z95", "by_strategy", "check_lineup", "game_sums",
-    "head_to_head", "lineup_games", "lineup_table", "lineups", "pack", "seat_differences", "seat_rows",
-    "tournament", "unpack", "valve_table", "win_shares",
+    "head_to_head", "lineup_games", "lineup_table", "lineups", "pack", "seat_differences",
+    "seat_rows", "tournament", "unpack", "valve_table", "win_shares",
 ]
 
 ENDS = {"deck exhausted": "d", "stalemate": "s", "turn limit": "t"}
