@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from puzzlelab.kemps import FULL, play, play_scores
+from puzzlelab.kemps.cards import FULL
+from puzzlelab.kemps.play import play, play_scores
 from puzzlelab.kemps.tournament import tournament
 from puzzlelab.timing import Method, Task, measure, quick, repetitions, with_rates, write_rows
 

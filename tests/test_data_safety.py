@@ -38,6 +38,8 @@ MAINS = {
     "puzzlelab.codebreaking.frontier": ("puzzlelab.codebreaking.tables", "sizes_main"),
     "puzzlelab.hanabi.notebook": ("puzzlelab.hanabi.tables", "main"),
     "puzzlelab.hanabi.hat_sweep": ("puzzlelab.hanabi.tables", "hat_games_main"),
+    "puzzlelab.kemps.tournament": ("puzzlelab.kemps.tables", "tournament_main"),
+    "puzzlelab.kemps.streaming": ("puzzlelab.kemps.tables", "streaming_main"),
 }
 
 
@@ -204,7 +206,7 @@ def test_a_grid_with_no_cells_is_refused_and_a_smaller_one_gets_its_own_name(dat
 
 def test_a_declared_table_is_never_written_with_other_parameters(data_dir):
     from puzzlelab.hats.notebook import OPTIMA
-    from puzzlelab.kemps import streaming
+    from puzzlelab.kemps import tables as kemps_tables
 
     other = cache.Table(OPTIMA.name, params={**OPTIMA.params, "max_n": 3})
     with pytest.raises(ValueError, match="hats_optima.csv is the table of version 1.*max_n: 3 "
@@ -215,7 +217,7 @@ def test_a_declared_table_is_never_written_with_other_parameters(data_dir):
     copy_committed("kemps_million_28", data_dir)
     before = files_of("kemps_million_28", data_dir)
     with pytest.raises(ValueError, match="--name"):  # refused before any deal is played
-        streaming.main(["--table", "kemps_million_28", "--deals", "4"])
+        kemps_tables.streaming_main(["--table", "kemps_million_28", "--deals", "4"])
     assert files_of("kemps_million_28", data_dir) == before
 
 
@@ -457,33 +459,33 @@ def test_an_older_optimal_sizes_table_with_its_checksum_is_not_served(data_dir, 
 
 @pytest.mark.parametrize("recompute", ["", "1"])
 def test_a_damaged_long_run_names_the_command_that_rebuilds_it(data_dir, monkeypatch, recompute):
-    from puzzlelab.kemps import notebook
+    from puzzlelab.kemps import tables
 
     monkeypatch.setenv(cache.RECOMPUTE_ENV, recompute)
     copy_committed("kemps_million_28", data_dir)
     path = cache.data_path("kemps_million_28")
     path.write_bytes(path.read_bytes()[:-10])
     command = "python -m puzzlelab.kemps.streaming --table kemps_million_28 --workers 2"
-    for read in (lambda: notebook.long_run("kemps_million_28"),
+    for read in (lambda: tables.long_run("kemps_million_28"),
                  lambda: cache.read_table("kemps_million_28")):
         with pytest.raises(ValueError, match=f"does not match its checksum.*rebuild it with: "
                                              f"{command}"):
             read()
     path.unlink()
     with pytest.raises(ValueError, match=f"is missing; build it with: {command}"):
-        notebook.long_run("kemps_million_28")
+        tables.long_run("kemps_million_28")
 
 
 def test_long_run_sums_over_other_deals_or_line_ups_are_refused(data_dir):
-    from puzzlelab.kemps import streaming
+    from puzzlelab.kemps import tables
 
-    table = streaming.LONG_RUNS["kemps_million_52"]
+    table = tables.LONG_RUNS["kemps_million_52"]
     sums = cache.read_csv_checked(paths.DATA / "kemps_million_52.csv")
     table.check(sums)
     with pytest.raises(ValueError, match="not over 1000000 deals"):
         table.check(sums.assign(deals=sums.deals - 1))
     with pytest.raises(ValueError, match="other line-ups"):
-        streaming.LONG_RUNS["kemps_million_28"].check(sums)
+        tables.LONG_RUNS["kemps_million_28"].check(sums)
 
 
 def test_grid_and_smallest_rows_must_agree_with_their_proofs():

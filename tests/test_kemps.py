@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 import numpy as np
 import pandas as pd
 
-from puzzlelab.kemps import play
 from puzzlelab.kemps import knowledge as K
 from puzzlelab.kemps.env import ACTIONS, KempsEnv, run_episode
 from puzzlelab.kemps.notebook import STRATEGY_NAMES, explore_game, explore_knowledge, named
-from puzzlelab.kemps.play import make_agents, new_game, play_out, play_scores
+from puzzlelab.kemps.play import make_agents, new_game, play, play_out, play_scores
+from puzzlelab.kemps.reference import consistent_deals, replay_knowledge
 from puzzlelab.kemps.strategies import ABLATIONS, STRATEGIES, TheoryOfMind, make_agent
 from puzzlelab.kemps.tournament import (Z95, by_strategy, head_to_head, pack, seat_differences,
                                         seat_rows,
@@ -127,11 +127,11 @@ def test_command_line_writes_fewer_games_under_their_own_name(tmp_path, monkeypa
     """python -m puzzlelab.kemps.tournament --games 2 writes the packed table beside the
     notebook's (kemps_ablation_52_games2), never over it."""
     from puzzlelab import cache
-    from puzzlelab.kemps.tournament import TABLES, main
+    from puzzlelab.kemps.tables import TOURNAMENT_SPECS, tournament_main
 
     monkeypatch.setattr(cache, "DATA", tmp_path)
-    main(["--games", "2", "--tables", "kemps_ablation_52", "--workers", "2"])
-    expected = pack(tournament(**TABLES["kemps_ablation_52"], games=2))
+    tournament_main(["--games", "2", "--tables", "kemps_ablation_52", "--workers", "2"])
+    expected = pack(tournament(**TOURNAMENT_SPECS["kemps_ablation_52"], games=2))
     pd.testing.assert_frame_equal(cache.read_table("kemps_ablation_52_games2"), expected,
                                   check_names=False)
     assert not cache.data_path("kemps_ablation_52").exists()
@@ -253,7 +253,7 @@ def test_record_is_consistent(seed, lineup, size):
 
 SCRIPT = """
 import json
-from puzzlelab.kemps import play
+from puzzlelab.kemps.play import play
 rec = play(['tom', 'blocking', 'greedy'], 123, range(2, 9))
 print(json.dumps([rec.scores, [[t.player, list(t.picked), list(t.discarded)] for t in rec.trace]]))
 """
@@ -526,59 +526,6 @@ def test_tom_judges_every_card_of_an_exchange_on_the_same_knowledge():
 
 
 # ----- knowledge: exact, not merely truthful ---------------------------------------------------
-def replay_knowledge(rec, me):
-    """Each card's possible states for agent `me` (None: the public), replayed from the trace alone.
-
-    A second implementation of the report's per-card model: sets of states s0..s3 (0 = nobody,
-    p + 1 = player p), changed by what `me` sees and by the announcements of each turn; the deck
-    and discard pile are tracked by counting, as every player can. Yields one list per snapshot.
-    """
-    n = rec.deck.n
-    snaps = rec.snapshots
-    hand0 = snaps[0]["hands"][me] if me is not None else ()
-    everyone = {0, 1, 2, 3} - ({me + 1} if me is not None else set())
-    S = [set(everyone) for _ in range(n)]
-    for c in hand0:
-        S[c] = {me + 1}
-    table = list(rec.trace[0].table) if rec.trace else list(snaps[0]["table"])
-    for c in table:
-        S[c] = {0}
-    discard, out, pile = set(), set(), n - 18
-    yield [set(x) for x in S]
-    for t, after in zip(rec.trace, snaps[1:]):
-        q = t.player
-        for c, d in zip(t.picked, t.discarded):
-            S[c], S[d] = {q + 1}, {0}  # PICKED(q, c), DISCARDED(q, d)
-        if t.kemps is not None:
-            for c in range(n):
-                S[c].discard(q + 1)  # q's hand is gone
-            for c in range(4 * t.kemps, 4 * t.kemps + 4):
-                S[c] = {0}
-                out.add(c)
-            table_now = (set(after["table"]) if not t.new_table
-                         else set(t.table) - set(t.picked) | set(t.discarded))
-            if pile + len(discard) >= 4:
-                if pile < 4:
-                    pile, discard = pile + len(discard), set()
-                pile -= 4
-                if me == q:
-                    for c in after["hands"][me]:
-                        S[c] = {me + 1}
-                else:  # DEALT(q): a card that may be in the deck may now be q's
-                    for c in range(n):
-                        if 0 in S[c] and c not in table_now and c not in discard and c not in out:
-                            S[c].add(q + 1)
-        if t.new_table:
-            old = set(t.table) - set(t.picked) | set(t.discarded)
-            discard |= old
-            if pile < 6:
-                pile, discard = pile + len(discard), set()
-            pile -= 6
-            for c in after["table"]:
-                S[c] = {0}  # NEW TABLE: seen face up
-        yield [set(x) for x in S]
-
-
 def states(mask: int) -> set[int]:
     return {s for s in range(4) if mask >> s & 1}
 
@@ -591,7 +538,7 @@ def test_knowledge_equals_independent_replay(size):
     for seed in range({20: 150, 28: 100, 52: 40}[size]):
         rec = play(LINEUPS[(5 * seed + 1) % len(LINEUPS)], seed, DECKS[size], knowledge=True)
         for me in (0, 1, 2, None):
-            for snap, S in zip(rec.snapshots, replay_knowledge(rec, me)):
+            for snap, S in zip(rec.snapshots, replay_knowledge(rec, me), strict=True):
                 kb = snap["public"] if me is None else snap["kb"][me]
                 assert [states(m) for m in kb] == S, (seed, me, snap["turn"])
                 compared += 1
@@ -633,34 +580,6 @@ def test_picked_kemps_and_dealt_updates():
     assert picks > 1000 and kemps > 100
 
 
-def consistent_worlds(rec, me):
-    """Every pair of hidden hands of the two others consistent with what `me` saw (20 cards: no
-    new hands)."""
-    j, k = [q for q in range(3) if q != me]
-    snaps = rec.snapshots
-    unseen = [c for c in range(rec.deck.n)
-              if c not in snaps[0]["hands"][me] and c not in rec.trace[0].table]
-    worlds = [(frozenset(a), frozenset(b)) for a in itertools.combinations(unseen, 4)
-              for b in itertools.combinations([c for c in unseen if c not in a], 4)]
-    yield worlds
-    for t, after in zip(rec.trace, snaps[1:]):
-        q = t.player
-        if q != me and t.picked:
-            i = 0 if q == j else 1
-            worlds = [w for w in worlds if set(t.discarded) <= w[i]]
-            worlds = [tuple((h - set(t.discarded)) | set(t.picked) if x == i else h
-                            for x, h in enumerate(w)) for w in worlds]
-        if t.kemps is not None and q != me:
-            i = 0 if q == j else 1
-            four = frozenset(range(4 * t.kemps, 4 * t.kemps + 4))
-            worlds = [tuple(frozenset() if x == i else h for x, h in enumerate(w))
-                      for w in worlds if w[i] == four]
-        if t.new_table:
-            new = set(after["table"])
-            worlds = [w for w in worlds if not (new & (w[0] | w[1]))]
-        yield worlds
-
-
 def test_knowledge_contains_every_consistent_deal():
     """20 cards: brute force over the others' hands. The true deal survives, every deal the agent's
     observations allow is allowed by its knowledge base, and with hand sizes put back the knowledge
@@ -670,7 +589,7 @@ def test_knowledge_contains_every_consistent_deal():
         rec = play(LINEUPS[(3 * seed) % len(LINEUPS)], seed, DECKS[20], knowledge=True)
         for me in range(3):
             j, k = [q for q in range(3) if q != me]
-            for snap, worlds in zip(rec.snapshots, consistent_worlds(rec, me)):
+            for snap, worlds in zip(rec.snapshots, consistent_deals(rec, me), strict=True):
                 truth = (frozenset(snap["hands"][j]), frozenset(snap["hands"][k]))
                 assert truth in worlds
                 kb = snap["kb"][me]
@@ -681,3 +600,19 @@ def test_knowledge_contains_every_consistent_deal():
                 assert K.deals_possible(list(kb), me, sizes) == len(set(worlds))
                 checked += 1
     assert checked > 500
+
+
+def test_the_reference_listings_refuse_what_they_cannot_list():
+    """The slow listings name what they need: a game with knowledge snapshots, and (for the deals)
+    one that ends at its first Kemps with few enough hidden hands to list."""
+    with pytest.raises(ValueError, match="knowledge=True"):
+        replay_knowledge(play(["greedy"] * 3, 0, DECKS[20]), 0)
+    short52 = play(["greedy"] * 3, 0, DECKS[52], knowledge=True, max_turns=5)
+    with pytest.raises(ValueError, match="hidden hands.*20-card deck"):
+        consistent_deals(short52, 0)
+    many = next(rec for s in range(50)
+                for rec in [play(["greedy"] * 3, s, DECKS[28], knowledge=True)]
+                if sum(t.kemps is not None for t in rec.trace[:-1]))
+    with pytest.raises(ValueError, match="first Kemps"):
+        consistent_deals(many, 1)
+    assert len(list(replay_knowledge(short52, None))) == short52.turns + 1

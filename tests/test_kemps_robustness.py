@@ -20,8 +20,8 @@ import puzzlelab.kemps as kemps_package
 from puzzlelab.kemps.play import play as play_game, play_scores
 from puzzlelab.kemps.tournament import BLOCK, tournament as run_tournament
 
-NAMES = ["cards", "engine", "knowledge", "strategies", "play", "tournament", "streaming",
-         "summaries", "env", "source", "notebook"]
+NAMES = ["cards", "game", "knowledge", "strategies", "play", "tournament", "streaming",
+         "summaries", "env", "reference", "source", "tables", "notebook"]
 MODULES = [kemps_package, *(importlib.import_module(f"puzzlelab.kemps.{n}") for n in NAMES)]
 CALLABLES = [(m.__name__, name, f) for m in MODULES for name, f in public_callables(m)]
 
@@ -140,8 +140,10 @@ def test_ctrl_c_stops_a_two_worker_tournament_quickly():
 
 # --- sums of integers only, unknown agents refused, records checked ------------------------------
 from puzzlelab import cache, exact_sums  # noqa: E402
-from puzzlelab.kemps import engine, source, summaries  # noqa: E402
+from puzzlelab.kemps import source, summaries  # noqa: E402
+from puzzlelab.kemps.game import GameRecord, Turn  # noqa: E402
 from puzzlelab.kemps import streaming as S  # noqa: E402
+from puzzlelab.kemps import tables  # noqa: E402
 
 
 def test_issue27_confidence_intervals_take_integer_sums_only():
@@ -157,9 +159,9 @@ def test_issue27_confidence_intervals_take_integer_sums_only():
 
 def test_issue27_a_long_runs_check_needs_a_list_of_lineups():
     with pytest.raises(TypeError, match="lineup_list must be a list or tuple"):
-        S.check_long_run(1000000, 0)
+        tables.check_long_run(1000000, 0)
     with pytest.raises(ValueError, match="deals must be an integer at least 1"):
-        S.check_long_run(["tom/tom/tom"], 0)
+        tables.check_long_run(["tom/tom/tom"], 0)
 
 
 def test_issue27_head_to_head_refuses_an_agent_it_has_no_sums_for(tmp_path, monkeypatch):
@@ -175,15 +177,15 @@ def test_issue27_game_records_are_checked_so_the_report_columns_never_index_past
     rec = play_game(["greedy", "kb-greedy", "blocking"], seed=3, deck=range(1, 6), knowledge=True)
     t = rec.trace[0]
     with pytest.raises(ValueError, match="player"):
-        engine.Turn(t.turn, t.round, 7, t.table, t.hand, t.picked, t.discarded, t.why)
+        Turn(t.turn, t.round, 7, t.table, t.hand, t.picked, t.discarded, t.why)
     with pytest.raises(ValueError, match="collect"):
-        engine.Turn(t.turn, t.round, 0, t.table, t.hand, t.picked, t.discarded, ("collect", 1))
+        Turn(t.turn, t.round, 0, t.table, t.hand, t.picked, t.discarded, ("collect", 1))
     with pytest.raises(ValueError, match="cards"):
-        engine.GameRecord(rec.strategies, rec.seed, rec.deck, rec.scores, rec.turns, rec.rounds,
-                          rec.end, [engine.Turn(0, 0, 0, (999,), (), (), (), ())])
+        GameRecord(rec.strategies, rec.seed, rec.deck, rec.scores, rec.turns, rec.rounds,
+                   rec.end, [Turn(0, 0, 0, (999,), (), (), (), ())])
     with pytest.raises(TypeError, match="snapshot"):
-        engine.GameRecord(rec.strategies, rec.seed, rec.deck, rec.scores, rec.turns, rec.rounds,
-                          rec.end, rec.trace, [{"turn": 0}])
+        GameRecord(rec.strategies, rec.seed, rec.deck, rec.scores, rec.turns, rec.rounds,
+                   rec.end, rec.trace, [{"turn": 0}])
     assert source.comment_text(rec, t)  # the real record still reads
 
 
@@ -191,8 +193,8 @@ def test_a_custom_reason_of_any_shape_is_free():
     """Fuzz finding: a reason whose first item is a list (a custom agent's) was a TypeError."""
     rec = play_game(["greedy", "greedy", "greedy"], seed=3, deck=range(1, 6))
     t = rec.trace[0]
-    turn = engine.Turn(t.turn, t.round, t.player, t.table, t.hand, t.picked, t.discarded,
-                       ([1, 4, 1], "Newest"))
+    turn = Turn(t.turn, t.round, t.player, t.table, t.hand, t.picked, t.discarded,
+                ([1, 4, 1], "Newest"))
     assert turn.why[1] == "Newest"
 
 

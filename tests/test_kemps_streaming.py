@@ -2,17 +2,16 @@
 
 Each summary has one implementation (sums over blocks of deals); a table of games is one block
 (`tournament.by_strategy` and friends), a long run many (`streaming.deal_sums`). Both are checked
-against the summaries computed here a second way, directly from the game records with plain
-Python means over deals; the sums do not depend on block size, workers or executor; an
+against the summaries computed a second way, directly from the game rows with plain Python means
+over deals (`reference`); the sums do not depend on block size, workers or executor; an
 interrupted run resumes; and the committed long-run tables satisfy exact identities between
 their parts.
 """
 
 from __future__ import annotations
 
+import inspect
 import itertools
-import math
-from collections import defaultdict
 from statistics import NormalDist
 
 import numpy as np
@@ -21,8 +20,10 @@ import pytest
 
 from puzzlelab import cache
 from puzzlelab.exact_sums import mean_ci_from_sums
+from puzzlelab.kemps import reference as R
 from puzzlelab.kemps import streaming as S
 from puzzlelab.kemps import summaries as M
+from puzzlelab.kemps import tables
 from puzzlelab.kemps import tournament as T
 from sweep_spy import TaskSpy
 
@@ -50,123 +51,32 @@ def sums(tmp_path_factory):
         return S.deal_sums(ALL, DEALS, DECK20, deals_per_task=7)  # 7 does not divide 40
 
 
-# ----- the summaries a second way: plain means over deals of the game records ------------------
-def _records(games: pd.DataFrame) -> list[tuple[str, int, int, str, int, float]]:
-    """(line-up, seed, seat, strategy, Kemps, win share) for every seat of every game."""
-    out = []
-    for up, seed, *k in games[["lineup", "seed", "k1", "k2", "k3"]].itertuples(index=False):
-        top = max(k)
-        winners = sum(x == top for x in k) if top > 0 else 0
-        for seat, (name, x) in enumerate(zip(up.split("/"), k), start=1):
-            out.append((up, seed, seat, name, x, 1 / winners if winners and x == top else 0.0))
-    return out
-
-
-def _mean_ci(per_deal: dict[int, list[float]]) -> tuple[float, float]:
-    """Mean over deals of each deal's mean, and the 95% normal half-width over deals."""
-    x = [sum(v) / len(v) for v in per_deal.values()]
-    mean = sum(x) / len(x)
-    sd = math.sqrt(sum((a - mean) ** 2 for a in x) / (len(x) - 1))
-    return mean, Z95 * sd / math.sqrt(len(x))
-
-
-def _per_deal(rows, keep, value) -> dict[int, list[float]]:
-    out = defaultdict(list)
-    for r in rows:
-        if keep(r):
-            out[r[1]].append(value(r))
-    return out
-
-
-def direct_by_strategy(games: pd.DataFrame) -> pd.DataFrame:
-    rows, out = _records(games), []
-    for s in sorted({r[3] for r in rows}):
-        mine = [r for r in rows if r[3] == s]
-        (mk, ck), (mw, cw) = (_mean_ci(_per_deal(mine, lambda r: True, lambda r: r[i]))
-                              for i in (4, 5))
-        out.append({"strategy": s, "deals": len({r[1] for r in mine}), "seat_games": len(mine),
-                    "kemps_mean": mk, "kemps_ci": ck, "win_share": mw, "win_ci": cw})
-    return pd.DataFrame(out)
-
-
-def direct_head_to_head(games: pd.DataFrame, focal: str) -> pd.DataFrame:
-    rows, out = _records(games), []
-    for other in sorted({r[3] for r in rows} - {focal}):
-        trio = {"/".join(t) for t in itertools.permutations((focal, other, other))}
-        g = [r for r in rows if r[0] in trio]
-        if not g:
-            continue
-        row = {"focal": focal, "against": other, "deals": len({r[1] for r in g})}
-        for col, i in (("win", 5), ("kemps", 4)):
-            f = _per_deal(g, lambda r: r[3] == focal, lambda r: r[i])
-            o = _per_deal(g, lambda r: r[3] == other, lambda r: r[i])
-            diff = {d: [sum(f[d]) / len(f[d]) - sum(o[d]) / len(o[d])] for d in f}
-            row[f"focal_{col}"], row[f"focal_{col}_ci"] = _mean_ci(f)
-            row[f"other_{col}"], row[f"other_{col}_ci"] = _mean_ci(o)
-            row[f"{col}_diff"], row[f"{col}_diff_ci"] = _mean_ci(diff)
-        out.append(row)
-    return pd.DataFrame(out)
-
-
-def direct_seat_differences(games: pd.DataFrame) -> pd.DataFrame:
-    rows, out = _records(games), []
-    names = sorted({r[3] for r in rows})
-    scopes = [(f"{s} self-play", lambda r, s=s: r[0] == "/".join([s] * 3)) for s in names]
-    scopes.append(("all line-ups", lambda r: True))
-    for scope, keep in scopes:
-        g = [r for r in rows if keep(r)]
-        if not g:
-            continue
-        for i, j in ((1, 2), (1, 3), (2, 3)):
-            wi = _per_deal(g, lambda r: r[2] == i, lambda r: r[5])
-            wj = _per_deal(g, lambda r: r[2] == j, lambda r: r[5])
-            m, c = _mean_ci({d: [sum(wi[d]) / len(wi[d]) - sum(wj[d]) / len(wj[d])] for d in wi})
-            out.append({"scope": scope, "seats": f"{i} - {j}", "deals": len(wi), "win_diff": m,
-                        "ci": c, "significant": abs(m) > c})
-    return pd.DataFrame(out)
-
-
-def direct_lineup_table(games: pd.DataFrame) -> pd.DataFrame:
-    rows, out = _records(games), []
-    ups = list(dict.fromkeys(games["lineup"]))
-    for seat in (1, 2, 3):  # seat 1 of every line-up first
-        for up in ups:
-            g = [r for r in rows if r[0] == up and r[2] == seat]
-            played = games[games["lineup"] == up]
-            out.append({"lineup": up, "seat": seat, "strategy": up.split("/")[seat - 1],
-                        "kemps_mean": sum(r[4] for r in g) / len(g),
-                        "win_share": sum(r[5] for r in g) / len(g),
-                        "no_winner": float((played[["k1", "k2", "k3"]].max(axis=1) == 0).mean()),
-                        "stalled": float(played["end"].isin(["stalemate", "turn limit"]).mean())})
-    return pd.DataFrame(out)
-
-
 def _same(a: pd.DataFrame, b: pd.DataFrame) -> None:
     pd.testing.assert_frame_equal(a.reset_index(drop=True), b.reset_index(drop=True),
                                   check_dtype=False, rtol=1e-12, atol=1e-14)
 
 
 def test_strategy_summary_is_the_direct_mean_over_deals(games, sums):
-    expected = direct_by_strategy(games)
+    expected = R.by_strategy_plain(games)
     _same(T.by_strategy(games), expected)
     _same(M.strategy_from_sums(sums), expected)
 
 
 @pytest.mark.parametrize("focal", ["greedy", "kb-greedy", "blocking", "tom"])
 def test_head_to_head_is_the_direct_paired_difference_over_deals(games, sums, focal):
-    expected = direct_head_to_head(games, focal)
+    expected = R.head_to_head_plain(games, focal)
     _same(T.head_to_head(games, focal), expected)
     _same(M.head_to_head_from_sums(sums, focal), expected)
 
 
 def test_seat_differences_are_the_direct_paired_differences_over_deals(games, sums):
-    expected = direct_seat_differences(games)
+    expected = R.seat_differences_plain(games)
     _same(T.seat_differences(games), expected)
     _same(M.seats_from_sums(sums), expected)
 
 
 def test_lineup_table_is_the_direct_mean_over_games(games, sums):
-    expected = direct_lineup_table(games)
+    expected = R.lineup_table_plain(games)
     _same(T.lineup_table(games), expected)
     _same(M.lineup_from_sums(sums), expected)
 
@@ -276,11 +186,11 @@ def _long_run(name: str) -> pd.DataFrame:
     return M.merge_sums(cache.read_table(name))
 
 
-@pytest.mark.parametrize("name", sorted(S.TABLES))
+@pytest.mark.parametrize("name", sorted(tables.LONG_RUN_SPECS))
 def test_the_long_runs_parts_agree_exactly(name):
     """The strategy, head-to-head and seat rows are exact integer functions of the line-up
     rows; every line-up's seats share the win of every game that has one."""
-    sums, spec = _long_run(name), S.TABLES[name]
+    sums, spec = _long_run(name), tables.LONG_RUN_SPECS[name]
     assert (sums["deals"] == spec["deals"]).all()
     assert (sums["squares"] * sums["deals"] >= sums["total"] ** 2).all()
     t = sums.set_index(M.KEYS)["total"]
@@ -310,12 +220,12 @@ def test_the_long_runs_parts_agree_exactly(name):
             assert t[("head_to_head", f"{f} vs {o}", "diff", "win")] == 6 * focal - 3 * other
 
 
-@pytest.mark.parametrize("name", sorted(S.TABLES))
+@pytest.mark.parametrize("name", sorted(tables.LONG_RUN_SPECS))
 def test_the_long_runs_agree_with_the_thousand_deal_tournament(name):
     """Every line-up's mean win share per seat in the long run lies within five standard errors
     of the committed 1,000-deal tournament's (whose deals are the long run's first 1,000)."""
     big = M.lineup_from_sums(_long_run(name))
-    cards = 4 * len(S.TABLES[name]["deck"])
+    cards = 4 * len(tables.LONG_RUN_SPECS[name]["deck"])
     games = T.unpack(cache.read_table(f"kemps_tournament_{cards}"))
     small = T.seat_rows(games)
     for _, r in big.iterrows():
@@ -324,11 +234,20 @@ def test_the_long_runs_agree_with_the_thousand_deal_tournament(name):
 
 
 def test_the_command_line_writes_the_sums_of_the_line_ups_asked_for(data_dir):
-    S.main(["--lineups", "tom/tom/tom", "greedy/tom/tom", "--cards", "20", "--deals", "6",
-            "--name", "cli_demo", "--workers", "2"])
+    tables.streaming_main(["--lineups", "tom/tom/tom", "greedy/tom/tom", "--cards", "20",
+                           "--deals", "6", "--name", "cli_demo", "--workers", "2"])
     expected = S.deal_sums([("tom",) * 3, ("greedy", "tom", "tom")], 6, DECK20)
     pd.testing.assert_frame_equal(M.merge_sums(cache.read_table("cli_demo")), expected)
     with pytest.raises(ValueError, match="--name"):
-        S.main(["--lineups", "tom/tom/tom", "--deals", "4"])
+        tables.streaming_main(["--lineups", "tom/tom/tom", "--deals", "4"])
     with pytest.raises(ValueError, match="strategy"):
-        S.main(["--lineups", "tom/nobody/tom", "--deals", "4", "--name", "x"])
+        tables.streaming_main(["--lineups", "tom/nobody/tom", "--deals", "4", "--name", "x"])
+
+
+def test_puzzlelab_compute_rebuilds_every_long_run_on_any_executor():
+    """`puzzlelab compute NAME --long-run` calls the table layer's rebuilder of each long run
+    (the declared command's module keeps only a command line), with executor and workers."""
+    builds = cache.rebuilders()
+    for name, table in tables.LONG_RUNS.items():
+        assert table.long_run and table.command.startswith("python -m puzzlelab.kemps.streaming")
+        assert {"executor", "workers"} <= set(inspect.signature(builds[name]).parameters)

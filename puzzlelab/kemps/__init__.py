@@ -1,4 +1,6 @@
-"""Kemps with public announcements and knowledge bases (group6_kemps2023, a student report).
+"""Kemps with public announcements and knowledge bases (group6_kemps2023, a student report): three
+players collect four of a kind from a shared table, and what each knows of every card is a
+Kripke sub-model changed by the announcements of each turn.
 
 Glossary of the short names used throughout the subpackage:
 
@@ -8,20 +10,19 @@ Glossary of the short names used throughout the subpackage:
 - `kb`, knowledge base: one 4-bit mask per card, bit 0 "with nobody", bit p + 1 "player p
   holds it" (knowledge.py); `hc`, `tc`: counts of each value in a hand and on the table.
 
-Modules: the model (`cards`, `engine`, `knowledge`, `strategies`), play and simulation
-(`play`, `tournament`, `streaming` for runs too large to keep game by game, `env`), the
-report's tables and claims (`source`), and the notebook layer (`notebook`: tables, figures,
-`explore_*`; the only module that caches tables).
-`tournament` is imported from its module (`from puzzlelab.kemps.tournament import tournament`),
-which is also the command line `python -m puzzlelab.kemps.tournament`.
+Modules and roles: see the README's layout table.
 """
 
-from .cards import FULL, Deck, make_deck
-from .engine import Game, GameRecord, Turn
-from .env import KempsEnv
-from .play import play, play_scores
-from .strategies import STRATEGIES, Agent, Blocking, Bold, Greedy, KBGreedy, TheoryOfMind
+from ..lazy import exports
 
-__all__ = ["FULL", "Deck", "make_deck", "Game", "GameRecord", "Turn", "KempsEnv", "play",
-           "play_scores", "STRATEGIES", "Agent", "Greedy", "KBGreedy", "Blocking",
-           "Bold", "TheoryOfMind"]
+_EXPORTS = {
+    "FULL": "cards", "Deck": "cards", "make_deck": "cards",
+    "Game": "game", "GameRecord": "game", "Turn": "game",
+    "KempsEnv": "env",
+    "play": "play", "play_scores": "play",
+    "STRATEGIES": "strategies", "Agent": "strategies", "Blocking": "strategies",
+    "Bold": "strategies", "Greedy": "strategies", "KBGreedy": "strategies",
+    "TheoryOfMind": "strategies",
+}
+__all__ = sorted(_EXPORTS)
+__getattr__, __dir__ = exports(__name__, _EXPORTS)

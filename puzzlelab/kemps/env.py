@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import checks
 from .cards import FULL, HAND_SIZE, PLAYERS, TABLE_SIZE, Deck, make_deck
-from .engine import MAX_TURNS, Game
+from .game import MAX_TURNS, Game
 from .strategies import Agent, make_agent
 
 __all__ = ["ACTIONS", "ACTION_INDEX", "PASS", "KempsEnv", "encode", "random_policy", "run_episode"]

@@ -9,7 +9,7 @@ The public knowledge base is what an outside observer knows from the announcemen
 The announcements (report 3.2-3.3, plus DEALT) and what they do to every knowledge base:
 PICKED(p, c) sets kb[c] = holder(p); DISCARDED(p, c) sets kb[c] = NOBODY; NEW TABLE (`seen`);
 KEMPS(p, v) (`kemps`); DEALT(p) (`dealt`). The functions here check their arguments; the
-engine and the agents apply the same updates and queries to their own valid state through
+game and the agents apply the same updates and queries to their own valid state through
 `UNCHECKED`, which skips the checks.
 """
 
@@ -261,7 +261,7 @@ def _count_brute(kb: list[int], players: list[int], sizes: Sequence[int],
     return fill(0, frozenset())
 
 
-# The updates and queries above without their checks, for the engine and the agents, which keep
+# The updates and queries above without their checks, for the game and the agents, which keep
 # valid state and call them on every turn.
 UNCHECKED = SimpleNamespace(initial=_initial, kemps=_kemps, dealt=_dealt,
                             known_holder=_known_holder, available=_available,

@@ -1,6 +1,7 @@
-"""The Kemps notebook's layer: cached tables, figures and explorations (group6_kemps2023).
+"""The Kemps notebook's views: tables as the reader reads them, figures and explorations
+(group6_kemps2023).
 
-The only module of the subpackage that reads or writes cached tables (`data/kemps_*.csv`).
+The tables themselves (`data/kemps_*.csv`) are read and computed by `tables`.
 """
 
 from __future__ import annotations
@@ -15,31 +16,25 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .. import cache, checks
-from ..cache import Table, cached_table, read_long_run
+from .. import checks
 from ..figures import finish
 from . import knowledge as K
-from . import streaming, summaries
 from .cards import FULL, Deck, make_deck
-from .engine import MAX_TURNS, GameRecord
+from .game import GameRecord
 from .play import play
-from .source import claims_table, trace_table
-from .tournament import (DECLARED, MEDIUM, SMALL, TABLES,
-                         pack, seat_differences, tournament, unpack,
-                         valve_table)
+from .source import trace_table
+from .summaries import seats_from_sums
+from .tables import long_run, tournament_games
+from .tournament import seat_differences
 
 __all__ = [
-    "CLAIMS", "CLAIM_DECKS", "VALVE",
-    "DUELS", "LINEUPS", "MAP_LABELS", "MILLION", "SELF_PLAY", "STRATEGY_NAMES", "claims",
-    "deals_curve",
-    "explore_game", "explore_knowledge", "first_seed", "game_status", "game_stepper",
-    "headline_wins", "knowledge_map", "long_run",
-    "million_seats", "named", "plot_deals_curve", "plot_lineup_heatmap", "plot_seat_effects",
-    "plot_strategy_bars", "plot_value_submodels", "seat_grid", "submodel_table",
-    "tournament_games", "valve", "with_interval",
+    "DUELS", "LINEUPS", "MAP_LABELS", "MILLION", "STRATEGY_NAMES", "deals_curve", "explore_game",
+    "explore_knowledge", "first_seed", "game_status", "game_stepper", "headline_wins",
+    "knowledge_map", "million_seats", "named", "plot_deals_curve", "plot_lineup_heatmap",
+    "plot_seat_effects", "plot_strategy_bars", "plot_value_submodels", "seat_grid",
+    "submodel_table", "with_interval",
 ]
 
-SELF_PLAY = [[s] * 3 for s in ("greedy", "kb-greedy", "blocking", "tom")]
 STATE_OF = {K.NOBODY: 0, **{mask: p + 1 for p, mask in enumerate(K.HOLDER)}}  # mask -> s0..s3
 STRATEGY_NAMES = {"greedy": "Greedy", "kb-greedy": "KB Greedy", "blocking": "Blocking",
                   "tom": "Bold+ToM", "bold": "Bold"}  # as the reader reads them
@@ -55,57 +50,8 @@ def named(label: object) -> object:
     return label
 
 
-# ----- cached tables ---------------------------------------------------------------------------
-CLAIM_DECKS = {20: SMALL, 28: MEDIUM}
-CLAIMS = {cards: cache.register(Table(f"kemps_claims_{cards}", params=dict(cards=cards,
-                                                                          deals=1000)))
-          for cards in CLAIM_DECKS}
-VALVE = cache.register(Table("kemps_valve_52"))
-
-
-def claims(cards: int) -> pd.DataFrame:
-    """The report's stories over 1,000 seeded self-play deals (data/kemps_claims_<cards>.csv)."""
-    cards = checks.choice(cards, "cards", sorted(CLAIM_DECKS))
-    deals = CLAIMS[cards].params["deals"]
-    return cached_table(CLAIMS[cards],
-                        lambda: claims_table(CLAIM_DECKS[cards], range(deals), SELF_PLAY))
-
-
-def tournament_games(name: str) -> pd.DataFrame:
-    """The games of one of the notebook's tournaments (`TABLES`), cached packed in
-    data/<name>.csv."""
-    name = checks.choice(name, "name", sorted(TABLES))
-    games = DECLARED[name].params["games"]
-    return unpack(cached_table(DECLARED[name], lambda: pack(tournament(**TABLES[name],
-                                                                       games=games))))
-
-
-for _cards, _table in CLAIMS.items():  # what `puzzlelab compute` runs for each table
-    cache.rebuilds(_table)(functools.partial(claims, _cards))
-for _name, _table in DECLARED.items():
-    cache.rebuilds(_table)(functools.partial(tournament_games, _name))
-
-
-@cache.rebuilds("kemps_valve_52")
-def valve() -> pd.DataFrame:
-    """How all-ToM and Greedy-between-two-ToM games depend on the turn valve
-    (data/kemps_valve_52.csv)."""
-    return cached_table(VALVE, lambda: valve_table(
-        [["tom"] * 3, ["greedy", "tom", "tom"]], [600, 2400, MAX_TURNS], FULL, 1000))
-
-
-MILLION = {28: "kemps_million_28", 52: "kemps_million_52"}  # long runs: streaming.TABLES
-
-
-def long_run(name: str) -> pd.DataFrame:
-    """Exact sums over deals of one of the long runs (`streaming.TABLES`, committed in data/;
-    `python -m puzzlelab.kemps.streaming --table <name>` recomputes it)."""
-    name = checks.choice(name, "name", sorted(streaming.TABLES))
-    table = streaming.LONG_RUNS[name]
-    sums = read_long_run(table)
-    if sums is None:
-        raise ValueError(f"data/{name}.csv is missing; build it with: {table.command}")
-    return summaries.merge_sums(sums)
+# ----- tables side by side ---------------------------------------------------------------
+MILLION = {28: "kemps_million_28", 52: "kemps_million_52"}  # long runs: tables.LONG_RUNS
 
 
 def million_seats() -> pd.DataFrame:
@@ -113,7 +59,7 @@ def million_seats() -> pd.DataFrame:
     (columns *_1000) beside a million deals (the same first 1,000 and 999,000 more)."""
     out = []
     for cards, name in MILLION.items():
-        big = summaries.seats_from_sums(long_run(name))
+        big = seats_from_sums(long_run(name))
         small = seat_differences(tournament_games(f"kemps_tournament_{cards}"))
         big = big[big["scope"] != "all line-ups"]  # there: pooled self-play, not all 64
         both = big.merge(small, on=["scope", "seats"], suffixes=("", "_1000"))

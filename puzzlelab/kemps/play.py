@@ -8,7 +8,7 @@ from typing import Any
 
 from .. import checks
 from .cards import FULL, PLAYERS, Deck, make_deck
-from .engine import MAX_TURNS, Game, GameRecord, Turn
+from .game import MAX_TURNS, Game, GameRecord, Turn
 from .strategies import ABLATIONS, STRATEGIES, Agent, Move, make_agent
 
 __all__ = ["BUILTIN", "make_agents", "new_game", "play", "play_out", "play_scores"]

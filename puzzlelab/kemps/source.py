@@ -15,7 +15,7 @@ import pandas as pd
 from .. import checks
 from ..progress import tqdm
 from .cards import FULL, Deck, make_deck
-from .engine import GameRecord, Turn
+from .game import GameRecord, Turn
 from .play import make_agents, play, play_scores
 from .strategies import best_group, value_counts
 

@@ -16,7 +16,7 @@ from . import knowledge as K
 from .cards import HAND_SIZE, PLAYERS, TABLE_SIZE
 
 if TYPE_CHECKING:
-    from .engine import Game
+    from .game import Game
 
 __all__ = [
     "ABLATIONS", "STRATEGIES", "Agent", "Blocking", "Bold", "Greedy", "KBGreedy", "Move",

@@ -10,9 +10,10 @@ those sums (`summaries`), as the long runs' are from theirs.
 
 The games run through `puzzlelab.sweeps.sweep` on any executor, in blocks of `BLOCK` games of
 one line-up; the seeds come from the parameters, so the table is the same whatever ran it.
-Command line: `python -m puzzlelab.kemps.tournament [--workers N] [--scheduler ADDR]` writes
-the tables the notebook reads (see `TABLES`); `--games N` other than 1,000 writes tables of
-their own names (`<name>_games<N>`), never the notebook's.
+The tournaments the notebook reads are declared in `tables` (`TOURNAMENTS`). Command line:
+`python -m puzzlelab.kemps.tournament [--workers N] [--scheduler ADDR]` writes them; `--games N`
+other than 1,000 writes tables of their own names (`<name>_games<N>`), never the notebook's.
+The command is `tables.tournament_main`.
 """
 
 from __future__ import annotations
@@ -25,21 +26,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import cache, checks, sweeps
-from ..cache import Table
+from .. import checks, sweeps
 from ..exact_sums import Z95
 from .cards import FULL, Deck, make_deck
-from .engine import MAX_TURNS
+from .game import MAX_TURNS
 from .play import play_scores
 from .strategies import ABLATIONS, STRATEGIES
 from .summaries import (SUMS, block_sums, head_to_head_from_sums, lineup_from_sums,
                         seats_from_sums, strategy_from_sums)
 
 __all__ = [
-    "DECLARED", "GAMES",
-    "BLOCK", "ENDS", "TABLES", "Z95", "by_strategy", "check_lineup", "game_sums", "head_to_head",
-    "lineup_games", "lineup_table", "lineups", "pack", "seat_differences", "seat_rows",
-    "tournament", "unpack", "valve_table", "win_shares",
+    "BLOCK", "DECKS", "ENDS", "MEDIUM", "SMALL", "Z95", "by_strategy", "check_lineup", "game_sums",
+    "head_to_head", "lineup_games", "lineup_table", "lineups", "pack", "seat_differences",
+    "seat_rows", "tournament", "unpack", "valve_table", "win_shares",
 ]
 
 ENDS = {"deck exhausted": "d", "stalemate": "s", "turn limit": "t"}
@@ -50,18 +49,7 @@ MAX_TASKS = 256  # chunks of blocks handed to other processes
 BYTES_PER_GAME = 400  # a generous estimate of one game's row while the table is built
 SMALL, MEDIUM = range(2, 7), range(2, 9)  # the report's 20- and 28-card decks
 DECKS = {20: SMALL, 28: MEDIUM, 52: FULL}  # by number of cards
-# The tables the notebook reads, and how the command line recomputes them.
-TABLES: dict[str, dict[str, Any]] = {
-    "kemps_tournament_28": {"deck": MEDIUM},
-    "kemps_tournament_52": {"deck": FULL},
-    "kemps_ablation_52": {"strategies": ("tom", "bold"), "deck": FULL},
-}
-GAMES = 1000  # deals per line-up of the notebook's tournaments
-DECLARED: dict[str, Table] = {  # what makes each of those tables, and the command that rebuilds it
-    name: cache.register(Table(name, params=dict(
-        strategies=spec.get("strategies", tuple(STRATEGIES)), cards=4 * len(spec["deck"]),
-        games=GAMES), command=f"python -m puzzlelab.kemps.tournament --tables {name}"))
-    for name, spec in TABLES.items()}
+
 
 
 def lineups(strategies: Sequence[str], *, all_orders: bool = True) -> list[tuple[str, str, str]]:
@@ -283,27 +271,7 @@ def check_lineup(lineup: object) -> list[str]:
     return list(lineup)
 
 
-# ----- command line --------------------------------------------------------------------------
-def main(argv: Sequence[str] | None = None) -> None:
-    """Recompute the notebook's tournament tables (data/kemps_*.csv) on any executor; with
-    --games other than 1,000, tables of their own names (<name>_games<N>)."""
-    parser = sweeps.CommandParser(prog="python -m puzzlelab.kemps.tournament",
-                                  description=main.__doc__)
-    parser.add_argument("--games", type=int, default=GAMES,
-                        help=f"deals per line-up (default {GAMES}: the notebook's tables)")
-    parser.add_argument("--tables", nargs="+", choices=sorted(TABLES), default=sorted(TABLES))
-    sweeps.add_executor_arguments(parser)
-    args = parser.parse_args(argv)
-    games = checks.integer(args.games, "--games", low=1, high=10**6)
-    command = sweeps.invocation(parser, argv)
-    tables = {name: cache.check_writable(DECLARED[name].variant(command=command, games=games))
-              for name in dict.fromkeys(args.tables)}
-    with sweeps.executor_from_arguments(args) as (executor, workers):
-        for name, table in tables.items():
-            out = cache.compute_table(table, lambda: pack(tournament(
-                **TABLES[name], games=games, executor=executor, workers=workers)))
-            print(f"wrote {cache.data_path(table.name)} ({len(out)} games)")
+if __name__ == "__main__":  # the command line lives with the tables it writes
+    from .tables import tournament_main
 
-
-if __name__ == "__main__":
-    sweeps.command_line(main)
+    sweeps.command_line(tournament_main)

@@ -269,7 +269,7 @@ class Game:
 
 
 def _full_of_one_value(hand: list[int]) -> bool:
-    """four_of_a_kind without the argument check (the engine's own hands)."""
+    """four_of_a_kind without the argument check (the game's own hands)."""
     if len(hand) != HAND_SIZE:
         return False
     v = hand[0] >> 2

@@ -1,0 +1,232 @@
+"""The Kemps tables: every named table the notebook reads from data/, what computes each, and the
+two command lines that rebuild them (group6_kemps2023).
+
+- `claims(cards)`: the report's stories over 1,000 seeded self-play deals (`CLAIMS`);
+- `tournament_games(name)`: the tournaments, one row per game, stored packed (`TOURNAMENTS`);
+- `valve()`: how games depend on the turn valve (`VALVE`);
+- `long_run(name)`: exact sums over deals of the long runs (`LONG_RUNS`), committed in data/ and
+  recomputed only by their command (or `puzzlelab compute NAME --long-run`).
+
+`python -m puzzlelab.kemps.tournament` runs `tournament_main` and `python -m
+puzzlelab.kemps.streaming` runs `streaming_main`; the declared commands name those modules.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from typing import Any
+
+import pandas as pd
+
+from .. import cache, checks, sweeps
+from ..cache import Table, cached_table, read_long_run
+from .cards import FULL, Deck
+from .game import MAX_TURNS
+from .source import claims_table
+from .strategies import STRATEGIES
+from .streaming import check_lineups, deal_sums
+from .summaries import merge_sums
+from .tournament import DECKS, MEDIUM, SMALL, lineups, pack, tournament, unpack, valve_table
+
+__all__ = [  # the command lines tournament_main and streaming_main are left out, as every main
+    "CLAIMS", "CLAIM_DECKS", "EVERY_ORDER", "GAMES", "LONG_RUNS", "LONG_RUN_SPECS", "SELF_PLAY",
+    "TOURNAMENTS", "TOURNAMENT_SPECS", "VALVE", "check_long_run", "claims", "long_run",
+    "tournament_games", "valve",
+]
+
+SELF_PLAY = tuple((s,) * 3 for s in STRATEGIES)  # greedy, kb-greedy, blocking, tom
+EVERY_ORDER = tuple(lineups(list(STRATEGIES)))  # the 64 line-ups of a tournament
+
+
+# ----- the report's stories ------------------------------------------------------------------
+CLAIM_DECKS = {20: SMALL, 28: MEDIUM}
+CLAIMS = {cards: cache.register(Table(f"kemps_claims_{cards}", params=dict(cards=cards,
+                                                                          deals=1000)))
+          for cards in CLAIM_DECKS}
+
+
+def claims(cards: int) -> pd.DataFrame:
+    """The report's stories over 1,000 seeded self-play deals (data/kemps_claims_<cards>.csv)."""
+    cards = checks.choice(cards, "cards", sorted(CLAIM_DECKS))
+    deals = CLAIMS[cards].params["deals"]
+    return cached_table(CLAIMS[cards], lambda: claims_table(CLAIM_DECKS[cards], range(deals),
+                                                            [list(up) for up in SELF_PLAY]))
+
+
+# ----- tournaments ---------------------------------------------------------------------------
+# The tournaments the notebook reads (keyword arguments of `tournament.tournament`).
+TOURNAMENT_SPECS: dict[str, dict[str, Any]] = {
+    "kemps_tournament_28": {"deck": MEDIUM},
+    "kemps_tournament_52": {"deck": FULL},
+    "kemps_ablation_52": {"strategies": ("tom", "bold"), "deck": FULL},
+}
+GAMES = 1000  # deals per line-up of the notebook's tournaments
+TOURNAMENT_COMMAND = "python -m puzzlelab.kemps.tournament"
+# What makes each of those tables, and the command that rebuilds it.
+TOURNAMENTS: dict[str, Table] = {
+    name: cache.register(Table(name, params=dict(
+        strategies=spec.get("strategies", tuple(STRATEGIES)), cards=4 * len(spec["deck"]),
+        games=GAMES), command=f"{TOURNAMENT_COMMAND} --tables {name}"))
+    for name, spec in TOURNAMENT_SPECS.items()}
+
+
+def tournament_games(name: str) -> pd.DataFrame:
+    """The games of one of the notebook's tournaments (`TOURNAMENT_SPECS`), cached packed in
+    data/<name>.csv."""
+    name = checks.choice(name, "name", sorted(TOURNAMENT_SPECS))
+    games = TOURNAMENTS[name].params["games"]
+    return unpack(cached_table(TOURNAMENTS[name], lambda: pack(tournament(
+        **TOURNAMENT_SPECS[name], games=games))))
+
+
+# ----- the turn valve ------------------------------------------------------------------------
+VALVE = cache.register(Table("kemps_valve_52"))
+
+
+@cache.rebuilds(VALVE)
+def valve() -> pd.DataFrame:
+    """How all-ToM and Greedy-between-two-ToM games depend on the turn valve
+    (data/kemps_valve_52.csv)."""
+    return cached_table(VALVE, lambda: valve_table(
+        [["tom"] * 3, ["greedy", "tom", "tom"]], [600, 2400, MAX_TURNS], FULL, 1000))
+
+
+# ----- long runs -----------------------------------------------------------------------------
+# A million deals for each self-play line-up, and the tournaments (every seat order of the four
+# strategies) on 100,000 deals (28 cards) and on 10,000 (52 cards).
+LONG_RUN_SPECS: dict[str, dict[str, Any]] = {
+    "kemps_million_28": {"lineups": SELF_PLAY, "deck": MEDIUM, "deals": 10**6},
+    "kemps_million_52": {"lineups": SELF_PLAY[:3], "deck": FULL, "deals": 10**6},
+    "kemps_tournament_28_100k": {"lineups": EVERY_ORDER, "deck": MEDIUM, "deals": 10**5},
+    "kemps_tournament_52_10k": {"lineups": EVERY_ORDER, "deck": FULL, "deals": 10**4},
+}
+STREAMING_COMMAND = "python -m puzzlelab.kemps.streaming"
+
+
+def check_long_run(lineup_list: Sequence[str], deals: int) -> Callable[[pd.DataFrame], None]:
+    """A check of a table of sums against what made it: its rows add up (`merge_sums`) to
+    exactly these line-ups ('tom/tom/tom', ...) and `deals` deals for each."""
+    expected = sorted(checks.text(up, "line-up")
+                      for up in checks.sequence(lineup_list, "lineup_list"))
+    deals = checks.integer(deals, "deals", low=1)
+
+    def verify(sums: pd.DataFrame) -> None:
+        rows = merge_sums(sums)
+        rows = rows[rows["table"] == "lineup"]
+        if sorted(set(rows["scope"])) != expected:
+            raise ValueError(f"the sums are over other line-ups than {len(expected)} expected")
+        if (rows["deals"] != deals).any():
+            raise ValueError(f"the sums are not over {deals} deals per line-up")
+    return verify
+
+
+def _run_table(name: str, lineup_list: Sequence[Sequence[str]], deck: Sequence[int], deals: int,
+               command: str = "") -> Table:
+    """The long run of sums over `deals` deals of these line-ups on this deck, checked when
+    read (`check_long_run`)."""
+    ups = ["/".join(up) for up in lineup_list]
+    return Table(name, params=dict(lineups=ups, cards=4 * len(deck), deals=deals),
+                 command=command, long_run=True, check=check_long_run(ups, deals))
+
+
+# The long runs' tables (not recomputed by `make reproduce`): what makes each, and its command.
+LONG_RUNS: dict[str, Table] = {
+    name: cache.register(_run_table(name, spec["lineups"], spec["deck"], spec["deals"],
+                                    f"{STREAMING_COMMAND} --table {name} --workers 2"))
+    for name, spec in LONG_RUN_SPECS.items()}
+
+
+def long_run(name: str) -> pd.DataFrame:
+    """Exact sums over deals of one of the long runs (`LONG_RUN_SPECS`, committed in data/;
+    `python -m puzzlelab.kemps.streaming --table <name>` recomputes it)."""
+    name = checks.choice(name, "name", sorted(LONG_RUN_SPECS))
+    table = LONG_RUNS[name]
+    sums = read_long_run(table)
+    if sums is None:
+        raise ValueError(f"data/{name}.csv is missing; build it with: {table.command}")
+    return merge_sums(sums)
+
+
+def _compute_sums(table: Table, ups: Sequence[Sequence[str]], deck: Deck | Sequence[int],
+                  deals: int, executor: Executor | None, workers: int) -> pd.DataFrame:
+    """Write the long run `table` (`cache.check_writable` already): sums over `deals` deals of
+    `ups`."""
+    return cache.compute_table(table, lambda: deal_sums(
+        ups, deals, deck, name=table.name, executor=executor, workers=workers))
+
+
+def _rebuild_long_run(name: str, *, executor: Executor | None = None,
+                      workers: int = 1) -> pd.DataFrame:
+    """What `puzzlelab compute NAME --long-run` runs: `streaming_main(['--table', NAME])`."""
+    spec = LONG_RUN_SPECS[name]
+    return _compute_sums(cache.check_writable(LONG_RUNS[name]), check_lineups(spec["lineups"]),
+                         spec["deck"], spec["deals"], executor, workers)
+
+
+# ----- what `puzzlelab compute` runs for each table ------------------------------------------
+for _cards, _table in CLAIMS.items():
+    cache.rebuilds(_table)(functools.partial(claims, _cards))
+for _name, _table in TOURNAMENTS.items():
+    cache.rebuilds(_table)(functools.partial(tournament_games, _name))
+for _name, _table in LONG_RUNS.items():
+    cache.rebuilds(_table)(functools.partial(_rebuild_long_run, _name))
+
+
+# ----- command lines -------------------------------------------------------------------------
+def tournament_main(argv: Sequence[str] | None = None) -> None:
+    """Recompute the notebook's tournament tables (data/kemps_*.csv) on any executor; with
+    --games other than 1,000, tables of their own names (<name>_games<N>)."""
+    parser = sweeps.CommandParser(prog=TOURNAMENT_COMMAND, description=tournament_main.__doc__)
+    parser.add_argument("--games", type=int, default=GAMES,
+                        help=f"deals per line-up (default {GAMES}: the notebook's tables)")
+    parser.add_argument("--tables", nargs="+", choices=sorted(TOURNAMENT_SPECS),
+                        default=sorted(TOURNAMENT_SPECS))
+    sweeps.add_executor_arguments(parser)
+    args = parser.parse_args(argv)
+    games = checks.integer(args.games, "--games", low=1, high=10**6)
+    command = sweeps.invocation(parser, argv)
+    tables = {name: cache.check_writable(TOURNAMENTS[name].variant(command=command, games=games))
+              for name in dict.fromkeys(args.tables)}
+    with sweeps.executor_from_arguments(args) as (executor, workers):
+        for name, table in tables.items():
+            out = cache.compute_table(table, lambda: pack(tournament(
+                **TOURNAMENT_SPECS[name], games=games, executor=executor, workers=workers)))
+            print(f"wrote {cache.data_path(table.name)} ({len(out)} games)")
+
+
+def streaming_main(argv: Sequence[str] | None = None) -> None:
+    """Exact sums over deals for a long run (data/kemps_*.csv) or any line-ups, on any executor."""
+    parser = sweeps.CommandParser(prog=STREAMING_COMMAND, description=streaming_main.__doc__)
+    parser.add_argument("--table", choices=sorted(LONG_RUN_SPECS), default=None,
+                        help="a long run the notebook reads (its line-ups, deck and deals)")
+    parser.add_argument("--lineups", nargs="+", default=None,
+                        help="line-ups such as tom/tom/tom (instead of the table's)")
+    parser.add_argument("--cards", type=int, choices=sorted(DECKS), default=None)
+    parser.add_argument("--deals", type=int, default=None, help="deals per line-up")
+    parser.add_argument("--name", default=None,
+                        help="write data/<name>.csv (default: the --table name, when its line-ups, "
+                             "cards and deals are the table's)")
+    sweeps.add_executor_arguments(parser)
+    args = parser.parse_args(argv)
+    spec = dict(LONG_RUN_SPECS[args.table]) if args.table else {"deals": 1000, "deck": FULL}
+    if args.lineups is not None:
+        spec["lineups"] = [u.split("/") for u in args.lineups]
+    if args.cards is not None:
+        spec["deck"] = DECKS[args.cards]
+    if args.deals is not None:
+        spec["deals"] = args.deals
+    name = args.name or args.table
+    if name is None or "lineups" not in spec:
+        raise ValueError("give --table, or --lineups and --name (and --cards, --deals)")
+    ups = check_lineups(spec["lineups"])
+    deals = checks.integer(spec["deals"], "--deals", low=2, high=10**9)
+    table = _run_table(name, ups, spec["deck"], deals, sweeps.invocation(parser, argv))
+    if name in LONG_RUNS and table.params != LONG_RUNS[name].params:
+        raise ValueError(f"these line-ups, cards or deals are not those of {name}: give the sums "
+                         f"a name of their own with --name")
+    table = cache.check_writable(LONG_RUNS.get(name, table))
+    with sweeps.executor_from_arguments(args) as (executor, workers):
+        out = _compute_sums(table, ups, spec["deck"], deals, executor, workers)
+    print(f"wrote {cache.data_path(name)} ({len(out)} sums)")
