@@ -177,12 +177,28 @@ def test_issue27_sizes_are_refused_up_front(call, kind, words):
     refused_quickly(call, kind, words)
 
 
-@pytest.mark.parametrize("memoised", [model.rounds, model.views, model.view_table, sets.stubs])
+@pytest.mark.parametrize("memoised", [model.rounds, model.views, model.view_table, sets.stubs,
+                                      sets.lines_through])
 def test_issue27_memoised_tables_check_before_their_cache(memoised):
     """A float for an integer is refused even after the integer's entry is cached."""
     memoised(3, 2)
     refused_quickly(lambda: memoised(3, 2.0), TypeError, "n_colors must be an integer")
     refused_quickly(lambda: memoised(3.0, 2), TypeError, "n_players must be an integer")
+
+
+def test_lines_and_stubs_share_one_size_check_and_lines_take_one_player():
+    """One player's only line through a round holds the other M - 1 rounds; stubs need N >= 2;
+    both refuse more than LARGE_WORLD rounds by the same words, before computing M**N."""
+    for m in (2, 3, 5):
+        assert sets.lines_through(1, m) == tuple((tuple(y for y in range(m) if y != x),)
+                                                 for x in range(m))
+    refused_quickly(lambda: sets.lines_through(0, 2), ValueError, "at least 1")
+    refused_quickly(lambda: sets.stubs(1, 2), ValueError, "at least 2")
+    most = model.largest_players(2, sets.LARGE_WORLD)
+    for what, f in (("lines_through", sets.lines_through), ("stubs", sets.stubs)):
+        for n in (most + 1, 10**30):
+            refused_quickly(lambda: f(n, 2), ValueError,
+                            f"{what} handles at most {sets.LARGE_WORLD} rounds.*N = {most} players")
 
 
 def test_issue27_neighbourhoods_and_permutations_check_before_their_cache():
