@@ -33,6 +33,13 @@ COMMANDS = {
     "puzzlelab.hanabi.notebook": [],
     "puzzlelab.hanabi.hat_sweep": [],
 }
+# Commands whose `main()` lives in their puzzle's table layer (the module runs it under -m).
+MAINS = {"puzzlelab.hats.optima": "puzzlelab.hats.tables"}
+
+
+def main_of(module: str):
+    """The `main()` that `python -m module` runs."""
+    return importlib.import_module(MAINS.get(module, module)).main
 
 
 @pytest.fixture
@@ -126,7 +133,7 @@ def test_the_limit_is_a_multiple_of_the_cores_and_an_environment_variable_moves_
                                  ["--workers", "100000"], ["--workers", str(10**20)]])
 def test_every_command_refuses_a_bad_number_of_workers_at_once(module, bad, no_processes,
                                                                data_dir):
-    main = importlib.import_module(module).main
+    main = main_of(module)
     start = time.perf_counter()
     with pytest.raises(ValueError, match="argument --workers: the number of workers (must be"
                                          "|= [0-9]+ is more than the limit)"):
@@ -136,7 +143,7 @@ def test_every_command_refuses_a_bad_number_of_workers_at_once(module, bad, no_p
 
 @pytest.mark.parametrize("module", COMMANDS)
 def test_every_command_names_an_unreachable_scheduler_within_its_timeout(module, data_dir):
-    main = importlib.import_module(module).main
+    main = main_of(module)
     start = time.perf_counter()
     with pytest.raises(ValueError, match=r"cannot reach the Dask scheduler at "
                                          r"tcp://127\.0\.0\.1:1 within 1 s"):
@@ -191,7 +198,7 @@ def test_a_grid_with_no_cells_is_refused_and_a_smaller_one_gets_its_own_name(dat
 
 
 def test_a_declared_table_is_never_written_with_other_parameters(data_dir):
-    from puzzlelab.hats.notebook import OPTIMA
+    from puzzlelab.hats.tables import OPTIMA
     from puzzlelab.kemps import streaming
 
     other = cache.Table(OPTIMA.name, params={**OPTIMA.params, "max_n": 3})
@@ -398,18 +405,18 @@ def test_every_committed_table_records_what_made_it():
 ])
 def test_a_stale_or_inconsistent_optima_table_is_recomputed_not_served(data_dir, monkeypatch,
                                                                        stale, why):
-    from puzzlelab.hats import notebook
+    from puzzlelab.hats import tables
 
     copy_committed("hats_optima", data_dir)
     committed = cache.read_table("hats_optima")
     stale()
-    monkeypatch.setattr(notebook, "optimum_rows", lambda *a, **k: committed)
+    monkeypatch.setattr(tables, "optimum_rows", lambda *a, **k: committed)
     with pytest.warns(cache.CacheWarning, match=f"data/hats_optima.csv {why}"):
-        again = notebook.optimum_table()
+        again = tables.optimum_table()
     pd.testing.assert_frame_equal(again, committed)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        notebook.optimum_table()  # now what it should be
+        tables.optimum_table()  # now what it should be
 
 
 def _edit_metadata(name: str, **fields) -> None:
