@@ -89,7 +89,7 @@ def _sweep(key: str) -> Callable[..., pd.DataFrame]:
         from puzzlelab.russian_cards.grid import decide_grid
         return lambda **kw: decide_grid((1, 2, 3), 14, **kw)
     if key == "hats":
-        from puzzlelab.hats.notebook import optimum_rows
+        from puzzlelab.hats.tables import optimum_rows
         worlds = [(n, 2) for n in range(2, 7)] + [(2, 3), (3, 3), (2, 4), (3, 4)]
         return lambda **kw: optimum_rows(worlds, **kw)
     if key == "hanabi":

@@ -40,6 +40,7 @@ MAINS = {
     "puzzlelab.hanabi.hat_sweep": ("puzzlelab.hanabi.tables", "hat_games_main"),
     "puzzlelab.kemps.tournament": ("puzzlelab.kemps.tables", "tournament_main"),
     "puzzlelab.kemps.streaming": ("puzzlelab.kemps.tables", "streaming_main"),
+    "puzzlelab.hats.optima": ("puzzlelab.hats.tables", "main"),
 }
 
 
@@ -205,7 +206,7 @@ def test_a_grid_with_no_cells_is_refused_and_a_smaller_one_gets_its_own_name(dat
 
 
 def test_a_declared_table_is_never_written_with_other_parameters(data_dir):
-    from puzzlelab.hats.notebook import OPTIMA
+    from puzzlelab.hats.tables import OPTIMA
     from puzzlelab.kemps import tables as kemps_tables
 
     other = cache.Table(OPTIMA.name, params={**OPTIMA.params, "max_n": 3})
@@ -412,18 +413,18 @@ def test_every_committed_table_records_what_made_it():
 ])
 def test_a_stale_or_inconsistent_optima_table_is_recomputed_not_served(data_dir, monkeypatch,
                                                                        stale, why):
-    from puzzlelab.hats import notebook
+    from puzzlelab.hats import tables
 
     copy_committed("hats_optima", data_dir)
     committed = cache.read_table("hats_optima")
     stale()
-    monkeypatch.setattr(notebook, "optimum_rows", lambda *a, **k: committed)
+    monkeypatch.setattr(tables, "optimum_rows", lambda *a, **k: committed)
     with pytest.warns(cache.CacheWarning, match=f"data/hats_optima.csv {why}"):
-        again = notebook.optimum_table()
+        again = tables.optimum_table()
     pd.testing.assert_frame_equal(again, committed)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        notebook.optimum_table()  # now what it should be
+        tables.optimum_table()  # now what it should be
 
 
 def _edit_metadata(name: str, **fields) -> None:

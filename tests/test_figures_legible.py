@@ -12,6 +12,7 @@ import pytest
 from puzzlelab import figures
 from puzzlelab.codebreaking import notebook as codebreaking
 from puzzlelab.hats import notebook as hats
+from puzzlelab.hats import tables as hats_tables
 from puzzlelab.kemps import notebook as kemps
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,7 +76,7 @@ def test_explored_figure_text_is_legible(name: str):
 def test_histogram_bar_labels_stay_inside_the_frame():
     """The counts over the bars of the maximal-set histograms (up to 2,271,304,840 for N = 6)
     end below the top of their panel."""
-    census = hats.maximal_census()
+    census = hats_tables.maximal_census()
     for players in ([3, 4, 5], [6]):
         fig = hats.plot_maximal_distribution(census[census.n_players.isin(players)], name=None)
         try:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzlelab import hats
-from puzzlelab.hats import brute, chains, fullline, notebook, optima, sets, thesis
+from puzzlelab.hats import brute, chains, fullline, notebook, optima, sets, source, tables
 from puzzlelab.hats.reference import naive_brute_force, naive_evaluate
 
 
@@ -52,7 +52,7 @@ from puzzlelab.hats.reference import naive_brute_force, naive_evaluate
         (lambda: optima.optimum_bounds(3, 3, time_limit=0), "time_limit"),
         (lambda: sets.achievable_mask(1 << 8, 3, 2), "beyond"),
         (lambda: sets.neighbour_property_won_masks(5), "at most N = 4"),
-        (lambda: thesis.evaluate_expression("__import__('os')"), "arithmetic"),
+        (lambda: source.evaluate_expression("__import__('os')"), "arithmetic"),
     ],
 )
 def test_bad_input_raises_value_error(call, words):
@@ -256,17 +256,17 @@ def test_van_wee_bound_holds_for_every_minimal_cover_of_q4():
 
 
 def test_read_cell_statuses():
-    assert thesis.read_cell("{BPPR}", 4) == ("BPPR", "clean")
-    assert thesis.read_cell("$\\{PPPP\\}$", 4) == ("PPPP", "clean")
-    assert thesis.read_cell("{RPPPPRRP1", 8) == ("RPPPPRRP", "repaired")
-    assert thesis.read_cell("{PPPPPPP}", 8) == ("PPPPPPPP", "repaired")
-    assert thesis.read_cell("{RBBBBBBBBJ", 8)[1] == "garbled"
+    assert source.read_cell("{BPPR}", 4) == ("BPPR", "clean")
+    assert source.read_cell("$\\{PPPP\\}$", 4) == ("PPPP", "clean")
+    assert source.read_cell("{RPPPPRRP1", 8) == ("RPPPPRRP", "repaired")
+    assert source.read_cell("{PPPPPPP}", 8) == ("PPPPPPPP", "repaired")
+    assert source.read_cell("{RBBBBBBBBJ", 8)[1] == "garbled"
 
 
 def test_view_orders_are_permutations():
-    for order in thesis.VIEW_ORDERS:
-        assert sorted(thesis.view_order(4, order)) == list(itertools.product(range(2), repeat=3))
-    assert thesis.to_our_order("BRPPPPRB", 4, "R<B, lower agent first") == "BRPPPPRB"
+    for order in source.VIEW_ORDERS:
+        assert sorted(source.view_order(4, order)) == list(itertools.product(range(2), repeat=3))
+    assert source.to_our_order("BRPPPPRB", 4, "R<B, lower agent first") == "BRPPPPRB"
 
 
 # --- property: any deal's won set is achievable and its canonical deal wins it ------------------------
@@ -494,14 +494,14 @@ def test_neighbour_properties_match_a_plain_loop_and_are_only_necessary():
 
 
 def test_thesis_formulas_evaluate_as_written():
-    assert thesis.evaluate_expression("(2+1)^{(2^{(3-1)})}") == 3**4
-    assert thesis.evaluate_expression("531,441 * 8 * 3") == 531441 * 24
-    assert thesis._number("6.0108039E + 8") == 6.0108039e8 and thesis._number("eight") == 8
-    assert thesis._number("k/k + 1") is None
+    assert source.evaluate_expression("(2+1)^{(2^{(3-1)})}") == 3**4
+    assert source.evaluate_expression("531,441 * 8 * 3") == 531441 * 24
+    assert source._number("6.0108039E + 8") == 6.0108039e8 and source._number("eight") == 8
+    assert source._number("k/k + 1") is None
 
 
 def test_default_pipeline_builds_smaller_worlds_like_the_table():
-    """known=None computes the smaller worlds' deals first, exactly as notebook.optimum_table passes them."""
+    """known=None computes the smaller worlds' deals first, exactly as tables.optimum_table passes them."""
     auto = optima.optimum_bounds(3, 3, search_steps=300)
     explicit = optima.optimum_bounds(3, 3, search_steps=300, known={2: optima.optimum_bounds(2, 3).witness})
     assert auto == explicit
@@ -513,11 +513,11 @@ def test_time_limit_bounds_the_local_search():
 
 
 def test_four_agent_table_rows_are_evaluated_deals():
-    t4 = thesis.thesis_table("tables_5_5_to_5_8")
-    rows = thesis.four_agent_deals(t4, "R<B, higher agent first")
+    t4 = tables.thesis_table("tables_5_5_to_5_8")
+    rows = source.four_agent_deals(t4, "R<B, higher agent first")
     assert len(rows) == len(t4)
     for r in rows[rows.read != "garbled"].to_dict("records"):
-        deal = [thesis.to_our_order(x, 4, "R<B, higher agent first") for x in r["deal strings"].split()]
+        deal = [source.to_our_order(x, 4, "R<B, higher agent first") for x in r["deal strings"].split()]
         assert len(naive_evaluate(deal)) == r["won"]
     assert (rows[rows["our deal"].eq(True)].maximal == True).all()  # noqa: E712
 
@@ -532,12 +532,12 @@ def test_best_known_preset_is_the_cached_witness_and_wins_its_rounds():
 
 
 def test_custom_deals_read_in_the_thesis_n4_order_evaluate_like_its_tables():
-    t4 = thesis.thesis_table("tables_5_5_to_5_8")
+    t4 = tables.thesis_table("tables_5_5_to_5_8")
     order = "R<B, higher agent first"
     for r in t4[t4.status == "clean"].head(12).to_dict("records"):
         strings = [r[f"agent{a}"] for a in range(1, 5)]
         shown = notebook.explore_deal(4, 2, "custom", " ".join(strings), notebook.VIEW_ORDERS[1])
-        won = len(hats.evaluate([thesis.to_our_order(x, 4, order) for x in strings]))
+        won = len(hats.evaluate([source.to_our_order(x, 4, order) for x in strings]))
         assert shown.iloc[-1].won.startswith(str(Fraction(won, 16)))
         assert list(shown.iloc[-1][[f"player {a}" for a in range(1, 5)]]) == strings
 

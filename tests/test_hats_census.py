@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from puzzlelab.cache import read_table
-from puzzlelab.hats import census, notebook, sets
+from puzzlelab.hats import census, sets, tables
 from puzzlelab.sweeps import sweep
 
 
@@ -85,7 +85,7 @@ def test_census_pieces_on_two_workers_equal_the_serial_pieces():
 
 def test_cached_census_pieces_recompute_and_agree_with_the_optimal_count():
     cached = read_table("hats_maximal_census")
-    assert sorted(set(cached.n_players)) == list(range(2, notebook.CENSUS_PLAYERS + 1))
+    assert sorted(set(cached.n_players)) == list(range(2, tables.CENSUS_PLAYERS + 1))
     small = cached[cached.n_players <= 5].reset_index(drop=True)
     recomputed = pd.concat([_pieces(n) for n in range(2, 6)], ignore_index=True)
     pd.testing.assert_frame_equal(small, recomputed, check_dtype=False)
@@ -94,7 +94,7 @@ def test_cached_census_pieces_recompute_and_agree_with_the_optimal_count():
         rows = census.pattern_counts((6, j))
         part = six[six.lost_neighbours == j]
         assert rows == part.to_dict("records")
-    counts = notebook.maximal_census()
+    counts = tables.maximal_census()
     best = counts[counts.n_players == 6].sort_values("won_rounds").iloc[-1]
     optimal = read_table("hats_optimal_sets").set_index("n_players").loc[6]
     assert best.won_rounds == 2**6 - optimal.lost_rounds  # the best maximal set is optimal

@@ -19,11 +19,12 @@ from robustness import any_value, public_callables, refused_quickly, well_behave
 
 from puzzlelab import cache, hats
 from puzzlelab.hats import (
-    brute, chains, fullline, model, notebook, optima, orbits, reference, sets, slices, thesis,
+    brute, chains, fullline, model, notebook, optima, orbits, reference, sets, slices, source,
+    tables,
 )
 from puzzlelab.solvers import WallClockStop
 
-MODULES = [hats, model, sets, brute, chains, fullline, optima, orbits, thesis, notebook]
+MODULES = [hats, model, sets, brute, chains, fullline, optima, orbits, source, tables, notebook]
 # Parameters fixed rather than drawn: wall-clock budgets (so valid but long work stops within
 # the test's limit) and figure names and axes (so no stray files are written).
 FIXED = {"time_limit": 1.0, "name": None, "ax": None}
@@ -116,7 +117,7 @@ def test_counts_of_the_largest_world_are_exact_and_quick():
     (lambda: hats.strategy_to_string([0, 1, 9]), "guesses"),
     (lambda: hats.canonical_deal(-1, 3), "won"),
     (lambda: optima.optimum_bounds(4, 3, deterministic_limit=-1), "deterministic_limit"),
-    (lambda: thesis.evaluate_expression("9**9**9**9"), "binary digits"),
+    (lambda: source.evaluate_expression("9**9**9**9"), "binary digits"),
 ])
 def test_silently_wrong_or_crashing_calls_now_raise_value_errors(call, words):
     quick_error(call, ValueError, words)
@@ -150,16 +151,16 @@ def test_bounds_print_for_every_world_size():
 
 
 def test_a_corrupted_cached_witness_is_recomputed_not_trusted(tmp_path, monkeypatch):
-    table = notebook.optimum_table()
+    table = tables.optimum_table()
     bad = table.copy()
     bad.loc[bad.index[1], "witness_hex"] = format(0b11011000, "x")  # not an achievable 4-round set
     with pytest.raises(ValueError, match="N = 3, M = 2"):
-        notebook.verify_witnesses(bad)
+        tables.verify_witnesses(bad)
     monkeypatch.setattr(cache, "DATA", tmp_path)
     cache.write_table(bad, "hats_optima")
-    monkeypatch.setattr(notebook, "optimum_rows", lambda *a, **k: table)
+    monkeypatch.setattr(tables, "optimum_rows", lambda *a, **k: table)
     with pytest.warns(cache.CacheWarning, match="fails its check"):
-        again = notebook.optimum_table()
+        again = tables.optimum_table()
     assert again.equals(table)
 
 
@@ -177,12 +178,28 @@ def test_issue27_sizes_are_refused_up_front(call, kind, words):
     refused_quickly(call, kind, words)
 
 
-@pytest.mark.parametrize("memoised", [model.rounds, model.views, model.view_table, sets.stubs])
+@pytest.mark.parametrize("memoised", [model.rounds, model.views, model.view_table, sets.stubs,
+                                      sets.lines_through])
 def test_issue27_memoised_tables_check_before_their_cache(memoised):
     """A float for an integer is refused even after the integer's entry is cached."""
     memoised(3, 2)
     refused_quickly(lambda: memoised(3, 2.0), TypeError, "n_colors must be an integer")
     refused_quickly(lambda: memoised(3.0, 2), TypeError, "n_players must be an integer")
+
+
+def test_lines_and_stubs_share_one_size_check_and_lines_take_one_player():
+    """One player's only line through a round holds the other M - 1 rounds; stubs need N >= 2;
+    both refuse more than LARGE_WORLD rounds by the same words, before computing M**N."""
+    for m in (2, 3, 5):
+        assert sets.lines_through(1, m) == tuple((tuple(y for y in range(m) if y != x),)
+                                                 for x in range(m))
+    refused_quickly(lambda: sets.lines_through(0, 2), ValueError, "at least 1")
+    refused_quickly(lambda: sets.stubs(1, 2), ValueError, "at least 2")
+    most = model.largest_players(2, sets.LARGE_WORLD)
+    for what, f in (("lines_through", sets.lines_through), ("stubs", sets.stubs)):
+        for n in (most + 1, 10**30):
+            refused_quickly(lambda: f(n, 2), ValueError,
+                            f"{what} handles at most {sets.LARGE_WORLD} rounds.*N = {most} players")
 
 
 def test_issue27_neighbourhoods_and_permutations_check_before_their_cache():
@@ -193,9 +210,9 @@ def test_issue27_neighbourhoods_and_permutations_check_before_their_cache():
 
 
 def test_issue27_the_optima_table_checks_its_arguments_before_reading_data():
-    refused_quickly(lambda: notebook.optimum_table(workers=1.5), TypeError, "workers")
-    refused_quickly(lambda: notebook.maximal_census(executor=1), TypeError, "executor")
-    refused_quickly(lambda: notebook.optimum_table(workers=10**6), ValueError,
+    refused_quickly(lambda: tables.optimum_table(workers=1.5), TypeError, "workers")
+    refused_quickly(lambda: tables.maximal_census(executor=1), TypeError, "executor")
+    refused_quickly(lambda: tables.optimum_table(workers=10**6), ValueError,
                     "more than the limit of .* worker processes")
 
 

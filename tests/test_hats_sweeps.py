@@ -8,27 +8,27 @@ import pandas as pd
 import pytest
 
 from puzzlelab import cache
-from puzzlelab.hats import notebook, optima
+from puzzlelab.hats import tables
 
 SMALL = [(2, 2), (3, 2), (2, 3), (3, 3), (2, 4)]
 
 
 def test_optima_sweep_on_a_process_pool_equals_the_serial_sweep():
-    serial = notebook.optimum_rows(SMALL)
+    serial = tables.optimum_rows(SMALL)
     with ProcessPoolExecutor(2) as pool:
-        pooled = notebook.optimum_rows(SMALL, executor=pool)
+        pooled = tables.optimum_rows(SMALL, executor=pool)
     pd.testing.assert_frame_equal(serial, pooled)
     assert list(zip(serial.n_players, serial.n_colors)) == SMALL  # ordered by case, not completion
-    cached = notebook.optimum_table().set_index(["n_players", "n_colors"])
+    cached = tables.optimum_table().set_index(["n_players", "n_colors"])
     for row in serial.to_dict("records"):  # and equal to the rows of the cached table
         assert cached.loc[(row["n_players"], row["n_colors"])].lower == row["lower"]
 
 
 def test_maximal_set_rows_are_the_same_on_two_workers():
-    serial = [notebook._maximal_rows(n) for n in (2, 3, 4)]
+    serial = [tables._maximal_rows(n) for n in (2, 3, 4)]
     from puzzlelab.sweeps import sweep
 
-    assert sweep(notebook._maximal_rows, (2, 3, 4), workers=2) == serial
+    assert sweep(tables._maximal_rows, (2, 3, 4), workers=2) == serial
 
 
 def test_optima_sweep_on_a_dask_local_cluster_equals_the_serial_sweep():
@@ -36,16 +36,16 @@ def test_optima_sweep_on_a_dask_local_cluster_equals_the_serial_sweep():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
-        on_dask = notebook.optimum_rows(SMALL[:3], executor=client.get_executor())
-    pd.testing.assert_frame_equal(notebook.optimum_rows(SMALL[:3]), on_dask)
+        on_dask = tables.optimum_rows(SMALL[:3], executor=client.get_executor())
+    pd.testing.assert_frame_equal(tables.optimum_rows(SMALL[:3]), on_dask)
 
 
 def test_command_line_writes_other_cases_under_their_own_name(tmp_path, monkeypatch):
-    cached = notebook.optimum_table()  # the default cases are the cached table's worlds
-    assert list(zip(cached.n_players, cached.n_colors)) == notebook.optimum_cases()
+    cached = tables.optimum_table()  # the default cases are the cached table's worlds
+    assert list(zip(cached.n_players, cached.n_colors)) == tables.optimum_cases()
     monkeypatch.setattr(cache, "DATA", tmp_path)
-    optima.main(["--max-n", "2", "--workers", "2"])
+    tables.main(["--max-n", "2", "--workers", "2"])
     table = cache.read_table("hats_optima_max_n2")
-    assert list(zip(table.n_players, table.n_colors)) == notebook.optimum_cases(2)
-    pd.testing.assert_frame_equal(table, notebook.optimum_rows(notebook.optimum_cases(2)))
+    assert list(zip(table.n_players, table.n_colors)) == tables.optimum_cases(2)
+    pd.testing.assert_frame_equal(table, tables.optimum_rows(tables.optimum_cases(2)))
     assert not (tmp_path / "hats_optima.csv").exists()  # the notebook's table is never a subset

@@ -80,7 +80,7 @@ LONG_BY_DESIGN = {
     "puzzlelab.codebreaking.tables.symmetry_table",
     "puzzlelab.hanabi.knowledge.hint_capacity_study",
     "puzzlelab.hats.census.pattern_counts",
-    "puzzlelab.hats.notebook.optimum_rows",
+    "puzzlelab.hats.tables.optimum_rows",
     "puzzlelab.hats.reference.naive_brute_force",
     "puzzlelab.kemps.tournament.tournament",
     "puzzlelab.russian_cards.grid.decide_grid",

@@ -1,41 +1,25 @@
-"""The Leprechaun hat problem (janssen2017): model, solvers, the thesis's tables, notebook layer.
+"""The Leprechaun hat problem (janssen2017): which deals of guesses win the most rounds.
 
-Module roles, as in every puzzle of puzzlelab:
-- model: rounds, views, deals, the thesis's notation, evaluation, validation (`model`);
-- solvers: fast exact methods (`brute`, `chains`, `sets`, `census`, `optima`, `fullline`,
-  `slices`) and deals made of orbits of a symmetry (`orbits`);
-- source: reading and checking the thesis's tables and claims (`thesis`);
-- notebook layer: cached tables, figures and `explore_*` functions (`notebook`).
-Slow reference implementations for cross-checks live in `reference` (not exported here).
+Modules and roles: see the README's layout table (model `model`; solvers `brute`, `census`,
+`chains`, `fullline`, `optima`, `orbits`, `sets`, `slices`; reference `reference`; source
+`source`; tables `tables`; views `notebook`).
 """
 
-import warnings
+from ..lazy import exports
 
-# `python -m puzzlelab.hats.optima` runs a module this package has already imported: harmless.
-warnings.filterwarnings("ignore", r"'puzzlelab\.hats\.optima' found in sys\.modules",
-                        RuntimeWarning)
-
-from . import (  # noqa: E402
-    brute, census, chains, fullline, model, notebook, optima, orbits, sets, slices, thesis,
-)
-from .model import (  # noqa: E402
-    LETTERS, PASS, answers, check_world, deal_to_strings, evaluate, parse_deal, parse_strategy,
-    round_index, round_to_string, rounds, rounds_correct, set_correct_order, strategy_to_string,
-    string_to_round, strong_answering, view_of, views, won_mask,
-)
-from .notebook import explore_deal, explore_hypercube  # noqa: E402
-from .optima import Bounds, NotProvenError, optimum, optimum_bounds  # noqa: E402
-from .sets import (  # noqa: E402
-    achievable, canonical_deal, maximal_won_masks, maximal_won_sets, minimal_dominating_sets,
-    minimal_lost_sets, to_mask, to_rounds,
-)
-
-__all__ = [
-    "LETTERS", "PASS", "Bounds", "NotProvenError", "achievable", "answers", "brute",
-    "canonical_deal", "census", "chains", "check_world", "deal_to_strings", "evaluate", "explore_deal",
-    "explore_hypercube", "fullline", "maximal_won_masks", "maximal_won_sets",
-    "minimal_dominating_sets", "minimal_lost_sets", "model", "notebook", "optima", "optimum",
-    "optimum_bounds", "parse_deal", "parse_strategy", "round_index", "round_to_string", "rounds",
-    "rounds_correct", "set_correct_order", "sets", "slices", "strategy_to_string", "string_to_round",
-    "strong_answering", "thesis", "to_mask", "to_rounds", "view_of", "views", "won_mask",
-]
+_EXPORTS = {
+    "LETTERS": "model", "PASS": "model", "answers": "model", "check_world": "model",
+    "deal_to_strings": "model", "evaluate": "model", "parse_deal": "model",
+    "parse_strategy": "model", "round_index": "model", "round_to_string": "model",
+    "rounds": "model", "rounds_correct": "model", "set_correct_order": "model",
+    "strategy_to_string": "model", "string_to_round": "model", "strong_answering": "model",
+    "view_of": "model", "views": "model", "won_mask": "model",
+    "Bounds": "optima", "NotProvenError": "optima", "optimum": "optima",
+    "optimum_bounds": "optima",
+    "achievable": "sets", "canonical_deal": "sets", "maximal_won_masks": "sets",
+    "maximal_won_sets": "sets", "minimal_dominating_sets": "sets", "minimal_lost_sets": "sets",
+    "to_mask": "sets", "to_rounds": "sets",
+    "explore_deal": "notebook", "explore_hypercube": "notebook",
+}
+__all__ = sorted(_EXPORTS)
+__getattr__, __dir__ = exports(__name__, _EXPORTS)

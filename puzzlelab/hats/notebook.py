@@ -1,9 +1,8 @@
-"""The hat notebook's layer: cached tables, figures and explorations (janssen2017, extended).
+"""The hat notebook's views: figures, explorations and display helpers (janssen2017, extended).
 
-The only module of the hats package that reads or writes data/ (through `cached_table`).
-Tables: the optima over (N, M) and the maximal-set counts are sweeps that run on any executor
-(`executor=`, `workers=`, see puzzlelab.sweeps) with the same result. Figures follow the
-thesis's Figures 4.2 and 5.x; `explore_*` functions back the notebook's interactive cells.
+Figures follow the thesis's Figures 4.2 and 5.x; `explore_*` functions back the notebook's
+interactive cells; the table helpers write rows of the optima table (`tables`) in the thesis's
+letter notation and big counts short. The tables themselves are read through `tables`.
 """
 
 from __future__ import annotations
@@ -11,46 +10,29 @@ from __future__ import annotations
 import itertools
 import math
 import textwrap
-from collections import Counter
-from concurrent.futures import Executor
-from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .. import cache, checks
-from ..cache import Table, cached_table
+from .. import checks
 from ..figures import finish
-from ..sweeps import sweep
-from . import thesis  # noqa: F401  (declares how its tables are rebuilt)
-from .census import census_cases, maximal_counts, pattern_counts
 from .chains import chain_crossings, chains
 from .model import (
-    LETTERS, answers, check_world, deal_to_strings, evaluate, parse_deal, round_to_string, rounds,
+    LETTERS, answers, check_world, deal_to_strings, parse_deal, round_to_string, rounds,
     rounds_correct, won_mask,
 )
-from .optima import (
-    CPSAT_WORK_UNITS, count_optimal_won_sets, cpsat_bounds, hamming_coset_check,
-    hamming_lost_set, minimum_covers, optimum_bounds, upper_bound,
-)
-from .orbits import orbit_search, orbits, symmetry_classes, twisted_shift
-from .sets import achievable_mask, canonical_deal, minimal_dominating_sets, valid_lost_mask
-from .slices import refute
+from .optima import hamming_coset_check, hamming_lost_set, optimum_bounds
+from .sets import canonical_deal, valid_lost_mask
+from .tables import optimum_table
 
 __all__ = [
-    "CENSUS", "MAXIMAL_SETS", "OPTIMA", "OPTIMAL_SETS", "ORBIT_DEALS", "SLICE_CERTIFICATE",
-    "AGENT_COLOURS", "CENSUS_PLAYERS", "HAMMING_BUILT", "MAXIMAL_SET_PLAYERS",
-    "OPTIMAL_SET_PLAYERS", "ORBIT_WORLDS", "PRESETS", "PRESET_ROUNDS", "SLICE_CASE",
-    "VIEW_ORDERS",
+    "AGENT_COLOURS", "HAMMING_BUILT", "PRESETS", "PRESET_ROUNDS", "VIEW_ORDERS",
     "best_deal_letters", "best_known_won_set", "explore_deal", "explore_hypercube",
-    "hamming_row", "hypercube_layout", "power_of_two_text", "maximal_census", "maximal_distribution",
-    "open_case_deals", "optimal_set_counts", "orbit_deals", "optimum_cases", "optimum_rows",
-    "optimum_table",
+    "hamming_row", "hypercube_layout", "power_of_two_text", "open_case_deals",
     "plot_chain_crossing", "plot_hypercube", "plot_maximal_distribution",
-    "plot_optimal_hypercubes", "plot_win_rate", "preset_deal", "slice_certificate_table",
-    "verify_witnesses",
+    "plot_optimal_hypercubes", "plot_win_rate", "preset_deal",
 ]
 
 
@@ -256,18 +238,9 @@ def _fit_labels(fig: Figure, labels: list) -> None:
     raise ValueError("the bar labels do not fit in the figure")
 
 
-# --- cached tables ------------------------------------------------------------------------------
+# --- table helpers ------------------------------------------------------------------------------
 
 HAMMING_BUILT = 15  # the largest Hamming code built round by round (2**15 rounds)
-MAXIMAL_SET_PLAYERS = (2, 3, 4, 5)  # the maximal-set counts of data/hats_maximal_sets.csv
-CENSUS_PLAYERS = 6  # the census (data/hats_maximal_census.csv) counts up to this many players
-OPTIMAL_SET_PLAYERS = (2, 3, 4, 5, 6)  # the optimal-set counts of data/hats_optimal_sets.csv
-SLICE_CASE = (4, 3, 32)  # N, M and the lost rounds the slice certificate rules out
-OPTIMA_MAX_N = 8  # the optima table: two colours up to N = 8 (`optimum_cases`)
-ORBIT_WORLDS = ((3, 3), (4, 3), (5, 3), (3, 4), (4, 4))  # M >= 3, N >= 3: the orbit table
-
-
-
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -306,206 +279,7 @@ def hamming_row(n_players: int) -> dict:
     return {"true optimum": won, "how we know": f"{how}: meets the sphere bound"}
 
 
-def optimum_cases(max_n: int = OPTIMA_MAX_N) -> list[tuple[int, int]]:
-    """The worlds (N, M) of the optima table: M = 2 up to max_n, M = 3 up to 5, M = 4 up to 4."""
-    most = checks.integer(max_n, "max_n", low=2, high=12)
-    tops = {2: most, 3: min(most, 5), 4: min(most, 4)}
-    return [(n, m) for m, top in tops.items() for n in range(2, top + 1)]
 
-
-def _optimum_row(n: int, m: int, known: dict[int, int]) -> dict:
-    """One row of the optima table: the pipeline's bounds, and CP-SAT alone for M = 2, N <= 6."""
-    # the default deterministic limit stops CP-SAT first: the wall-clock limit is a safety net
-    b = optimum_bounds(n, m, time_limit=600.0, known=known)
-    row = {
-        "n_players": n, "n_colors": m, "rounds": m**n, "lower": b.lower, "upper": b.upper,
-        "proven": b.proven, "method": b.method, "combinatorial_upper": upper_bound(n, m)[0],
-        "witness_hex": format(b.witness, "x"),
-    }
-    if m == 2 and n <= 6:  # an independent CP-SAT cross-check, under the deterministic limit
-        status, mask, bound = cpsat_bounds(n, m, time_limit=600.0,
-                                           deterministic_limit=CPSAT_WORK_UNITS)
-        row |= {"cpsat_status": status, "cpsat_won": mask.bit_count() if mask is not None else None,
-                "cpsat_bound": bound}
-    return row
-
-
-def _optimum_rows_for_colours(task: tuple[int, tuple[int, ...]]) -> list[dict]:
-    """The rows of one colour count, N ascending: each product construction reuses smaller ones."""
-    m, ns = task
-    rows: list[dict] = []
-    known: dict[int, int] = {}
-    for n in ns:
-        rows.append(_optimum_row(n, m, dict(known)))
-        known[n] = int(rows[-1]["witness_hex"], 16)
-    return rows
-
-
-def optimum_rows(cases: list[tuple[int, int]], *, executor: Executor | None = None,
-                 workers: int = 1) -> pd.DataFrame:
-    """The optima table for the given worlds, one task per colour count, on any executor."""
-    if isinstance(cases, (str, bytes)) or not hasattr(cases, "__iter__"):
-        raise checks.ArgumentTypeError(f"cases must be a list of (N, M) pairs, got {cases!r}")
-    pairs = []
-    for case in cases:
-        if not isinstance(case, (tuple, list)) or len(case) != 2:
-            raise ValueError(f"each case must be a pair (N, M), got {case!r}")
-        pairs.append(check_world(*case))
-    colours = sorted({m for _, m in pairs})
-    tasks = [(m, tuple(sorted(n for n, k in pairs if k == m))) for m in colours]
-    parts = sweep(_optimum_rows_for_colours, tasks, executor=executor, workers=workers,
-                  desc="optima per colour count")
-    by_world = {(r["n_players"], r["n_colors"]): r for part in parts for r in part}
-    return pd.DataFrame([by_world[p] for p in pairs])
-
-
-def _bounds_problem(r: Any) -> str | None:
-    """Why the bounds and proof of one row of the optima table disagree (None when they agree):
-    the combinatorial bound is recomputed; proven means lower = upper; an upper bound below
-    the combinatorial one needs an exhaustive or solver proof."""
-    n, m, lower, upper = int(r.n_players), int(r.n_colors), int(r.lower), int(r.upper)
-    proven, method = bool(r.proven), str(r.method)
-    combinatorial = upper_bound(n, m)[0]
-    if int(r.rounds) != m**n or int(r.combinatorial_upper) != combinatorial:
-        return f"records {r.rounds} rounds and combinatorial bound {r.combinatorial_upper}"
-    if not lower <= upper <= combinatorial:
-        return f"has bounds {lower}..{upper} outside 0..{combinatorial}"
-    if proven != (lower == upper) or proven == method.startswith("open"):
-        return f"is marked {'proven' if proven else 'open'} ({method}) with bounds {lower}..{upper}"
-    if method.startswith(("open", "combinatorial")) and upper != combinatorial:
-        return f"claims the upper bound {upper} by the combinatorial bound {combinatorial}"
-    return None
-
-
-def verify_witnesses(table: pd.DataFrame) -> None:
-    """Every witness deal of the optima table wins exactly its `lower` rounds, and every row's
-    bounds agree with its proof (`_bounds_problem`); else ValueError naming the world."""
-    table = _frame(table, "table", ("n_players", "n_colors", "lower", "upper", "proven", "method",
-                                    "rounds", "combinatorial_upper", "witness_hex"))
-    for r in table.itertuples():
-        n, m = int(r.n_players), int(r.n_colors)
-        problem = _bounds_problem(r)
-        if problem is not None:
-            raise ValueError(f"the row of N = {n}, M = {m} {problem}")
-        try:
-            deal = canonical_deal(int(str(r.witness_hex), 16), n, m)
-        except ValueError as err:
-            raise ValueError(f"the witness of N = {n}, M = {m} is not a won set: {err}") from None
-        if len(evaluate(deal, m)) != int(r.lower):
-            raise ValueError(f"the witness deal of N = {n}, M = {m} does not win {r.lower} rounds")
-
-
-@cache.rebuilds("hats_optima")
-def optimum_table(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
-    """Exact optimum or bounds for every (N, M) of `optimum_cases()` (data/hats_optima.csv)."""
-    executor, workers = checks.sweep_options(executor, workers)
-    return cached_table(OPTIMA,
-                        lambda: optimum_rows(optimum_cases(), executor=executor, workers=workers))
-
-
-
-def _orbit_row(world: tuple[int, int]) -> dict:
-    """The best union of orbits of one symmetry for one world (`orbits.orbit_search`)."""
-    n, m = world
-    won, g = orbit_search(n, m)
-    return {"n_players": n, "n_colors": m, "symmetry": str(g),
-            "orbits": len(orbits(twisted_shift(g, n, m))), "won_rounds": won.bit_count(),
-            "witness_hex": format(won, "x")}
-
-
-def _verify_orbit_deals(table: pd.DataFrame) -> None:
-    """Every row's won set is achievable, has its size and is a union of its symmetry's orbits."""
-    for r in table.itertuples():
-        n, m, won = int(r.n_players), int(r.n_colors), int(str(r.witness_hex), 16)
-        named = [g for g in symmetry_classes(n, m) if str(g) == r.symmetry]
-        perm = twisted_shift(named[0], n, m) if named else None
-        if (perm is None or won.bit_count() != int(r.won_rounds) or not achievable_mask(won, n, m)
-                or any((won >> x & 1) != (won >> perm[x] & 1) for x in range(m**n))):
-            raise ValueError(f"the orbit deal of N = {n}, M = {m} does not check")
-
-
-# The tables of the notebook in data/: the parameters that make each, and how it is rebuilt.
-OPTIMA = cache.register(Table(
-    "hats_optima", params=dict(max_n=OPTIMA_MAX_N, cpsat_work_units=CPSAT_WORK_UNITS),
-    command="python -m puzzlelab.hats.optima", check=verify_witnesses))
-ORBIT_DEALS = cache.register(Table("hats_orbit_deals", params=dict(worlds=ORBIT_WORLDS),
-                                   check=_verify_orbit_deals))
-MAXIMAL_SETS = cache.register(Table("hats_maximal_sets",
-                                    params=dict(players=MAXIMAL_SET_PLAYERS)))
-CENSUS = cache.register(Table("hats_maximal_census", params=dict(players=CENSUS_PLAYERS)))
-OPTIMAL_SETS = cache.register(Table("hats_optimal_sets",
-                                    params=dict(players=OPTIMAL_SET_PLAYERS)))
-SLICE_CERTIFICATE = cache.register(Table("hats_slice_certificate",
-                                         params=dict(case=SLICE_CASE)))
-
-
-@cache.rebuilds("hats_orbit_deals")
-def orbit_deals(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
-    """For each world of ORBIT_WORLDS, the best won set made of orbits of one symmetry of the
-    game and that symmetry (data/hats_orbit_deals.csv; `orbits` module)."""
-    executor, workers = checks.sweep_options(executor, workers)
-    def compute() -> pd.DataFrame:
-        return pd.DataFrame(sweep(_orbit_row, ORBIT_WORLDS, executor=executor, workers=workers,
-                                  desc="orbit searches"))
-
-    return cached_table(ORBIT_DEALS, compute)
-
-
-def _maximal_rows(n: int) -> list[dict]:
-    count = Counter(2**n - lost.bit_count() for lost in minimal_dominating_sets(n))
-    return [{"n_players": n, "won_rounds": k, "maximal_sets": c} for k, c in sorted(count.items())]
-
-
-@cache.rebuilds("hats_maximal_sets")
-def maximal_distribution(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
-    """How many maximal won sets (M = 2) win each number of rounds (data/hats_maximal_sets.csv)."""
-    executor, workers = checks.sweep_options(executor, workers)
-
-    def compute() -> pd.DataFrame:
-        parts = sweep(_maximal_rows, MAXIMAL_SET_PLAYERS, executor=executor, workers=workers,
-                      desc="maximal won sets")
-        return pd.DataFrame([row for part in parts for row in part])
-
-    return cached_table(MAXIMAL_SETS, compute)
-
-
-@cache.rebuilds("hats_maximal_census")
-def maximal_census(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
-    """Maximal won sets (M = 2) per N <= 6 and won rounds, counted by symmetry (census.py).
-
-    The pieces B_{k,j} are cached in data/hats_maximal_census.csv (a sweep of N + 1 searches per
-    N, about two minutes on one core for N = 6); the counts follow from them exactly.
-    """
-    executor, workers = checks.sweep_options(executor, workers)
-
-    def compute() -> pd.DataFrame:
-        parts = sweep(pattern_counts, census_cases(CENSUS_PLAYERS), executor=executor,
-                      workers=workers, desc="maximal-set census")
-        return pd.DataFrame([row for part in parts for row in part])
-
-    return maximal_counts(cached_table(CENSUS, compute))
-
-
-def _optimal_set_row(n: int, lost: int) -> dict:
-    row = {"n_players": n, "lost_rounds": lost, "optimal_won_sets": count_optimal_won_sets(n, lost)}
-    row["by_full_listing"] = len(minimum_covers(n, lost)) if n <= 5 else None
-    return row
-
-
-def optimal_set_counts(table: pd.DataFrame) -> pd.DataFrame:
-    """How many won sets are optimal per N (M = 2), by double counting; listed where cheap."""
-    _frame(table, "table", ("n_players", "n_colors", "lower"))
-
-    def compute() -> pd.DataFrame:
-        two = table[table.n_colors == 2].set_index("n_players")
-        if not set(OPTIMAL_SET_PLAYERS) <= set(two.index):
-            raise ValueError(f"table must hold the two-colour optima for N = {OPTIMAL_SET_PLAYERS}")
-        from ..progress import tqdm
-
-        return pd.DataFrame([_optimal_set_row(n, 2**n - int(two.lower[n]))
-                             for n in tqdm(OPTIMAL_SET_PLAYERS, desc="optimal won sets")])
-
-    return cached_table(OPTIMAL_SETS, compute)
 
 
 def best_deal_letters(table: pd.DataFrame, n_players: int, n_colors: int) -> pd.DataFrame:
@@ -535,14 +309,6 @@ def open_case_deals(table: pd.DataFrame) -> pd.DataFrame:
     parts = [best_deal_letters(table, int(r.n_players), int(r.n_colors))
              for r in table[~table.proven.astype(bool)].itertuples()]
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
-
-
-@cache.rebuilds("hats_slice_certificate")
-def slice_certificate_table() -> pd.DataFrame:
-    """The certificate that no deal of N = 4, M = 3 loses fewer than 33 rounds
-    (data/hats_slice_certificate.csv): every canonical smallest slice and how it is ruled out."""
-    return cached_table(SLICE_CERTIFICATE,
-                        lambda: refute(SLICE_CASE[0], SLICE_CASE[1], SLICE_CASE[2]))
 
 
 # --- explorations ------------------------------------------------------------------------------
@@ -694,7 +460,3 @@ def explore_hypercube(n_players: int = 4, preset: str = PRESETS[3], custom: str 
     title = (f"N = {n}: {rounds_correct(deal, 2)} of the rounds won\n"
              + textwrap.fill(f"strategies (views listed {_order_name(view_order)}): {strings}", 64))
     return plot_hypercube(deal, 2, title=title, name=None)
-
-
-# What `puzzlelab compute hats_optimal_sets` runs: the counts of the optima the notebook reads.
-cache.rebuilds(OPTIMAL_SETS)(lambda: optimal_set_counts(optimum_table()))

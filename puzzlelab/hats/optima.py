@@ -23,7 +23,7 @@ are ours and the literature's):
 
 Each result is a `Bounds` whose `proof` (puzzlelab.proofs.Proof) records how it was obtained.
 The command line `python -m puzzlelab.hats.optima --max-n 8 [--workers 2] [--scheduler ...]`
-recomputes data/hats_optima.csv, the table the notebook reads.
+recomputes data/hats_optima.csv, the table the notebook reads (`tables.main`).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from functools import lru_cache
 import numpy as np
 from ortools.sat.python import cp_model
 
-from .. import checks, sweeps
+from .. import checks
 from ..bitsets import bits, from_bits, full
 from ..proofs import Proof
 from ..solvers import Deadline, WallClockStop, solve, solve_limited
@@ -56,7 +56,7 @@ __all__ = [
     "NotProvenError", "construction", "constructed_lost_set", "count_optimal_won_sets",
     "counting_upper_bound", "cpsat_bounds", "cpsat_model", "direction_upper_bound",
     "exhaustive_over_lost_sets", "hamming_coset_check", "hamming_lost_set", "hamming_syndrome",
-    "local_search", "main", "minimum_covers", "optimum", "optimum_bounds", "product_won_set",
+    "local_search", "minimum_covers", "optimum", "optimum_bounds", "product_won_set",
     "single_player_won_set", "upper_bound", "van_wee_lost_bound", "won_given_lost",
 ]
 
@@ -646,32 +646,8 @@ def optimum(
     return b.lower
 
 
-# --- command line ---------------------------------------------------------------------------------
+if __name__ == "__main__":  # the command data/hats_optima.csv records; the table lives in `tables`
+    from .. import sweeps
+    from .tables import main
 
-
-def main(argv: list[str] | None = None) -> None:
-    """Recompute data/hats_optima.csv (the notebook's table) on any executor; another --max-n
-    writes data/hats_optima_max_n<N>.csv, never the notebook's table."""
-    from ..cache import check_writable, compute_table, data_path
-    from .notebook import OPTIMA, optimum_cases, optimum_rows, verify_witnesses
-
-    parser = sweeps.CommandParser(
-        prog="python -m puzzlelab.hats.optima",
-        description="Recompute data/hats_optima.csv, the hat optima table the notebook reads.")
-    parser.add_argument("--max-n", type=int, default=OPTIMA.params["max_n"],
-                        help="most players for two colours (three colours stop at 5, four at 4); "
-                             "the default 8 gives the notebook's table, another value a table of "
-                             "its own")
-    sweeps.add_executor_arguments(parser)
-    args = parser.parse_args(argv)
-    cases = optimum_cases(args.max_n)
-    table = check_writable(OPTIMA.variant(command=sweeps.invocation(parser, argv),
-                                          max_n=args.max_n))
-    with sweeps.executor_from_arguments(args) as (executor, workers):
-        out = compute_table(table, lambda: optimum_rows(cases, executor=executor, workers=workers),
-                            verify=verify_witnesses)
-    print(f"wrote {data_path(table.name)} ({len(out)} worlds)")
-
-
-if __name__ == "__main__":
     sweeps.command_line(main)

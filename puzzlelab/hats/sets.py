@@ -55,10 +55,12 @@ def check_mask(mask: object, n_players: int, n_colors: int = 2, name: str = "mas
     return value
 
 
-def _small_world(n_players: int, n_colors: int, what: str) -> tuple[int, int]:
-    """A world of at most LARGE_WORLD rounds (tables with one bitmask per round and line)."""
-    n, m = check_world(n_players, n_colors)
-    if m**n > LARGE_WORLD:
+def _small_world(n_players: int, n_colors: int, what: str, fewest: int = 2) -> tuple[int, int]:
+    """A world of at least `fewest` players and at most LARGE_WORLD rounds (tables with one
+    bitmask per round and line)."""
+    n = checks.integer(n_players, "n_players", low=fewest)
+    m = checks.integer(n_colors, "n_colors", low=2, high=len(LETTERS))
+    if n > largest_players(m, LARGE_WORLD):  # compared before M**N is ever computed
         raise ValueError(f"{what} handles at most {LARGE_WORLD} rounds; with {m} colours the "
                          f"largest world has N = {largest_players(m, LARGE_WORLD)} players")
     return n, m
@@ -70,12 +72,7 @@ def _small_world(n_players: int, n_colors: int, what: str) -> tuple[int, int]:
 def lines_through(n_players: int, n_colors: int = 2) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """lines[x][i]: the other M - 1 rounds on the line through round x in direction i (player
     i + 1's colour changed), for N >= 1 players and at most LARGE_WORLD rounds."""
-    n = checks.integer(n_players, "n_players", low=1)
-    m = checks.integer(n_colors, "n_colors", low=2, high=len(LETTERS))
-    if n > largest_players(m, LARGE_WORLD):  # compared before M**N is ever computed
-        raise ValueError(f"lines_through handles at most {LARGE_WORLD} rounds; with {m} colours "
-                         f"the largest world has N = {largest_players(m, LARGE_WORLD)} players")
-    return _lines_through(n, m)
+    return _lines_through(*_small_world(n_players, n_colors, "lines_through", fewest=1))
 
 
 def stubs(n_players: int, n_colors: int = 2) -> tuple[tuple[int, ...], ...]:

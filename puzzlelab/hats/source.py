@@ -1,24 +1,23 @@
 """The source layer: read and check the tables and claims of janssen2017 from its text extraction.
 
 Nothing here is a number we rely on: these functions only *read* what the thesis states (its
-deals, chains and predictions), so that the notebook can evaluate and compare them. The text
-extraction garbles some cells (braces read as '1', ']' or 'J', a letter lost, lowercase); every
-cell records how it was read: 'clean', 'repaired' (a stray brace character stripped, or an
-all-pass string one 'P' short) or 'garbled' (not evaluated).
+deals, chains and predictions), so that the notebook can evaluate and compare them; the parsed
+tables are cached in data/ by `tables.thesis_table`. The text extraction garbles some cells
+(braces read as '1', ']' or 'J', a letter lost, lowercase); every cell records how it was read:
+'clean', 'repaired' (a stray brace character stripped, or an all-pass string one 'P' short) or
+'garbled' (not evaluated).
 """
 
 from __future__ import annotations
 
 import ast
-import functools
 import itertools
 import operator
 import re
 
 import pandas as pd
 
-from .. import cache, checks
-from ..cache import cached_source_table
+from .. import checks
 from .model import deal_to_strings, evaluate, round_index, round_to_string, rounds
 from .sets import canonical_deal, maximal_won_masks, to_mask
 
@@ -26,7 +25,7 @@ __all__ = [
     "CLAIM_PATTERNS", "NUMBER_WORDS", "SOURCE", "VIEW_ORDERS", "evaluate_expression",
     "evaluate_thesis_deals", "four_agent_deals", "from_our_order", "parse_claims",
     "parse_figure_5_1", "parse_four_agent_tables", "parse_table_4_1", "parse_table_5_2",
-    "parse_table_5_3", "read_cell", "theorem_6", "thesis_table", "to_our_order", "view_order",
+    "parse_table_5_3", "read_cell", "theorem_6", "to_our_order", "view_order",
 ]
 
 SOURCE = "janssen2017"  # citation key of the thesis (puzzlelab.sources)
@@ -232,29 +231,6 @@ def _arithmetic(node: ast.AST) -> int:
     if abs(left).bit_length() + abs(right).bit_length() > 2 * MAX_POWER_BITS:
         raise ValueError("the formula's numbers are too large")
     return _OPS[type(node.op)](left, right)
-
-
-# --- cached copies (the notebook reads these; they need the source only when recomputed) -------
-
-
-_PARSERS = {
-    "table_4_1": parse_table_4_1,
-    "figure_5_1": parse_figure_5_1,
-    "table_5_2": parse_table_5_2,
-    "tables_5_5_to_5_8": parse_four_agent_tables,
-    "table_5_3": parse_table_5_3,
-    "claims": parse_claims,
-}
-
-
-def thesis_table(name: str) -> pd.DataFrame:
-    """One parsed table, cached as data/hats_thesis_<name>.csv."""
-    name = checks.choice(name, "name", sorted(_PARSERS))
-    return cached_source_table(f"hats_thesis_{name}", SOURCE, _PARSERS[name])
-
-
-for _name in _PARSERS:  # what `puzzlelab compute hats_thesis_<name>` runs
-    cache.rebuilds(f"hats_thesis_{_name}")(functools.partial(thesis_table, _name))
 
 
 # --- which order of views do the thesis's strings use? ------------------------------------------
