@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from puzzlelab.kemps.cards import FULL
-from puzzlelab.kemps.play import play, play_scores
+from puzzlelab.kemps.matches import play, play_scores
 from puzzlelab.kemps.tournament import tournament
 from puzzlelab.timing import Method, Task, measure, quick, repetitions, with_rates, write_rows
 

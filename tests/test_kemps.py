@@ -18,7 +18,7 @@ import pandas as pd
 from puzzlelab.kemps import knowledge as K
 from puzzlelab.kemps.env import ACTIONS, KempsEnv, run_episode
 from puzzlelab.kemps.notebook import STRATEGY_NAMES, explore_game, explore_knowledge, named
-from puzzlelab.kemps.play import make_agents, new_game, play, play_out, play_scores
+from puzzlelab.kemps.matches import make_agents, new_game, play, play_out, play_scores
 from puzzlelab.kemps.reference import consistent_deals, replay_knowledge
 from puzzlelab.kemps.strategies import ABLATIONS, STRATEGIES, TheoryOfMind, make_agent
 from puzzlelab.kemps.tournament import (Z95, by_strategy, head_to_head, pack, seat_differences,
@@ -253,7 +253,7 @@ def test_record_is_consistent(seed, lineup, size):
 
 SCRIPT = """
 import json
-from puzzlelab.kemps.play import play
+from puzzlelab.kemps.matches import play
 rec = play(['tom', 'blocking', 'greedy'], 123, range(2, 9))
 print(json.dumps([rec.scores, [[t.player, list(t.picked), list(t.discarded)] for t in rec.trace]]))
 """

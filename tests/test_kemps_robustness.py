@@ -17,10 +17,10 @@ from robustness import any_value, public_callables, well_behaved
 import importlib
 
 import puzzlelab.kemps as kemps_package
-from puzzlelab.kemps.play import play as play_game, play_scores
+from puzzlelab.kemps.matches import play as play_game, play_scores
 from puzzlelab.kemps.tournament import BLOCK, tournament as run_tournament
 
-NAMES = ["cards", "game", "knowledge", "strategies", "play", "tournament", "streaming",
+NAMES = ["cards", "game", "knowledge", "strategies", "matches", "tournament", "streaming",
          "summaries", "env", "reference", "source", "tables", "notebook"]
 MODULES = [kemps_package, *(importlib.import_module(f"puzzlelab.kemps.{n}") for n in NAMES)]
 CALLABLES = [(m.__name__, name, f) for m in MODULES for name, f in public_callables(m)]

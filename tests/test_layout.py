@@ -11,6 +11,7 @@ too, and must have no cycle.
 from __future__ import annotations
 
 import ast
+import importlib
 import os
 import re
 import subprocess
@@ -118,6 +119,10 @@ def test_every_puzzle_package_exports_its_names_lazily(puzzle):
     assert _init_imports(puzzle) in (["from ..lazy import exports"],
                                      ["from __future__ import annotations",
                                       "from ..lazy import exports"])
+    modules = {path.stem for path in (PACKAGE / puzzle).glob("*.py")}
+    exported = set(getattr(importlib.import_module(f"puzzlelab.{puzzle}"), "__all__", ()))
+    # once a submodule is imported, Python binds its name on the package over the lazy name
+    assert not exported & modules, f"exported names that are also modules: {exported & modules}"
     probe = (f"import sys, puzzlelab.{puzzle} as p\n"
              f"loaded = sorted(m for m in sys.modules if m.startswith('puzzlelab.{puzzle}.'))\n"
              "assert loaded == [], loaded\n"

@@ -455,7 +455,7 @@ class Examples:
             "KripkeModel": [call("puzzlelab.russian_cards.kripke", "deal_model", 2, 2, 1)],
             "Game": [mastermind, call("puzzlelab.codebreaking.games", "counterfeit_coin", 3),
                      call("puzzlelab.codebreaking.games", "bulls_and_cows", 2, 4),
-                     lambda: _module("puzzlelab.kemps.play").new_game(
+                     lambda: _module("puzzlelab.kemps.matches").new_game(
                          sorted(_module("puzzlelab.kemps.strategies").STRATEGIES)[:3], 0,
                          deck5())],
             "Analysis": [lambda: _module("puzzlelab.codebreaking.analysis").analyze(mastermind())],
@@ -466,7 +466,7 @@ class Examples:
             "KempsEnv": [call("puzzlelab.kemps.env", "KempsEnv")],
             "Agent": [lambda: _module("puzzlelab.kemps.strategies").Greedy(),
                       lambda: _module("puzzlelab.kemps.strategies").KBGreedy()],
-            "GameRecord": [call("puzzlelab.kemps.play", "play", ["greedy", "kb-greedy", "tom"],
+            "GameRecord": [call("puzzlelab.kemps.matches", "play", ["greedy", "kb-greedy", "tom"],
                                 3, range(1, 6), knowledge=True)],
             "Verdict": [call("puzzlelab.russian_cards.solver", "decide", 3, 3, 1)],
             "DfsResult": [call("puzzlelab.russian_cards.search", "report_dfs", 3, 3, 1)],

@@ -19,7 +19,7 @@ _EXPORTS = {
     "FULL": "cards", "Deck": "cards", "make_deck": "cards",
     "Game": "game", "GameRecord": "game", "Turn": "game",
     "KempsEnv": "env",
-    "play": "play", "play_scores": "play",
+    "play": "matches", "play_scores": "matches",
     "STRATEGIES": "strategies", "Agent": "strategies", "Blocking": "strategies",
     "Bold": "strategies", "Greedy": "strategies", "KBGreedy": "strategies",
     "TheoryOfMind": "strategies",

@@ -21,7 +21,7 @@ from ..figures import finish
 from . import knowledge as K
 from .cards import FULL, Deck, make_deck
 from .game import GameRecord
-from .play import play
+from .matches import play
 from .source import trace_table
 from .summaries import seats_from_sums
 from .tables import long_run, tournament_games

@@ -16,7 +16,7 @@ from .. import checks
 from ..progress import tqdm
 from .cards import FULL, Deck, make_deck
 from .game import GameRecord, Turn
-from .play import make_agents, play, play_scores
+from .matches import make_agents, play, play_scores
 from .strategies import best_group, value_counts
 
 __all__ = [

@@ -30,7 +30,7 @@ from .. import checks, sweeps
 from ..exact_sums import Z95
 from .cards import FULL, Deck, make_deck
 from .game import MAX_TURNS
-from .play import play_scores
+from .matches import play_scores
 from .strategies import ABLATIONS, STRATEGIES
 from .summaries import (SUMS, block_sums, head_to_head_from_sums, lineup_from_sums,
                         seats_from_sums, strategy_from_sums)
