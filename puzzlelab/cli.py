@@ -172,7 +172,10 @@ def _run_build(name: str, args: argparse.Namespace, declared: dict[str, cache.Ta
     build = builds.get(name)
     if build is None:
         module, argv = _module_command(declared[name])  # type: ignore[misc]
-        importlib.import_module(module).main(argv + _executor_argv(args))
+        command = importlib.import_module(module)
+        if not hasattr(command, "main"):  # a solver's command whose `main` is its table layer's
+            command = importlib.import_module(f"{module.rpartition('.')[0]}.tables")
+        command.main(argv + _executor_argv(args))
         return True
     with cache.recomputing(name):
         if not _takes_executor(build):

@@ -35,6 +35,15 @@ COMMANDS = {
 }
 
 
+def command_main(module: str):
+    """What `python -m module` runs: the module's `main`, or its puzzle's table layer's (a
+    solver module whose command line lives in `tables`, as `puzzlelab compute` finds it)."""
+    command = importlib.import_module(module)
+    if not hasattr(command, "main"):
+        command = importlib.import_module(f"{module.rpartition('.')[0]}.tables")
+    return command.main
+
+
 @pytest.fixture
 def data_dir(tmp_path, monkeypatch):
     monkeypatch.setattr(cache, "DATA", tmp_path)
@@ -126,7 +135,7 @@ def test_the_limit_is_a_multiple_of_the_cores_and_an_environment_variable_moves_
                                  ["--workers", "100000"], ["--workers", str(10**20)]])
 def test_every_command_refuses_a_bad_number_of_workers_at_once(module, bad, no_processes,
                                                                data_dir):
-    main = importlib.import_module(module).main
+    main = command_main(module)
     start = time.perf_counter()
     with pytest.raises(ValueError, match="argument --workers: the number of workers (must be"
                                          "|= [0-9]+ is more than the limit)"):
@@ -136,7 +145,7 @@ def test_every_command_refuses_a_bad_number_of_workers_at_once(module, bad, no_p
 
 @pytest.mark.parametrize("module", COMMANDS)
 def test_every_command_names_an_unreachable_scheduler_within_its_timeout(module, data_dir):
-    main = importlib.import_module(module).main
+    main = command_main(module)
     start = time.perf_counter()
     with pytest.raises(ValueError, match=r"cannot reach the Dask scheduler at "
                                          r"tcp://127\.0\.0\.1:1 within 1 s"):
@@ -177,17 +186,18 @@ def test_the_commands_end_with_one_line_and_no_traceback(extra, says):
 # --- 3. commands never replace a committed table with another one -------------------------------
 def test_a_grid_with_no_cells_is_refused_and_a_smaller_one_gets_its_own_name(data_dir):
     from puzzlelab.russian_cards import grid as rg
+    from puzzlelab.russian_cards import tables as rt
 
     copy_committed("russian_cards_grid", data_dir)
     before = files_of("russian_cards_grid", data_dir)
     with pytest.raises(ValueError, match=r"no cell has c in \[7\]"):
-        rg.main(["--c", "7", "--max-n", "5"])
-    small = rg.main(["--c", "1", "--max-n", "5"])
+        rt.main(["--c", "7", "--max-n", "5"])
+    small = rt.main(["--c", "1", "--max-n", "5"])
     assert files_of("russian_cards_grid", data_dir) == before
     assert len(cache.read_table("russian_cards_grid_n1_5_c1")) == len(small) == len(rg.cells(1, 5))
     assert cache.table_metadata("russian_cards_grid_n1_5_c1")["params"] == {
         "c": [1], "n_min": 1, "n_max": 5}
-    assert len(cache.read_table(rg.GRID)) == len(pd.read_csv(paths.DATA / "russian_cards_grid.csv"))
+    assert len(cache.read_table(rt.GRID)) == len(pd.read_csv(paths.DATA / "russian_cards_grid.csv"))
 
 
 def test_a_declared_table_is_never_written_with_other_parameters(data_dir):
@@ -476,8 +486,9 @@ def test_long_run_sums_over_other_deals_or_line_ups_are_refused(data_dir):
 
 def test_grid_and_smallest_rows_must_agree_with_their_proofs():
     from puzzlelab.russian_cards import grid as rg
+    from puzzlelab.russian_cards import tables as rt
 
-    grid = cache.read_table(rg.GRID)
+    grid = cache.read_table(rt.GRID)
     lemma = grid.index[(grid.proof == "lemma")][0]
     solvable = grid.index[grid.status == "solvable"][0]
     for i, column, value, why in [
@@ -489,7 +500,7 @@ def test_grid_and_smallest_rows_must_agree_with_their_proofs():
         bad.loc[i, column] = value
         with pytest.raises(ValueError, match=why):
             rg.check_grid(bad)
-    smallest = cache.read_table(rg.SMALLEST)
+    smallest = cache.read_table(rt.SMALLEST)
     open_row = smallest.index[~smallest.proven.astype(bool)][0]
     bad = smallest.copy()
     bad.loc[open_row, "proven"] = True
