@@ -55,9 +55,9 @@ __all__ = [
     "AGREEMENT", "COMMAND", "GRID", "LONG", "MATRIX", "MATRIX_TABLE", "ORBITS", "ORBIT_TABLE",
     "REPORT_DFS", "SMALLEST", "SUM_MOD", "WIDE", "WIDE_TABLE", "agreement_table",
     "appendix_table", "c1_table", "candidate_families", "grid_table", "improved_by_descent",
-    "main", "matrix_table", "orbit_table", "report_dfs_table", "report_solver_table",
-    "smallest_table", "sum_mod_table", "wide_grid_table",
-]
+    "matrix_table", "orbit_table", "report_dfs_table", "report_solver_table", "smallest_table",
+    "sum_mod_table", "wide_grid_table",
+]  # and `main`, the command line (python -m puzzlelab.russian_cards.grid)
 
 COMMAND = "python -m puzzlelab.russian_cards.grid"  # the command line of `main`
 WIDE_TABLE = f"russian_cards_grid_n{N_MAX + 1}_{N_LIMIT}"  # the wider grid's table in data/
