@@ -41,6 +41,7 @@ MAINS = {
     "puzzlelab.kemps.tournament": ("puzzlelab.kemps.tables", "tournament_main"),
     "puzzlelab.kemps.streaming": ("puzzlelab.kemps.tables", "streaming_main"),
     "puzzlelab.hats.optima": ("puzzlelab.hats.tables", "main"),
+    "puzzlelab.russian_cards.grid": ("puzzlelab.russian_cards.tables", "main"),
 }
 
 
@@ -192,17 +193,18 @@ def test_the_commands_end_with_one_line_and_no_traceback(extra, says):
 # --- 3. commands never replace a committed table with another one -------------------------------
 def test_a_grid_with_no_cells_is_refused_and_a_smaller_one_gets_its_own_name(data_dir):
     from puzzlelab.russian_cards import grid as rg
+    from puzzlelab.russian_cards import tables as rt
 
     copy_committed("russian_cards_grid", data_dir)
     before = files_of("russian_cards_grid", data_dir)
     with pytest.raises(ValueError, match=r"no cell has c in \[7\]"):
-        rg.main(["--c", "7", "--max-n", "5"])
-    small = rg.main(["--c", "1", "--max-n", "5"])
+        rt.main(["--c", "7", "--max-n", "5"])
+    small = rt.main(["--c", "1", "--max-n", "5"])
     assert files_of("russian_cards_grid", data_dir) == before
     assert len(cache.read_table("russian_cards_grid_n1_5_c1")) == len(small) == len(rg.cells(1, 5))
     assert cache.table_metadata("russian_cards_grid_n1_5_c1")["params"] == {
         "c": [1], "n_min": 1, "n_max": 5}
-    assert len(cache.read_table(rg.GRID)) == len(pd.read_csv(paths.DATA / "russian_cards_grid.csv"))
+    assert len(cache.read_table(rt.GRID)) == len(pd.read_csv(paths.DATA / "russian_cards_grid.csv"))
 
 
 def test_a_declared_table_is_never_written_with_other_parameters(data_dir):
@@ -491,8 +493,9 @@ def test_long_run_sums_over_other_deals_or_line_ups_are_refused(data_dir):
 
 def test_grid_and_smallest_rows_must_agree_with_their_proofs():
     from puzzlelab.russian_cards import grid as rg
+    from puzzlelab.russian_cards import tables as rt
 
-    grid = cache.read_table(rg.GRID)
+    grid = cache.read_table(rt.GRID)
     lemma = grid.index[(grid.proof == "lemma")][0]
     solvable = grid.index[grid.status == "solvable"][0]
     for i, column, value, why in [
@@ -504,7 +507,7 @@ def test_grid_and_smallest_rows_must_agree_with_their_proofs():
         bad.loc[i, column] = value
         with pytest.raises(ValueError, match=why):
             rg.check_grid(bad)
-    smallest = cache.read_table(rg.SMALLEST)
+    smallest = cache.read_table(rt.SMALLEST)
     open_row = smallest.index[~smallest.proven.astype(bool)][0]
     bad = smallest.copy()
     bad.loc[open_row, "proven"] = True

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import puzzlelab.russian_cards as rc
 from puzzlelab.bitsets import from_bits as mask
 from puzzlelab.russian_cards import notebook as rn
+from puzzlelab.russian_cards import tables as rt
 from puzzlelab.russian_cards.model import all_hands, cards, informative_masks, safe_masks
 from puzzlelab.russian_cards.reference import brute_force_masks
 from puzzlelab.russian_cards.search import cpsat_model, enumerate_masks, random_greedy
@@ -592,11 +593,12 @@ def test_appendix_parser_on_a_two_column_snippet():
 def test_cached_appendix_agrees_with_our_views():
     """Every line of the report's appendix (read from its text, cached) equals our recomputation."""
     from puzzlelab.cache import read_table
+    from puzzlelab.russian_cards import grid as rg
 
     app = read_table("russian_cards_appendix")
     ann_text = app.loc[app.who == "announcement", "report"].item()
     ann = [tuple(int(ch) for ch in h) for h in ann_text.split()]
-    assert ann_text == rn.short(rc.report_dfs(3, 3, 1).announcement)
+    assert ann_text == rg.short(rc.report_dfs(3, 3, 1).announcement)
     for who, size in (("B", 3), ("C", 1)):
         lines = app[app.who == who]
         assert lines.readable.all() and list(lines["index"]) == list(range(comb(7, size)))
@@ -604,7 +606,7 @@ def test_cached_appendix_agrees_with_our_views():
         for r in lines.itertuples():
             hand = all_hands(7, size)[r.index]
             assert r.holds == str(list(hand))
-            assert r.report == (rn.short(ours[hand]) or "no options left")
+            assert r.report == (rg.short(ours[hand]) or "no options left")
 
 
 def test_cath_considers_binomial_many_deals():
@@ -670,12 +672,12 @@ def test_notebook_summaries():
     assert rn.smallest_label(26, 26, True) == "26"
     assert rn.smallest_label(6, 9, False) == "6–9"
     assert rn.smallest_label(5, 504, False) == "≤ 504 (weak)"
-    grid = rn.grid_table()
-    smallest = rn.smallest_table(grid)
+    grid = rt.grid_table()
+    smallest = rt.smallest_table(grid)
     summary = rn.smallest_summary(smallest)
     assert (summary.loc["exact"] + summary.loc["range"] + summary.loc["weak_range"]
             == summary.loc["solvable"]).all()
-    both = rn.report_and_ours(rn.c1_table(), grid)
+    both = rn.report_and_ours(rt.c1_table(), grid)
     assert set(both.columns.get_level_values(0)) == {"ours", "report"}
     view = rn.cell_view(10, 2, 1, smallest)
     assert view.loc["smallest"].item() == "26" and view.loc["status"].item() == "solvable"

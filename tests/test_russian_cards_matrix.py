@@ -10,6 +10,7 @@ import pytest
 from puzzlelab.cache import data_path, read_table
 from puzzlelab.russian_cards import grid as rg
 from puzzlelab.russian_cards import matrix
+from puzzlelab.russian_cards import tables as rt
 from puzzlelab.russian_cards.model import all_hands, is_solution
 
 
@@ -60,12 +61,12 @@ def test_bad_requests_are_refused(call, words):
         call()
 
 
-MATRIX_RUN = data_path(rg.MATRIX_TABLE).exists()
+MATRIX_RUN = data_path(rt.MATRIX_TABLE).exists()
 
 
 @pytest.mark.skipif(not MATRIX_RUN, reason="the matrix run is not in data/")
 def test_the_matrix_run_verifies_and_its_cheapest_rows_recompute():
-    table = read_table(rg.MATRIX_TABLE)
+    table = read_table(rt.MATRIX_TABLE)
     rg.check_min_sizes(table)
     assert (table.lower_bound >= table.lower_before).all()
     assert (table.smallest <= table.smallest_before).all()
@@ -86,10 +87,10 @@ def test_the_matrix_run_verifies_and_its_cheapest_rows_recompute():
 def test_the_smallest_table_takes_the_matrix_bounds():
     from puzzlelab.russian_cards import notebook as rn
 
-    smallest = rn.smallest_table(rn.grid_table())
-    before = rn.smallest_table(rn.grid_table(), matrix=False)
+    smallest = rt.smallest_table(rt.grid_table())
+    before = rt.smallest_table(rt.grid_table(), matrix=False)
     assert (smallest.lower_bound >= before.lower_bound).all()
     assert (smallest.smallest <= before.smallest).all()
     assert smallest.proven.sum() > before.proven.sum()
     changed = rn.matrix_changes(smallest)
-    assert len(changed) == int(smallest.by_matrix.sum()) == len(read_table(rg.MATRIX_TABLE))
+    assert len(changed) == int(smallest.by_matrix.sum()) == len(read_table(rt.MATRIX_TABLE))

@@ -20,10 +20,11 @@ import puzzlelab.russian_cards as rc
 from puzzlelab.russian_cards import kripke as rc_kripke
 from puzzlelab.russian_cards import model as rc_model
 from puzzlelab.russian_cards import notebook as rn
+from puzzlelab.russian_cards import tables as rt
 from puzzlelab.russian_cards.search import MAX_CHECKS
 
 MODULES = ["constructions", "grid", "kripke", "matrix", "model", "notebook", "orbits",
-           "reference", "search", "smallest", "solver", "source", "symmetry"]
+           "reference", "search", "smallest", "solver", "source", "symmetry", "tables"]
 SLOW = {"decide_grid", "min_sizes", "agreement_table", "grid_table", "wide_grid_table",
         "smallest_table", "announcement_of_size", "settle", "matrix_row", "matrix_min_sizes",
         "sum_mod_table", "report_dfs_table", "appendix_table", "c1_table",
@@ -156,12 +157,12 @@ def test_issue27_huge_sizes_are_value_errors_not_overflows(call):
 
 
 def test_issue27_wrong_values_are_refused_not_answered_empty():
-    grid = rn.grid_table()
+    grid = rt.grid_table()
     refused_quickly(lambda: rn.yn_table(grid, 1.5, [3, 4], [3, 4]), TypeError,
                     "c must be an integer")
-    refused_quickly(lambda: rn.smallest_table("not a grid"), TypeError, "DataFrame")
-    refused_quickly(lambda: rn.orbit_table(3), TypeError, "DataFrame")
-    refused_quickly(lambda: rn.report_solver_table([(3, 3)]), ValueError, r"\(a, b, c\)")
+    refused_quickly(lambda: rt.smallest_table("not a grid"), TypeError, "DataFrame")
+    refused_quickly(lambda: rt.orbit_table(3), TypeError, "DataFrame")
+    refused_quickly(lambda: rt.report_solver_table([(3, 3)]), ValueError, r"\(a, b, c\)")
 
 
 @pytest.mark.parametrize("f", [

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from puzzlelab.russian_cards import grid as rg
+from puzzlelab.russian_cards import tables as rt
 
 
 def _small(executor=None, workers=1) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -50,7 +51,7 @@ def test_command_line_writes_the_grid(tmp_path, monkeypatch):
     from puzzlelab import cache
 
     monkeypatch.setattr(cache, "DATA", tmp_path)
-    grid = rg.main(["--max-n", "7", "--c", "1", "--workers", "1"])
+    grid = rt.main(["--max-n", "7", "--c", "1", "--workers", "1"])
     written = cache.read_csv_checked(tmp_path / "russian_cards_grid_n1_7_c1.csv")
     assert len(written) == len(grid) == len(rg.cells(1, 7))
     assert list(written.columns) == rg.GRID_COLUMNS

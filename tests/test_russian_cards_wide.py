@@ -13,6 +13,7 @@ from ortools.sat.python import cp_model
 from puzzlelab.cache import data_path, read_table
 from puzzlelab.russian_cards import grid as rg
 from puzzlelab.russian_cards import orbits, solver
+from puzzlelab.russian_cards import tables as rt
 from puzzlelab.russian_cards.constructions import sum_mod
 from puzzlelab.russian_cards.model import (
     counting_lower_bound, informative_masks, is_solution, max_shared, packing_upper_bound,
@@ -109,9 +110,9 @@ def test_decide_leaves_too_large_a_model_open_and_says_why(monkeypatch):
 
 @pytest.fixture(scope="module")
 def wide():
-    if not data_path(rg.WIDE_TABLE).exists():
-        pytest.skip(f"data/{rg.WIDE_TABLE}.csv is not in data/")
-    return read_table(rg.WIDE_TABLE)
+    if not data_path(rt.WIDE_TABLE).exists():
+        pytest.skip(f"data/{rt.WIDE_TABLE}.csv is not in data/")
+    return read_table(rt.WIDE_TABLE)
 
 
 def test_the_wider_grid_has_every_cell_and_its_witnesses_verify(wide):

@@ -88,7 +88,7 @@ LONG_BY_DESIGN = {
     "puzzlelab.russian_cards.grid.matrix_min_sizes",
     "puzzlelab.russian_cards.grid.min_sizes",
     "puzzlelab.russian_cards.grid.orbit_min_sizes",
-    "puzzlelab.russian_cards.notebook.wide_grid_table",
+    "puzzlelab.russian_cards.tables.wide_grid_table",
 }
 
 

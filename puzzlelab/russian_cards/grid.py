@@ -11,27 +11,8 @@ extended to every (a, b, c) with n = a + b + c <= N_MAX and c = 1, 2, 3.
   (`executor=`, e.g. a Dask client's) through `puzzlelab.sweeps`, with the same table whatever
   runs them (every step is deterministic and results come back in the order of the cells).
 
-Command line (writes data/russian_cards_grid.csv, the table the notebook reads; any other
-range of decks or of Cath's hand sizes goes to a table of its own, `grid_name`)::
-
-    python -m puzzlelab.russian_cards.grid --max-n 16 [--workers N] [--scheduler ADDR|local]
-
-The wider grid (decks of 17 to 20 cards; not part of `make reproduce`, resumable) writes
-data/russian_cards_grid_n17_20.csv::
-
-    python -m puzzlelab.russian_cards.grid --min-n 17 --max-n 20 [--workers 2]
-
-The long run (`longer_min_sizes`: a descent of `LONG_WORK` CP-SAT work units per step on every
-unproven smallest announcement; not part of `make reproduce`) writes
-data/russian_cards_min_size_long.csv::
-
-    python -m puzzlelab.russian_cards.grid --descend --max-n 16 [--work 40] [--workers 2]
-
-`matrix_min_sizes` decides the sizes still open after the descent and the orbit search, size by
-size, with the rows-by-cards model of `matrix` (a long run; writes
-data/russian_cards_min_size_matrix.csv)::
-
-    python -m puzzlelab.russian_cards.grid --matrix [--work 100] [--workers 2]
+The tables these sweeps fill in data/ are declared in `tables`, with the command line that
+rebuilds them; ``python -m puzzlelab.russian_cards.grid ...`` runs that command (`tables.main`).
 """
 
 from __future__ import annotations
@@ -44,9 +25,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import cache, checks, sweeps
+from .. import checks, sweeps
 from ..bitsets import from_bits
-from ..cache import Table, read_table
 from ..solvers import solve_limited, work_used
 from .model import Announcement, cards, counting_lower_bound, hand_lists, is_solution
 from .matrix import MATRIX_WORK, settle
@@ -56,30 +36,24 @@ from .smallest import fewer_hands, shrink
 from .solver import Verdict, decide, lemma_proof, steiner_size
 
 __all__ = [
-    "GRID", "LONG", "MATRIX", "ORBITS", "SMALLEST", "WIDE",
-    "GRID_COLUMNS", "LONG_TABLE", "LONG_WORK", "MIN_WORK", "N_MAX", "ORBIT_TABLE", "WIDE_TABLE",
-    "MATRIX_TABLE", "cells", "fewest_on_orbits", "matrix_min_sizes", "matrix_row",
-    "orbit_min_sizes",
-    "check_grid", "check_min_sizes", "decide_grid", "descend", "fewer_hands",
-    "format_announcement", "grid_name", "grid_row", "longer_min_sizes", "min_sizes",
-    "parse_announcement", "smallest_row", "verify_grid",
+    "C_VALUES", "GRID_COLUMNS", "GRID_TABLE", "LONG_TABLE", "LONG_WORK", "MIN_WORK", "N_LIMIT",
+    "N_MAX", "ORBIT_WORK", "ROW_KEYS", "cells", "check_grid", "check_min_sizes", "check_table",
+    "decide_grid", "descend", "fewer_hands", "fewest_on_orbits", "format_announcement",
+    "grid_name", "grid_row", "longer_min_sizes", "matrix_min_sizes", "matrix_row", "min_sizes",
+    "orbit_min_sizes", "parse_announcement", "short", "smallest_row", "verify_grid",
 ]
 
 N_MAX = 16
 N_LIMIT = 20    # the largest deck a grid sweep accepts (C(20, 10) hands: `model.MAX_HANDS`)
 MIN_WORK = 3.0  # CP-SAT work units per cell for the smallest announcement
 LONG_WORK = 40.0  # CP-SAT work units per symmetry case and descent step of the long run
+GRID_TABLE = "russian_cards_grid"  # the notebook's grid in data/ (n <= N_MAX, c in C_VALUES)
 LONG_TABLE = "russian_cards_min_size_long"  # the long run's table in data/
-ORBIT_TABLE = "russian_cards_min_size_orbits"  # smaller announcements made of orbits
 ORBIT_WORK = 5.0  # CP-SAT work units per group when minimising over unions of orbits
-MATRIX_TABLE = "russian_cards_min_size_matrix"  # sizes settled by the matrix model (long run)
 ROW_KEYS = ("a", "b", "c", "smallest", "lower_bound", "proven", "witness")  # what `descend` reads
-WIDE_TABLE = f"russian_cards_grid_n{N_MAX + 1}_{N_LIMIT}"  # the wider grid's table in data/
 GRID_COLUMNS = ["a", "b", "c", "n", "status", "method", "proof", "size", "work_units", "detail",
                 "witness"]
 C_VALUES = (1, 2, 3)  # Cath's hand sizes of the grids the notebook reads
-COMMAND = "python -m puzzlelab.russian_cards.grid"
-
 
 
 # -- witnesses as text (for CSV caches) -------------------------------------------------------
@@ -100,6 +74,13 @@ def parse_announcement(text: str) -> Announcement:
         raise ValueError(f"an announcement text is '0 1 2|0 3 4|...', got {text!r}") from None
 
 
+def short(ann: Iterable[Iterable[int]]) -> str:
+    """Compact display '012 034 ...' (cards as digits when the deck has at most 10 cards)."""
+    hs = hand_lists(ann)
+    wide = any(q > 9 for h in hs for q in h)
+    return " ".join(("." if wide else "").join(map(str, h)) for h in hs)
+
+
 # -- the grid ---------------------------------------------------------------------------------
 def cells(c: int, n_max: int = N_MAX, n_min: int = 1) -> list[tuple[int, int, int]]:
     """Every (a, b, c) with a, b >= 1 and n_min <= a + b + c <= n_max."""
@@ -117,7 +98,7 @@ def grid_name(n_min: int = 1, n_max: int = N_MAX, c_values: Iterable[int] = C_VA
     n_max = checks.integer(n_max, "n_max", low=1)
     cs = checks.integers(c_values, "c_values", low=1)
     if (n_min, n_max, cs) == (1, N_MAX, C_VALUES):
-        return GRID.name
+        return GRID_TABLE
     return f"russian_cards_grid_n{n_min}_{n_max}" + ("" if cs == C_VALUES else
                                                      "_c" + "-".join(map(str, cs)))
 
@@ -388,117 +369,6 @@ def check_min_sizes(table: pd.DataFrame) -> None:
                              f"{r.lower_bound}..{r.smallest}")
 
 
-# -- the tables in data/ ------------------------------------------------------------------------
-# The tables of this module in data/: what makes each, and the command that rebuilds it.
-GRID = cache.register(Table("russian_cards_grid", params=dict(c=C_VALUES, n_min=1, n_max=N_MAX),
-                            command=f"{COMMAND} --max-n {N_MAX}", check=check_grid))
-WIDE = cache.register(Table(WIDE_TABLE, params=dict(c=C_VALUES, n_min=N_MAX + 1, n_max=N_LIMIT),
-                            command=f"{COMMAND} --min-n {N_MAX + 1} --max-n {N_LIMIT} --workers 2",
-                            long_run=True, check=check_grid))
-SMALLEST = cache.register(Table("russian_cards_min_size",
-                                params=dict(c=C_VALUES, n_min=1, n_max=N_MAX, work=MIN_WORK),
-                                command=f"{COMMAND} --max-n {N_MAX} --smallest",
-                                check=check_min_sizes))
-LONG = cache.register(Table(LONG_TABLE, params=dict(n_max=N_MAX, work=LONG_WORK),
-                            command=f"{COMMAND} --descend --workers 2", long_run=True,
-                            check=check_min_sizes))
-ORBITS = cache.register(Table(ORBIT_TABLE, params=dict(work=ORBIT_WORK), check=check_min_sizes))
-MATRIX = cache.register(Table(MATRIX_TABLE, params=dict(work=MATRIX_WORK),
-                              command=f"{COMMAND} --matrix --workers 2", long_run=True,
-                              check=check_min_sizes))
-
-
-# -- command line -----------------------------------------------------------------------------
-def _grid_table(args: Any, command: str) -> Table:
-    """The table a grid run writes: the notebook's grid, the wide grid, or one of its own."""
-    cs, n_min, n_max = tuple(args.c), args.min_n, args.max_n
-    if not any(cells(c, n_max, n_min) for c in checks.integers(cs, "--c", low=1)):
-        raise ValueError(f"no cell has c in {list(cs)} and {n_min} <= n <= {n_max} "
-                         f"(a, b >= 1: n >= c + 2)")
-    for table in (GRID, WIDE):
-        if table.params == dict(c=list(cs), n_min=n_min, n_max=n_max):
-            return table
-    return GRID.variant(name=grid_name(n_min, n_max, cs), command=command, c=cs, n_min=n_min,
-                        n_max=n_max)
-
-
-def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
-    """Decide the grid for --min-n <= n <= --max-n and write data/russian_cards_grid.csv
-    (for other decks or values of c, a table of its own: `grid_name`), or, with --descend,
-    improve data/russian_cards_min_size.csv into data/russian_cards_min_size_long.csv, or, with
-    --matrix, decide the sizes still open with the matrix model
-    (data/russian_cards_min_size_matrix.csv). Other settings than the notebook's write tables
-    of their own names; a committed table is never replaced by a different one."""
-    parser = sweeps.CommandParser(prog=COMMAND, description=main.__doc__)
-    parser.add_argument("--max-n", type=int, default=N_MAX, help="largest deck (default 16)")
-    parser.add_argument("--min-n", type=int, default=1,
-                        help="smallest deck (default 1); with a value > 1 the run is resumable "
-                             "and writes data/russian_cards_grid_n{min}_{max}.csv")
-    parser.add_argument("--c", type=int, nargs="+", default=list(C_VALUES),
-                        help="Cath's hand sizes")
-    parser.add_argument("--smallest", action="store_true",
-                        help="also write data/russian_cards_min_size.csv")
-    parser.add_argument("--descend", action="store_true",
-                        help="only run the long descent on the cached smallest-announcement table "
-                             f"and write data/{LONG_TABLE}.csv (resumable)")
-    parser.add_argument("--matrix", action="store_true",
-                        help="only decide the open smallest sizes with the matrix model and "
-                             f"write data/{MATRIX_TABLE}.csv")
-    parser.add_argument("--work", type=float, default=None,
-                        help=f"CP-SAT work units per descent step (default {LONG_WORK:g}) or, "
-                             f"with --matrix, per size (default {MATRIX_WORK:g})")
-    sweeps.add_executor_arguments(parser)
-    args = parser.parse_args(argv)
-    command = sweeps.invocation(parser, argv)
-    if args.matrix:
-        return _matrix_command(args, MATRIX.variant(command=command,
-                                                    work=args.work or MATRIX_WORK))
-    if args.descend:
-        return _descend_command(args, LONG.variant(command=command, n_max=args.max_n,
-                                                   work=args.work or LONG_WORK))
-    grid_table = cache.check_writable(_grid_table(args, command))
-    smallest = None
-    if args.smallest:
-        smallest = cache.check_writable(SMALLEST.variant(
-            name=grid_table.name.replace("_grid", "_min_size"), command=command, c=args.c,
-            n_min=args.min_n, n_max=args.max_n))
-    with sweeps.executor_from_arguments(args) as (executor, workers):
-        grid = cache.compute_table(grid_table, lambda: decide_grid(
-            args.c, args.max_n, n_min=args.min_n, executor=executor, workers=workers),
-            verify=check_grid)
-        print(f"wrote {cache.data_path(grid_table.name)} ({len(grid)} cells)")
-        if smallest is not None:
-            table = cache.compute_table(smallest, lambda: min_sizes(
-                grid, args.max_n, executor=executor, workers=workers), verify=check_min_sizes)
-            print(f"wrote {cache.data_path(smallest.name)} ({len(table)} sizes)")
-    return grid
-
-
-def _matrix_command(args: Any, table: Table) -> pd.DataFrame:
-    """--matrix: the open smallest sizes decided by the matrix model."""
-    from .notebook import grid_table, smallest_table
-
-    cache.check_writable(table)
-    with sweeps.executor_from_arguments(args) as (executor, workers):
-        out = cache.compute_table(table, lambda: matrix_min_sizes(
-            smallest_table(grid_table(), matrix=False), table.params["work"],
-            executor=executor, workers=workers), verify=check_min_sizes)
-    print(f"wrote {cache.data_path(table.name)} ({int(out.proven.sum())} of {len(out)} sizes "
-          f"changed now exact)")
-    return out
-
-
-def _descend_command(args: Any, table: Table) -> pd.DataFrame:
-    """--descend: the long descent on the cached smallest-announcement table."""
-    cache.check_writable(table)
-    with sweeps.executor_from_arguments(args) as (executor, workers):
-        out = cache.compute_table(table, lambda: longer_min_sizes(
-            read_table(SMALLEST), table.params["n_max"], table.params["work"],
-            executor=executor, workers=workers, name=table.name), verify=check_min_sizes)
-    print(f"wrote {cache.data_path(table.name)} ({int(out.proven.sum())} of {len(out)} cells "
-          f"proven)")
-    return out
-
-
-if __name__ == "__main__":
+if __name__ == "__main__":  # the command line of the tables these sweeps fill
+    from .tables import main
     sweeps.command_line(main)

@@ -1,8 +1,7 @@
-"""The notebook layer: cached tables, display helpers, figures and the `explore_…` functions.
+"""The views of Russian Cards: display helpers, summaries, figures and `explore_views`.
 
-Source: group11_rc §4-5 and the appendix. The only module of the puzzle that reads or writes
-the cached tables in data/ (through `puzzlelab.cache`); a cached witness is re-checked by the
-verifier whenever its table is read.
+Source: group11_rc §4-5 and the appendix. The tables these views show are read through
+`tables` (cached in data/, every witness verified when read).
 """
 
 from __future__ import annotations
@@ -10,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
-from itertools import combinations
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -19,45 +17,29 @@ from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 
 from .. import checks
-from .. import cache
-from ..cache import Table, cached_source_table, cached_table, read_long_run, read_table
+from ..cache import read_table
 from ..figures import finish
-from . import grid as rg
-from . import source
-from .kripke import agreement, random_announcements
-from .model import (
-    all_hands, check_hand, counting_lower_bound, covering_counts, hand_lists, hand_sizes,
-    holding_bound, is_solution, packing_upper_bound, views,
-)
-from .search import packings, report_dfs
 from ..proofs import Proof
+from . import grid as rg
+from .grid import short
+from .model import (
+    check_hand, counting_lower_bound, covering_counts, hand_sizes, holding_bound,
+    packing_upper_bound, views,
+)
 from .solver import Verdict, decide, for_hand, lemma_proof
+from .tables import ORBITS, grid_table, improved_by_descent, matrix_table
 
 __all__ = [
-    "EXPLORE_N_MAX", "STATUS_COLOURS", "agreement_table", "appendix_table", "asymmetry",
-    "bounds_cross", "c1_table", "candidate_families", "cell_view", "cell_views",
-    "counting_bounds", "explore_views", "grid_table", "matrix_changes", "matrix_table",
-    "open_sizes", "orbit_changes", "orbit_table", "settled_by", "wide_grid_table",
-    "plot_grids", "proof_family", "report_and_ours", "report_dfs_table", "report_solver_table",
-    "descent_changes", "short", "smallest_label", "smallest_summary", "smallest_table",
-    "sum_mod_table", "yn_table",
+    "EXPLORE_N_MAX", "STATUS_COLOURS", "asymmetry", "bounds_cross", "cell_view", "cell_views",
+    "counting_bounds", "descent_changes", "explore_views", "matrix_changes", "open_sizes",
+    "orbit_changes", "plot_grids", "proof_family", "report_and_ours", "settled_by",
+    "smallest_label", "smallest_summary", "yn_table",
 ]
 
 EXPLORE_N_MAX = 12  # outside the grid the explorer decides decks of at most 12 cards
-# The notebook's small tables (the grids and smallest announcements are declared in `grid`).
-AGREEMENT, SUM_MOD, REPORT_DFS = (
-    cache.register(Table(f"russian_cards_{name}")) for name in ("model_agreement", "sum_mod",
-                                                                "report_dfs"))
 
 
 # -- display helpers ---------------------------------------------------------------------------
-def short(ann: Iterable[Iterable[int]]) -> str:
-    """Compact display '012 034 ...' (cards as digits when the deck has at most 10 cards)."""
-    hs = hand_lists(ann)
-    wide = any(q > 9 for h in hs for q in h)
-    return " ".join(("." if wide else "").join(map(str, h)) for h in hs)
-
-
 def proof_family(kind: str, status: str) -> str:
     """How a grid cell was settled, for legends: lemma, construction, CP-SAT witness/proof, ..."""
     kind = checks.choice(kind, "kind", ("lemma", "construction", "exhaustive", "solver", "open"))
@@ -67,20 +49,7 @@ def proof_family(kind: str, status: str) -> str:
     return {"exhaustive": "exhaustive search"}.get(kind, kind)
 
 
-# -- cached tables -----------------------------------------------------------------------------
-@cache.rebuilds("russian_cards_grid")
-def grid_table() -> pd.DataFrame:
-    """The solvability grid (c = 1, 2, 3, n <= 16): data/russian_cards_grid.csv, verified."""
-    return cached_table(rg.GRID, rg.decide_grid, verify=rg.check_grid)
-
-
-def wide_grid_table() -> pd.DataFrame:
-    """The grid for 17 <= n <= 20 (the long run's data/russian_cards_grid_n17_20.csv), its
-    witnesses verified; an empty grid when that run is not in data/."""
-    wide = read_long_run(rg.WIDE, verify=rg.check_grid)
-    return pd.DataFrame(columns=rg.GRID_COLUMNS) if wide is None else wide
-
-
+# -- how the grid was settled, and what the long runs changed ----------------------------------
 def settled_by(grid: pd.DataFrame) -> pd.DataFrame:
     """How the sizes of a grid were settled (lemma, construction, CP-SAT proof, ...) per c."""
     grid = _grid(grid)
@@ -97,65 +66,6 @@ def open_sizes(grid: pd.DataFrame) -> pd.DataFrame:
                          "n": still.n.to_numpy(),
                          "why": still.method.str.extract(r"open \((\w+)\)")[0].to_numpy()},
                         ).groupby(["n", "why"])["size"].agg(", ".join).unstack(fill_value="—")
-
-
-def _improved_by_descent() -> pd.DataFrame:
-    """Rows of the long descent (data/russian_cards_min_size_long.csv, verified) that improve the
-    default table, beside the default's values (suffix `_short`); empty when the run is absent."""
-    long = read_long_run(rg.LONG, verify=rg.check_min_sizes)
-    if long is None:
-        return pd.DataFrame(columns=["a", "b", "c"])
-    both = long.merge(read_table(rg.SMALLEST), on=["a", "b", "c"],
-                      suffixes=("", "_short"))
-    return both[(both.smallest < both.smallest_short)
-                | (both.lower_bound > both.lower_bound_short)].reset_index(drop=True)
-
-
-def smallest_table(grid: pd.DataFrame, matrix: bool = True) -> pd.DataFrame:
-    """Smallest announcements of the grid's solvable cells: data/russian_cards_min_size.csv,
-    with each cell the long descent improved (data/russian_cards_min_size_long.csv, when that
-    run is in data/) replaced by its row, then each cell a union of orbits improves
-    (data/russian_cards_min_size_orbits.csv), then (with `matrix`) each size the matrix model
-    settled (data/russian_cards_min_size_matrix.csv, when that run is in data/); `by_descent`,
-    `by_orbits` and `by_matrix` mark them."""
-    grid = rg.check_table(grid, ["a", "b", "c", "n", "status", "witness"])  # what min_sizes reads
-    matrix = checks.boolean(matrix, "matrix")
-    out = cached_table(rg.SMALLEST, lambda: rg.min_sizes(grid),
-                       verify=rg.check_min_sizes).assign(by_descent=False, by_orbits=False,
-                                                         by_matrix=False)
-    index = out.set_index(["a", "b", "c"]).index
-    for r in _improved_by_descent().itertuples():
-        i = index.get_loc((r.a, r.b, r.c))
-        for column in ("smallest", "lower_bound", "proven", "witness"):
-            out.loc[i, column] = getattr(r, column)
-        out.loc[i, "by_descent"] = True
-    done = out.drop(columns=["by_descent", "by_orbits", "by_matrix"])
-    for r in orbit_table(done).itertuples():
-        i = index.get_loc((r.a, r.b, r.c))
-        if r.smallest < out.loc[i, "smallest"] and r.lower_bound == out.loc[i, "lower_bound"]:
-            for column in ("smallest", "proven", "witness"):
-                out.loc[i, column] = getattr(r, column)
-            out.loc[i, "by_orbits"] = True
-    settled = read_long_run(rg.MATRIX, verify=rg.check_min_sizes) if matrix else None
-    if settled is not None:
-        for r in settled.itertuples():  # its bounds are facts: keep the better of each
-            i = index.get_loc((r.a, r.b, r.c))
-            out.loc[i, "lower_bound"] = max(out.loc[i, "lower_bound"], r.lower_bound)
-            if r.smallest < out.loc[i, "smallest"]:
-                out.loc[i, "smallest"], out.loc[i, "witness"] = r.smallest, r.witness
-            out.loc[i, "proven"] = out.loc[i, "lower_bound"] == out.loc[i, "smallest"]
-            out.loc[i, "by_matrix"] = True
-    return out
-
-
-def matrix_table() -> pd.DataFrame:
-    """The sizes the matrix model settled (data/russian_cards_min_size_matrix.csv, the long run
-    `python -m puzzlelab.russian_cards.grid --matrix`), every witness verified."""
-    table = read_long_run(rg.MATRIX, verify=rg.check_min_sizes)
-    if table is None:
-        raise ValueError(f"data/{rg.MATRIX.name}.csv is missing; build it with: "
-                         f"{rg.MATRIX.command}")
-    return table
 
 
 def matrix_changes(smallest: pd.DataFrame) -> pd.DataFrame:
@@ -175,19 +85,11 @@ def matrix_changes(smallest: pd.DataFrame) -> pd.DataFrame:
     }).set_index("size")
 
 
-def orbit_table(smallest: pd.DataFrame) -> pd.DataFrame:
-    """The unproven sizes of `smallest` that unions of orbits of a card group improve:
-    data/russian_cards_min_size_orbits.csv (`grid.orbit_min_sizes`), verified."""
-    smallest = rg.check_table(smallest, ["proven", *rg.ROW_KEYS])  # what orbit_min_sizes reads
-    return cached_table(rg.ORBITS, lambda: rg.orbit_min_sizes(smallest),
-                        verify=rg.check_min_sizes)
-
-
 def orbit_changes(smallest: pd.DataFrame) -> pd.DataFrame:
     """The sizes unions of orbits improved: the range before, the label after, the group."""
     t = rg.check_table(smallest, ["a", "b", "c", "smallest", "lower_bound", "proven",
                                   "by_orbits"])
-    gains = read_table(rg.ORBITS).set_index(["a", "b", "c"])  # as `smallest_table` left it
+    gains = read_table(ORBITS).set_index(["a", "b", "c"])  # as `smallest_table` left it
     rows = t[t.by_orbits.astype(bool)]
     return pd.DataFrame({
         "size": [f"({r.a},{r.b},{r.c})" for r in rows.itertuples()],
@@ -198,70 +100,6 @@ def orbit_changes(smallest: pd.DataFrame) -> pd.DataFrame:
                 for r in rows.itertuples()],  # as the orbits left it, before the matrix run
         "group": [gains.loc[(r.a, r.b, r.c), "group"] for r in rows.itertuples()],
     }).set_index("size")
-
-
-@cache.rebuilds("russian_cards_appendix")
-def appendix_table() -> pd.DataFrame:
-    """The appendix's view lines (`source.parse_appendix`): data/russian_cards_appendix.csv."""
-    return cached_source_table("russian_cards_appendix", source.SOURCE, source.parse_appendix)
-
-
-@cache.rebuilds("russian_cards_report_table")
-def c1_table() -> pd.DataFrame:
-    """The report's c = 1 table, cell by cell: data/russian_cards_report_table.csv."""
-    return cached_source_table("russian_cards_report_table", source.SOURCE,
-                               source.c1_table_cells)
-
-
-def candidate_families() -> dict[str, list]:
-    """The (3,3,1) families the model check is compared on (see the notebook)."""
-    others = [h for h in all_hands(7, 3) if h != (0, 1, 2)]
-    return {
-        "(3,3,1) Rule-1 packings through 012": packings(3, 3, 1, hand=(0, 1, 2)),
-        "(3,3,1) <= 3 hands through 012": [((0, 1, 2), *e) for k in range(3)
-                                           for e in combinations(others, k)],
-        "(3,3,1) SMCDEL's non-crossing 5-7 hand lists": packings(3, 3, 1, sizes=(5, 6, 7)),
-    }
-
-
-@cache.rebuilds("russian_cards_model_agreement")
-def agreement_table() -> pd.DataFrame:
-    """Model check against Rules 1 and 2: data/russian_cards_model_agreement.csv."""
-    def rows() -> pd.DataFrame:
-        out = [dict(family=name, **agreement(anns, 3, 3, 1))
-               for name, anns in candidate_families().items()]
-        for abc in [(4, 4, 1), (3, 4, 1), (4, 2, 1), (4, 3, 2), (5, 2, 2)]:
-            anns = random_announcements(*abc, count=300, seed=sum(abc))
-            out.append(dict(family=f"{abc} 300 random", **agreement(anns, *abc)))
-        return pd.DataFrame(out)
-    return cached_table(AGREEMENT, rows)
-
-
-@cache.rebuilds("russian_cards_sum_mod")
-def sum_mod_table() -> pd.DataFrame:
-    """Sum modulo n and modulo the least prime >= n on every c = 1 cell with a, b >= 3."""
-    from .constructions import is_prime, sum_mod
-
-    def rows() -> pd.DataFrame:
-        out = []
-        for a, b, c in rg.cells(1):
-            if a >= 3 and b >= 3:
-                n = a + b + c
-                p = next(q for q in range(n, 2 * n + 2) if is_prime(q))
-                out.append(dict(a=a, b=b, n=n, mod_n=is_solution(sum_mod(a, b, c, m=n), a, b, c),
-                                p=p, mod_p=is_solution(sum_mod(a, b, c, m=p), a, b, c)))
-        return pd.DataFrame(out)
-    return cached_table(SUM_MOD, rows)
-
-
-@cache.rebuilds("russian_cards_report_dfs")
-def report_dfs_table() -> pd.DataFrame:
-    """The report's solver on the sizes of its two tables: data/russian_cards_report_dfs.csv."""
-    def rows() -> pd.DataFrame:
-        sizes = [(a, a, c) for a in range(2, 6) for c in range(1, 5) if a > c]
-        sizes += [(a, b, 1) for a in range(2, 7) for b in range(2, 7) if a != b]
-        return report_solver_table(sizes, max_nodes=50000)
-    return cached_table(REPORT_DFS, rows)
 
 
 # -- tables built from the grid ------------------------------------------------------------------
@@ -345,23 +183,6 @@ def _grid_panel(ax: plt.Axes, g: pd.DataFrame, c: int) -> None:
     ax.set_xlabel("b (Bill's cards)", fontsize=12)
     ax.set_ylabel("a (Anne's cards, she speaks first)", fontsize=12)
     ax.set_title(f"c = {c}, n = a + b + c ≤ {int(g.n.max())}", fontsize=13)
-
-
-# -- the report's tables with the report's own solver -----------------------------------------
-def report_solver_table(
-    sizes: Iterable[tuple[int, int, int]], max_nodes: int = 20000,
-) -> pd.DataFrame:
-    """Run the report's depth-first solver on each size (node budget): Y, N, or '?' (budget out)."""
-    sizes = [checks.integers(s, "a size (a, b, c)") for s in checks.sequence(sizes, "sizes")]
-    if any(len(s) != 3 for s in sizes):
-        raise ValueError(f"each size is (a, b, c), got {sizes}")
-    rows = []
-    for a, b, c in sizes:
-        r = report_dfs(a, b, c, max_nodes=max_nodes)
-        verdict = "Y" if r.announcement else ("N" if r.complete else "?")
-        rows.append(dict(a=a, b=b, c=c, report_dfs=verdict, nodes=r.nodes,
-                         found=short(r.announcement) if r.announcement else ""))
-    return pd.DataFrame(rows)
 
 
 # -- explorations ------------------------------------------------------------------------------
@@ -485,7 +306,7 @@ def smallest_summary(smallest: pd.DataFrame) -> pd.DataFrame:
 def descent_changes() -> pd.DataFrame:
     """The cells the long descent improved: the default run's label beside the descent's, the
     steps taken and the work units of the last (a proof's cost when it proves)."""
-    both = _improved_by_descent()
+    both = improved_by_descent()
     if both.empty:
         return pd.DataFrame()
     label = lambda r, x="": smallest_label(r["lower_bound" + x], r["smallest" + x], r["proven" + x])
@@ -530,8 +351,3 @@ def cell_views(grid: pd.DataFrame, smallest: pd.DataFrame) -> dict[str, pd.DataF
     todo = _grid(grid)[grid.proof != "lemma"].sort_values(["c", "a", "b"])
     return {f"({r.a},{r.b},{r.c}) {r.status}": cell_view(r.a, r.b, r.c, smallest)
             for r in todo.itertuples()}
-
-
-# What `puzzlelab compute` runs for the tables the notebook reads from other tables.
-cache.rebuilds(rg.SMALLEST)(lambda: smallest_table(grid_table()))
-cache.rebuilds(rg.ORBITS)(lambda: orbit_table(smallest_table(grid_table())))
