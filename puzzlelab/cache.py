@@ -64,8 +64,9 @@ CHANGES_ENV = "PUZZLELAB_CHANGES"  # a file that collects change reports (tools/
 CHECKSUMS = "checksums"
 PARTIAL = "partial"
 PUZZLES = ("russian_cards", "hats", "codebreaking", "kemps", "hanabi")
-# The modules that declare (`register`) the tables their notebooks read.
-DECLARING_MODULES = tuple(f"puzzlelab.{p}.notebook" for p in PUZZLES)
+# The modules that declare (`register`) the named tables: each puzzle's table layer. `registered`
+# imports them by name (the one place where a shared piece reaches up into the puzzles).
+DECLARING_MODULES = tuple(f"puzzlelab.{p}.tables" for p in PUZZLES)
 
 
 class CacheWarning(UserWarning):

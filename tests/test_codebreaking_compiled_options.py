@@ -19,7 +19,7 @@ from puzzlelab.codebreaking.reference import (_fma32, _logf, _mikemag_rank, anal
                                               play_mikemag)
 from puzzlelab.codebreaking.strategies import scoring
 
-# the same helpers as test_codebreaking_engine.py
+# the same helpers as test_codebreaking_compiled.py
 from test_codebreaking_compiled import assert_same, string_twins
 
 

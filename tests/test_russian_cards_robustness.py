@@ -195,3 +195,10 @@ def test_add_counting_refuses_variables_that_are_not_model_variables():
     from puzzlelab.russian_cards.symmetry import add_counting
     with pytest.raises(ArgumentTypeError, match="model variable"):
         add_counting(cp_model.CpModel(), [(2, 0, 2), (2, 1), "x"], np.array([3, 2, 2]), 8, 3, 1)
+
+
+def test_report_solver_table_checks_its_node_budget_even_with_no_sizes():
+    """Found by the fuzz sample: with no sizes, max_nodes=True was never looked at."""
+    from puzzlelab.russian_cards.tables import report_solver_table
+    with pytest.raises(ValueError, match="max_nodes"):
+        report_solver_table([], max_nodes=True)

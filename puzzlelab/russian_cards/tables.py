@@ -49,7 +49,7 @@ from .grid import (
 from .kripke import agreement, random_announcements
 from .matrix import MATRIX_WORK
 from .model import all_hands, is_solution
-from .search import packings, report_dfs
+from .search import MAX_NODES, packings, report_dfs
 
 __all__ = [
     "AGREEMENT", "COMMAND", "GRID", "LONG", "MATRIX", "MATRIX_TABLE", "ORBITS", "ORBIT_TABLE",
@@ -239,6 +239,7 @@ def report_solver_table(
 ) -> pd.DataFrame:
     """Run the report's depth-first solver on each size (node budget): Y, N, or '?' (budget out)."""
     sizes = [checks.integers(s, "a size (a, b, c)") for s in checks.sequence(sizes, "sizes")]
+    max_nodes = checks.integer(max_nodes, "max_nodes", low=0, high=100 * MAX_NODES)
     if any(len(s) != 3 for s in sizes):
         raise ValueError(f"each size is (a, b, c), got {sizes}")
     rows = []
