@@ -38,9 +38,10 @@ from .runner import duration
 __all__ = ["main", "parser", "table_list"]  # the subcommands run through main()
 
 PROG = "puzzlelab"
-NOTEBOOK_TIMEOUT = 1200  # seconds a cell may stay silent before its notebook is run again
-# A cell that recomputes a table is silent for as long as the table takes (progress bars are
-# off), tens of minutes on a busy machine: running the notebook again would redo that work.
+NOTEBOOK_TIMEOUT = 1200  # seconds a cell may run before its notebook is run again
+# A cell that recomputes a table runs as long as the table takes, tens of minutes on a busy
+# machine: running the notebook again would redo that work. A kernel that stopped working is
+# caught sooner, by its idle CPU (runner.Watchdog).
 RECOMPUTE_TIMEOUT = 4 * 3600
 EXECUTOR_OPTIONS = ("--workers", "--scheduler", "--connect-timeout")
 
@@ -448,7 +449,7 @@ def parser() -> argparse.ArgumentParser:
     rerun.add_argument("--recompute", action="store_true",
                        help="recompute data/ (make reproduce) instead of reading it")
     rerun.add_argument("--timeout", type=int, default=None,
-                       help=f"seconds a cell may stay silent (default {NOTEBOOK_TIMEOUT}, "
+                       help=f"seconds a cell may run (default {NOTEBOOK_TIMEOUT}, "
                             f"with --recompute {RECOMPUTE_TIMEOUT})")
     for command in (rebuild, rerun):
         command.add_argument("--record-times", action="store_true",

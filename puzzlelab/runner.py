@@ -26,8 +26,8 @@ from typing import Any
 from . import cache, checks
 
 __all__ = [
-    "IGNORE_TAG", "KEEP_TAG", "WIDGET_NOTE", "Progress", "clean", "clock", "duration",
-    "expected_seconds",
+    "IDLE", "IGNORE_TAG", "KEEP_TAG", "WIDGET_NOTE", "Progress", "StuckKernel", "Watchdog", "clean",
+    "clock", "duration", "expected_seconds", "kernel_seconds",
     "record_seconds", "run_notebook", "times_files",
 ]
 
@@ -40,6 +40,7 @@ VOLATILE_MIME = "application/vnd.jupyter.widget-view+json"
 WIDGET_NOTE = ("Interactive view: run this cell in JupyterLab, or open the published site "
                "(make site).")
 EVERY = 30.0  # seconds between progress lines while nothing else is said
+IDLE = 600.0  # seconds a running notebook's kernel may use no CPU before it is thought stuck
 
 
 # --- how long things take ------------------------------------------------------------------------
@@ -185,18 +186,78 @@ def clean(nb: Any) -> Any:
     return nb
 
 
-def _modules() -> tuple[Any, Any, Any]:
+def _modules() -> tuple[Any, Any, tuple[type[Exception], ...]]:
     try:
         import nbformat
         from nbclient import NotebookClient
-        from nbclient.exceptions import CellTimeoutError
+        from nbclient.exceptions import CellTimeoutError, DeadKernelError
     except ImportError:  # pragma: no cover - depends on the installed extra
         raise ValueError("running notebooks needs Jupyter: pip install 'puzzlelab[notebooks]'") \
             from None
-    return nbformat, NotebookClient, CellTimeoutError
+    return nbformat, NotebookClient, (CellTimeoutError, DeadKernelError)
 
 
-def _execute(path: Path, timeout: int, progress: Progress) -> Any:
+def kernel_seconds(pid: int) -> float | None:
+    """CPU seconds used so far by process `pid` and all its children (None once it is gone)."""
+    import psutil  # with the notebooks extra (a dependency of ipykernel as well)
+
+    try:
+        root = psutil.Process(checks.integer(pid, "pid", low=1))
+        return sum(sum(p.cpu_times()[:2]) for p in [root, *root.children(recursive=True)])
+    except psutil.Error:
+        return None
+
+
+def _kill(pid: int) -> None:
+    import psutil
+
+    with contextlib.suppress(psutil.Error):
+        psutil.Process(pid).kill()
+
+
+class Watchdog:
+    """Kills a kernel that has used no CPU for `idle` seconds while its notebook runs: a kernel
+    (or its client) that stopped answering, seen on overloaded machines. A busy cell, however
+    long, keeps it alive; nbclient then reports the dead kernel and the notebook is run again.
+    """
+
+    def __init__(self, client: Any, idle: float) -> None:
+        self.client = client
+        self.idle = checks.number(idle, "idle", low=1, high=1e6)
+        self.every = min(10.0, self.idle / 3)
+        self.fired = False
+
+    def _pid(self) -> int | None:
+        return getattr(getattr(getattr(self.client, "km", None), "provisioner", None), "pid", None)
+
+    def _watch(self, done: threading.Event) -> None:
+        last, quiet_since = None, time.monotonic()
+        while not done.wait(self.every):
+            pid = self._pid()
+            used = None if pid is None else kernel_seconds(pid)
+            now = time.monotonic()
+            if used is None or last is None or used - last > 0.01 * self.every:
+                quiet_since = now  # starting, or busy: at least 1% of a core since the last look
+            last = used
+            if now - quiet_since > self.idle:
+                self.fired = True
+                _kill(pid)  # type: ignore[arg-type]
+                return
+
+    @contextlib.contextmanager
+    def watching(self) -> Iterator[Watchdog]:
+        """Within this block a thread looks at the kernel every `every` seconds."""
+        done = threading.Event()
+        thread = threading.Thread(target=self._watch, args=(done,), daemon=True)
+        thread.start()
+        try:
+            yield self
+        finally:
+            done.set()
+            thread.join()
+
+
+def _execute(path: Path, timeout: int, progress: Progress, idle: float) -> Any:
     """The notebook at `path`, executed top to bottom in its own folder by a fresh kernel."""
     nbformat, NotebookClient, _ = _modules()
     nb = nbformat.read(path, as_version=4)
@@ -210,31 +271,43 @@ def _execute(path: Path, timeout: int, progress: Progress) -> Any:
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
                             resources={"metadata": {"path": str(path.parent)}},
                             record_timing=False, on_cell_start=started)
-    with progress.ticking():
-        client.execute()
+    watchdog = Watchdog(client, idle)
+    try:
+        with progress.ticking(), watchdog.watching():
+            client.execute()
+    except Exception as err:
+        if watchdog.fired:
+            raise StuckKernel(f"the kernel used no CPU for {idle:g} s") from err
+        raise
     return nb
 
 
+class StuckKernel(RuntimeError):
+    """A notebook's kernel stopped working (see `Watchdog`)."""
+
+
 def run_notebook(path: Path, timeout: int = 1200, *, expected: float | None = None,
-                 tries: int = 2, every: float = EVERY) -> float:
+                 tries: int = 2, every: float = EVERY, idle: float = IDLE) -> float:
     """Execute one notebook with progress lines and write it back; return the seconds it took.
 
-    A cell that produces nothing for `timeout` seconds (a kernel that stopped answering, seen
-    on an overloaded machine) is retried once with a fresh kernel before giving up.
+    A cell still running after `timeout` seconds, or a kernel that used no CPU for `idle`
+    seconds (`Watchdog`: a kernel that stopped answering, seen on an overloaded machine), makes
+    the notebook run again with a fresh kernel, up to `tries` times in all.
     """
-    nbformat, _, CellTimeoutError = _modules()
+    nbformat, _, retried = _modules()
     if not isinstance(path, Path) or path.suffix != ".ipynb":
         raise ValueError(f"path must be the Path of a .ipynb notebook, got {path!r}")
     start = time.perf_counter()
     for attempt in range(1, tries + 1):
         progress = Progress(path.stem, 0, expected, every=every)
         try:
-            nb = _execute(path, timeout, progress)
+            nb = _execute(path, timeout, progress, idle)
             break
-        except CellTimeoutError:
+        except (*retried, StuckKernel) as err:
             if attempt == tries:
                 raise
-            print(f"  a cell timed out after {timeout} s; running {path} again", flush=True)
+            why = str(err) if isinstance(err, StuckKernel) else f"a cell ran past {timeout} s"
+            print(f"  {why}; running {path} again", flush=True)
     seconds = time.perf_counter() - start
     nbformat.write(clean(nb), path)
     return seconds

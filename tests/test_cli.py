@@ -14,6 +14,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -278,3 +279,30 @@ def test_the_readme_commands_exist():
                 assert set(args.names) <= set(cache.registered()) | set(cache.rebuilders())
         seen.add(words[0] if words[0] != "make" else f"make {words[1]}")
     assert {"make reproduce", "make test", "puzzlelab"} <= seen
+
+
+def test_a_kernel_that_stops_working_is_killed_and_the_notebook_run_again(tmp_path, capsys):
+    """A cell whose kernel uses no CPU for `idle` seconds is taken for a stuck kernel (seen on
+    overloaded machines): the notebook runs again with a fresh kernel, then the run gives up."""
+    import nbformat
+    from puzzlelab import runner
+
+    path = tmp_path / "stuck.ipynb"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import time; time.sleep(600)")])
+    nbformat.write(nb, path)
+    start = time.monotonic()
+    with pytest.raises(runner.StuckKernel, match="no CPU for 3 s"):
+        runner.run_notebook(path, timeout=600, idle=3, every=60)
+    assert time.monotonic() - start < 300  # far below the cell's 600 s: the watchdog ended it
+    assert "running" in capsys.readouterr().out  # the first stuck kernel was retried
+
+
+def test_a_busy_kernel_is_not_taken_for_a_stuck_one(tmp_path):
+    import nbformat
+    from puzzlelab import runner
+
+    path = tmp_path / "busy.ipynb"
+    busy = "import time\nt = time.process_time()\nwhile time.process_time() - t < 8: pass\n1 + 1"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(busy)]), path)
+    runner.run_notebook(path, timeout=600, idle=3, every=60, tries=1)
+    assert nbformat.read(path, as_version=4).cells[0].outputs[0]["data"]["text/plain"] == "2"
