@@ -202,3 +202,13 @@ def test_report_solver_table_checks_its_node_budget_even_with_no_sizes():
     from puzzlelab.russian_cards.tables import report_solver_table
     with pytest.raises(ValueError, match="max_nodes"):
         report_solver_table([], max_nodes=True)
+
+
+def test_cell_view_checks_smallest_whatever_the_cell_and_counting_bounds_takes_no_sizes():
+    """Found by the fuzz: `smallest` of the wrong kind was accepted for an unsolvable cell, and
+    no sizes gave a KeyError instead of an empty table."""
+    import pandas as pd
+    with pytest.raises(ValueError, match="smallest|table"):
+        rn.cell_view(2, 3, 2, smallest=object())
+    smallest = pd.DataFrame({"a": [3], "b": [3], "c": [1], "smallest": [7], "proven": [True]})
+    assert rn.counting_bounds(smallest, []).empty

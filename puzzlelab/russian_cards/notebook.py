@@ -272,7 +272,8 @@ def counting_bounds(smallest: pd.DataFrame, sizes: Iterable[tuple[int, int, int]
         rows.append({"size": f"({a},{b},{c})", "covering r₀": covering_counts(a, b, c)[0],
                      "holding ⌈n·q₀/a⌉": holding_bound(a, b, c),
                      "smallest found": int(r.smallest), "exact": bool(r.proven)})
-    return pd.DataFrame(rows).set_index("size")
+    columns = ["size", "covering r₀", "holding ⌈n·q₀/a⌉", "smallest found", "exact"]
+    return pd.DataFrame(rows, columns=columns).set_index("size")
 
 
 def bounds_cross(grid: pd.DataFrame, n_max: int = rg.N_LIMIT) -> pd.DataFrame:
@@ -334,13 +335,14 @@ def cell_view(a: int, b: int, c: int, smallest: pd.DataFrame | None = None) -> p
     r = _grid_rows().get(hand_sizes(a, b, c))
     if r is None:
         raise ValueError(f"({a},{b},{c}) is not a cell of the grid (c <= 3, n <= {rg.N_MAX})")
+    if smallest is not None:  # checked whatever the cell's status
+        smallest = rg.check_table(smallest, ["a", "b", "c", "smallest", "lower_bound", "proven"])
     rows = [("status", r.status), ("method", r.method), ("proof kind", r.proof)]
     rows += [(f"step {i}", step) for i, step in enumerate(r.detail.split("; "), 1)]
     if r.status == "solvable":
         ann = rg.parse_announcement(r.witness)
         rows.append((f"witness ({len(ann)} hands)", _few(ann, 6)))
     if smallest is not None and r.status == "solvable":
-        smallest = rg.check_table(smallest, ["a", "b", "c", "smallest", "lower_bound", "proven"])
         s = smallest.set_index(["a", "b", "c"]).loc[(a, b, c)]
         rows.append(("smallest", smallest_label(s.lower_bound, s.smallest, s.proven)))
     return pd.DataFrame(rows, columns=["", f"({a},{b},{c})"]).set_index("")
