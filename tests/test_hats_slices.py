@@ -3,6 +3,7 @@ exhaustive optima in small worlds, and the cached certificate for N = 4, M = 3."
 
 import itertools
 import math
+import time
 
 import numpy as np
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from puzzlelab.cache import read_table
 from puzzlelab.hats import optima, slices
 from puzzlelab.hats.sets import achievable_mask, valid_lost_mask
+from puzzlelab.solvers import WallClockStop
 
 
 def _orbits_by_size_burnside(k: int, m: int, most: int) -> list[int]:
@@ -113,3 +115,24 @@ def test_slice_step_stops_at_the_time_limit():
     """Under a short wall-clock limit the slice proof is not run to the end: open, and says why."""
     b = optima.optimum_bounds(4, 3, time_limit=0.5, search_steps=100)
     assert not b.proven and b.proof.kind == "open" and "time limit" in b.method
+
+
+def test_orbit_enumeration_stops_at_its_deadline():
+    """The canonical slices of N = 3, M = 5 take tens of seconds: a passed deadline stops them at
+    the first size (the slice step once overran its time limit here by the whole enumeration)."""
+    with pytest.raises(WallClockStop, match="size 0 of 14"):
+        slices.slice_orbits(2, 5, 14, deadline=time.monotonic())
+
+
+def test_optimum_bounds_without_proof_skips_the_slice_step(monkeypatch):
+    """prove=False (the 'optimal' preset of a world outside the cached table) runs no slice proof;
+    N = 4, M = 3 reaches that step with it (orbit search and CP-SAT stubbed out for speed)."""
+    calls = []
+    monkeypatch.setattr(optima, "_orbit_step", lambda n, m, found, deadline: found)
+    monkeypatch.setattr(optima, "_solver_step", lambda n, m, found, work, deadline:
+                        found.bounds(n, m, optima.Proof.open("stub")))
+    monkeypatch.setattr(optima, "_slice_step", lambda n, m, found, deadline: calls.append(n) or found)
+    without = optima.optimum_bounds(4, 3, search_steps=100, time_limit=None, prove=False)
+    assert calls == [] and achievable_mask(without.witness, 4, 3)
+    with_proof = optima.optimum_bounds(4, 3, search_steps=100, time_limit=None)
+    assert calls == [4] and with_proof.witness == without.witness

@@ -327,13 +327,15 @@ def best_known_won_set(n_players: int, n_colors: int = 2) -> int:
     """The won set of the best deal we know: the optima table's witness (optimal where proven).
 
     Worlds outside that table (up to 256 rounds) run `optimum_bounds` with a small deterministic
-    CP-SAT limit and a fixed local search, so the preset never depends on the machine's speed.
+    CP-SAT limit and a fixed local search and no slice proof, so the preset never depends on the
+    machine's speed.
     """
     n, m = _explorable(n_players, n_colors, "optimal presets are")
     table = optimum_table().set_index(["n_players", "n_colors"])
     if (n, m) in table.index:
         return int(table.witness_hex[(n, m)], 16)
-    return optimum_bounds(n, m, time_limit=600, search_steps=2000, deterministic_limit=2.0).witness
+    return optimum_bounds(n, m, time_limit=600, search_steps=2000, deterministic_limit=2.0,
+                          prove=False).witness
 
 
 def _explorable(n_players: int, n_colors: int, what: str) -> tuple[int, int]:

@@ -606,7 +606,7 @@ def _slice_step(n: int, m: int, found: Bounds, deadline: float) -> Bounds:
 def optimum_bounds(
     n_players: int, n_colors: int = 2, time_limit: float | None = 60.0,
     search_steps: int = 20000, known: dict[int, int] | None = None,
-    deterministic_limit: float | None = CPSAT_WORK_UNITS,
+    deterministic_limit: float | None = CPSAT_WORK_UNITS, *, prove: bool = True,
 ) -> Bounds:
     """Lower and upper bounds on the most rounds a deal wins, with their proof; equal when proven.
 
@@ -618,6 +618,7 @@ def optimum_bounds(
     wall-clock budget for the whole call (None: no budget), a safety net: the local search and
     CP-SAT stop when it runs out (the proof then says so, and the result depends on the
     machine). The exhaustive steps are not interrupted (a few seconds in the worlds they take).
+    `prove=False` skips the slice proof (for the best deal only, not its optimality).
     """
     n, m = _optimum_world(n_players, n_colors)
     limit = checks.number(time_limit, "time_limit", low=0.001, allow_none=True)
@@ -625,7 +626,7 @@ def optimum_bounds(
     work = checks.number(deterministic_limit, "deterministic_limit", low=0.001, allow_none=True)
     given = None if known is None else _known_won_sets(known, n, m)
     deadline = math.inf if limit is None else time.monotonic() + limit
-    return _bounds(n, m, steps, given, work, deadline)
+    return _bounds(n, m, steps, given, work, deadline, prove=checks.boolean(prove, "prove"))
 
 
 def optimum(

@@ -136,17 +136,22 @@ def _canonical(masks: np.ndarray, k: int, m: int) -> np.ndarray:
     return np.concatenate(parts) if parts else masks
 
 
-def slice_orbits(k: int, m: int, most: int) -> list[np.ndarray]:
+def slice_orbits(k: int, m: int, most: int, *, deadline: float | None = None
+                 ) -> list[np.ndarray]:
     """Canonical sets of rounds of the k-player, m-colour world, by size 0..most (one per orbit).
 
     Built size by size: each canonical set of size s, with one round added, canonicalized; the
     distinct results are the orbits of size s + 1 (every set of size s + 1 contains one of size s).
+    `deadline` (time.monotonic()): raise WallClockStop if it passes before the last size.
     """
     k, m, size = _small_world(k, m)
     most = checks.integer(most, "most", low=0, high=size)
     level = np.zeros(1, dtype=np.int64)
     out = [level]
-    for _ in range(most):
+    for s in range(most):
+        if deadline is not None and time.monotonic() > deadline:
+            raise WallClockStop(f"canonical slices k = {k}, M = {m}: the time limit ran out at "
+                                f"size {s} of {most}")
         grown = (level[:, None] | (np.int64(1) << np.arange(size, dtype=np.int64))[None, :]).ravel()
         grown = np.unique(grown[np.bitwise_count(grown) == np.bitwise_count(level).max() + 1])
         level = np.unique(_canonical(grown, k, m))
@@ -207,7 +212,7 @@ def refute(n_players: int, n_colors: int, lost: int, work: float = SLICE_WORK_UN
     lost = checks.integer(lost, "lost", low=0, high=m**n)
     work = checks.number(work, "work", low=0.01)
     rows = []
-    levels = slice_orbits(n - 1, m, lost // m)
+    levels = slice_orbits(n - 1, m, lost // m, deadline=deadline)
     todo = [(s, int(v)) for s, level in enumerate(levels) for v in level]
     for s, first in tqdm(todo, desc=f"slices N = {n}, M = {m}"):
         if deadline is not None and time.monotonic() > deadline:
