@@ -27,7 +27,7 @@ from . import cache, checks
 
 __all__ = [
     "IDLE", "IGNORE_TAG", "KEEP_TAG", "WIDGET_NOTE", "Progress", "StuckKernel", "Watchdog", "clean",
-    "clock", "duration", "expected_seconds", "kernel_seconds",
+    "clock", "duration", "expected_seconds", "kernel_seconds", "repeating",
     "record_seconds", "run_notebook", "times_files",
 ]
 
@@ -148,18 +148,27 @@ class Progress:
     @contextlib.contextmanager
     def ticking(self) -> Iterator[Progress]:
         """Within this block a thread calls `tick` every second."""
-        done = threading.Event()
-
-        def beat() -> None:
-            while not done.wait(1.0):
-                self.tick()
-        thread = threading.Thread(target=beat, daemon=True)
-        thread.start()
-        try:
+        with repeating(1.0, self.tick):
             yield self
-        finally:
-            done.set()
-            thread.join()
+
+
+@contextlib.contextmanager
+def repeating(seconds: float, action: Callable[[], bool | None]) -> Iterator[None]:
+    """Within this block a thread calls `action` every `seconds` seconds, until it returns True."""
+    seconds = checks.number(seconds, "seconds", low=0.001, high=1e6)
+    done = threading.Event()
+
+    def loop() -> None:
+        while not done.wait(seconds):
+            if action():
+                return
+    thread = threading.Thread(target=loop, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
 
 
 # --- notebooks -----------------------------------------------------------------------------------
@@ -226,35 +235,31 @@ class Watchdog:
         self.idle = checks.number(idle, "idle", low=1, high=1e6)
         self.every = min(10.0, self.idle / 3)
         self.fired = False
+        self._last: float | None = None
+        self._quiet_since = time.monotonic()
 
     def _pid(self) -> int | None:
         return getattr(getattr(getattr(self.client, "km", None), "provisioner", None), "pid", None)
 
-    def _watch(self, done: threading.Event) -> None:
-        last, quiet_since = None, time.monotonic()
-        while not done.wait(self.every):
-            pid = self._pid()
-            used = None if pid is None else kernel_seconds(pid)
-            now = time.monotonic()
-            if used is None or last is None or used - last > 0.01 * self.every:
-                quiet_since = now  # starting, or busy: at least 1% of a core since the last look
-            last = used
-            if now - quiet_since > self.idle:
-                self.fired = True
-                _kill(pid)  # type: ignore[arg-type]
-                return
+    def look(self) -> bool:
+        """One look at the kernel: kill it (and say True) if it used no CPU for `idle` seconds."""
+        pid = self._pid()
+        used = None if pid is None else kernel_seconds(pid)
+        now = time.monotonic()
+        if used is None or self._last is None or used - self._last > 0.01 * self.every:
+            self._quiet_since = now  # starting, or busy: at least 1% of a core since the last look
+        self._last = used
+        if now - self._quiet_since > self.idle:
+            self.fired = True
+            _kill(pid)  # type: ignore[arg-type]
+        return self.fired
 
     @contextlib.contextmanager
     def watching(self) -> Iterator[Watchdog]:
         """Within this block a thread looks at the kernel every `every` seconds."""
-        done = threading.Event()
-        thread = threading.Thread(target=self._watch, args=(done,), daemon=True)
-        thread.start()
-        try:
+        self._last, self._quiet_since = None, time.monotonic()
+        with repeating(self.every, self.look):
             yield self
-        finally:
-            done.set()
-            thread.join()
 
 
 def _execute(path: Path, timeout: int, progress: Progress, idle: float) -> Any:

@@ -306,3 +306,17 @@ def test_a_busy_kernel_is_not_taken_for_a_stuck_one(tmp_path):
     nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(busy)]), path)
     runner.run_notebook(path, timeout=600, idle=3, every=60, tries=1)
     assert nbformat.read(path, as_version=4).cells[0].outputs[0]["data"]["text/plain"] == "2"
+
+
+def test_repeating_calls_its_action_until_it_says_stop_or_the_block_ends():
+    """runner.repeating, the one timer thread under Progress.ticking and Watchdog.watching."""
+    calls = []
+    with runner.repeating(0.01, lambda: calls.append(1) or len(calls) == 3):
+        time.sleep(0.5)
+    assert len(calls) == 3  # it stopped when the action said True
+    with runner.repeating(1000, lambda: calls.append(1)):
+        pass
+    assert len(calls) == 3  # a block shorter than one period never calls it
+    with pytest.raises(ValueError, match="seconds"):
+        with runner.repeating(0, lambda: None):
+            pass
