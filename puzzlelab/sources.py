@@ -1,13 +1,15 @@
 """The works puzzlelab reproduces or compares with, each under a short citation key.
 
 The five source documents (text extractions kept in `shared/sources/`, see `paths`) and the
-outside results the notebooks check against. Docstrings and notebooks cite by key
+outside results the notebooks check against, listed in `references.toml` beside this module. Docstrings and notebooks cite by key
 (`cite("janssen2017")` -> "Janssen (2017)") or by author and year, never by a file name.
 """
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass
+from importlib import resources
 
 import pandas as pd
 
@@ -38,92 +40,16 @@ class Reference:
         return f"{self.authors} ({self.year})"
 
 
-_SOURCES = (
-    Reference("group11_rc", "Group 11", "The Russian Cards problem (project report)", "n.d.",
-              "student project report, undated", file="000_0345cfe31a1e6c99.txt"),
-    Reference("klimos2014", "Klimoš", "Algorithmic Analysis of Code Breaking Games", "2014",
-              "master's thesis, Masaryk University, Brno", file="001_55441e2ad7b760b9.txt"),
-    Reference("group6_kemps2023", "Group 6",
-              "Modelling Kemps using public announcements and higher order knowledge", "2023",
-              "student project report (Logical Aspects of Multiagent Systems), June 2023",
-              file="002_dd5094b6dd5152ba.txt"),
-    Reference("odwyer2018", "O'Dwyer", "Hanabi set-packing puzzle", "2018",
-              "blog post, 9 April 2018", file="003_df98dedd51aa94b7.txt",
-              url="https://quuxplusone.github.io/blog/2018/04/09/hanabi-set-packing/"),
-    Reference("janssen2017", "Janssen", "The Leprechaun Hatting Problem", "2017",
-              "bachelor thesis, LIACS, Leiden University", file="004_de608af7352f040c.txt"),
-)
+def _read_references() -> dict[str, tuple[Reference, ...]]:
+    """The works listed in references.toml (package data), by group: 'source' and 'outside'."""
+    text = resources.files(__package__).joinpath("references.toml").read_text(encoding="utf-8")
+    groups = tomllib.loads(text)
+    return {group: tuple(Reference(key, **fields) for key, fields in groups[group].items())
+            for group in ("source", "outside")}
 
-_OUTSIDE = (
-    # code breaking
-    Reference("knuth1977", "Knuth", "The computer as Master Mind", "1977",
-              "J. Recreational Mathematics 9 (1976-77) 1-6"),
-    Reference("irving1979", "Irving", "Towards an optimum Mastermind strategy", "1979",
-              "J. Recreational Mathematics 11 (1978-79) 81-87"),
-    Reference("neuwirth1982", "Neuwirth", "Some strategies for Mastermind", "1982",
-              "Zeitschrift für Operations Research 26 (1982) B257-B278"),
-    Reference("koyama_lai1993", "Koyama and Lai", "An optimal Mastermind strategy", "1993",
-              "J. Recreational Mathematics 25 (1993) 251-256"),
-    Reference("kooi2005", "Kooi", "Yet another Mastermind strategy", "2005",
-              "ICGA Journal 28 (2005) 13-20"),
-    Reference("chen_lin2004", "Chen and Lin",
-              "Optimal algorithms for 2 × n Mastermind games — a graph-partition approach",
-              "2004", "The Computer Journal 47(5) (2004) 602-611"),
-    Reference("goddard2004", "Goddard", "Mastermind revisited", "2004",
-              "J. Combinatorial Mathematics and Combinatorial Computing (2004)"),
-    Reference("pokutta2011", "Pokutta", "Mastermind – five questions do suffice", "2011",
-              "blog post, 29 December 2011 (quotes Goddard's table of r(n, k))"),
-    Reference("ville2013", "Ville", "An optimal Mastermind (4,7) strategy and more results in "
-              "the expected case", "2013", "arXiv:1305.1010 [cs.GT], March 2013",
-              url="https://arxiv.org/abs/1305.1010"),
-    Reference("dyson1946", "Dyson", "The problem of the pennies", "1946",
-              "The Mathematical Gazette 30 (1946) 231-234"),
-    # Hanabi
-    Reference("karp1972", "Karp", "Reducibility among combinatorial problems", "1972",
-              "Complexity of Computer Computations, Plenum Press (1972) 85-103"),
-    Reference("cox2015", "Cox, De Silva, Deorsey, Kenter, Retter and Tobin",
-              "How to make the perfect fireworks display: two strategies for Hanabi", "2015",
-              "Mathematics Magazine 88(5) (2015) 323ff.; simulator HanSim (GitHub rjtobin/HanSim)"),
-    Reference("wu2016", "Wu", "hanabi.rs: simulations of Hanabi strategies (information strategy)",
-              "2016", "software, GitHub WuTheFWasThat/hanabi.rs; README results on the first "
-              "20,000 seeds"),
-    Reference("odwyer2019", "O'Dwyer", "A framework for writing bots that play Hanabi (InfoBot, "
-              "SmartBot)", "2019", "software, GitHub Quuxplusone/Hanabi; README results"),
-    # hats
-    Reference("ebert1998", "Ebert", "Applications of recursive operators to randomness and "
-              "complexity", "1998", "PhD thesis, University of California at Santa Barbara"),
-    Reference("lenstra_seroussi2002", "Lenstra and Seroussi", "On hats and other covers", "2002",
-              "IEEE International Symposium on Information Theory (ISIT 2002); arXiv:cs/0509045",
-              url="https://arxiv.org/abs/cs/0509045"),
-    Reference("van_wee1988", "van Wee", "Improved sphere bounds on the covering radius of codes",
-              "1988", "IEEE Transactions on Information Theory 34 (1988) 237-245"),
-    Reference("cohen1997", "Cohen, Honkala, Litsyn and Lobstein", "Covering Codes", "1997",
-              "North-Holland Mathematical Library 54, Elsevier, Amsterdam (1997)"),
-    Reference("kramer_mesner1976", "Kramer and Mesner", "t-designs on hypergraphs", "1976",
-              "Discrete Mathematics 15 (1976) 263-296"),
-    # Russian Cards
-    Reference("van_ditmarsch2003", "van Ditmarsch", "The Russian cards problem", "2003",
-              "Studia Logica 75 (2003) 31-62"),
-    Reference("albert2005", "Albert, Aldred, Atkinson, van Ditmarsch and Handley",
-              "Safe communication for card players by combinatorial designs for two-step "
-              "protocols", "2005", "Australasian J. Combinatorics 33 (2005) 33-46"),
-    Reference("cordon_franco2012", "Cordón-Franco, van Ditmarsch, Fernández-Duque, Joosten and "
-              "Soler-Toscano", "A secure additive protocol for card players", "2012",
-              "Australasian J. Combinatorics 54 (2012) 163-175"),
-    Reference("swanson_stinson2014", "Swanson and Stinson", "Additional constructions to solve "
-              "the generalized Russian cards problem using combinatorial designs", "2014",
-              "Electronic J. Combinatorics 21(3) (2014) P3.29",
-              url="https://www.combinatorics.org/ojs/index.php/eljc/article/view/v21i3p29"),
-    Reference("gattinger2018", "Gattinger", "New Directions in Model Checking Dynamic Epistemic "
-              "Logic (SMCDEL)", "2018", "PhD thesis, ILLC, University of Amsterdam"),
-    Reference("johnson1962", "Johnson", "A new upper bound for error-correcting codes", "1962",
-              "IRE Transactions on Information Theory 8 (1962) 203-207"),
-    Reference("schoenheim1964", "Schönheim", "On coverings", "1964",
-              "Pacific J. Mathematics 14 (1964) 1405-1411"),
-    Reference("flener2002", "Flener, Frisch, Hnich, Kiziltan, Miguel, Pearson and Walsh",
-              "Breaking row and column symmetries in matrix models", "2002",
-              "Principles and Practice of Constraint Programming (CP 2002), LNCS 2470, 462-477"),
-)
+
+_READ = _read_references()
+_SOURCES, _OUTSIDE = _READ["source"], _READ["outside"]
 
 REFERENCES: dict[str, Reference] = {r.key: r for r in _SOURCES + _OUTSIDE}
 SOURCE_DOCUMENTS: dict[str, Reference] = {r.key: r for r in _SOURCES}
