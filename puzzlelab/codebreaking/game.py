@@ -228,12 +228,12 @@ class Game:
     def parts(self, live: np.ndarray, j: int) -> dict[int, np.ndarray]:
         """The live codes split by the outcome of experiment j: {outcome index: codes}."""
         live = np.asarray(live, dtype=np.intp)
-        out = (self.outcome_table[j, live] if self.rule is None  # else from the strings
+        out = (self._table[j, live] if self._table is not None  # else from the strings
                else outcome_rows(self.rule, np.array([j]), live)[0])
         order = np.argsort(out, kind="stable")
-        keys, starts = np.unique(out[order], return_index=True)
-        chunks = np.split(live[order], starts[1:])
-        return {int(k): c for k, c in zip(keys, chunks)}
+        ordered, grouped = out[order], live[order]
+        starts = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist(), len(live)]
+        return {int(ordered[a]): grouped[a:b] for a, b in zip(starts, starts[1:])}
 
     def with_final_outcomes(self, final_outcomes: Iterable[str | int]) -> Game:
         """A copy of the game that ends when one of these outcomes is observed."""
