@@ -117,11 +117,13 @@ def test_parsed_games_played_over_the_table_as_by_the_compiled_engine(path):
 
 FRESH = """
 import json, sys
-from puzzlelab.codebreaking.analysis import analyze
+import numpy as np
+from puzzlelab.codebreaking.analysis import analyze, choose
 from puzzlelab.codebreaking.games import mastermind
 game = mastermind(4, 6)
 out = {s: analyze(game, s).lengths.tolist() for s in ("max-models", "exp-models", "ent-models",
                                                          "parts")}
+out["choice"] = choose(game, np.arange(0, 1296, 7), "max-models")
 out["modules"] = sorted(m for m in ("pandas", "matplotlib", "scipy", "numba") if m in sys.modules)
 print(json.dumps(out))
 """
@@ -133,6 +135,7 @@ def test_a_fresh_process_analyses_a_small_game_without_numba_pandas_matplotlib_o
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert out.pop("modules") == []
     game = mastermind(4, 6)
+    assert out.pop("choice") == compiled.choose(game, np.arange(0, 1296, 7), "max-models")
     assert set(out) == set(STRATEGIES)
     for strategy, lengths in out.items():  # the same lengths as the compiled engine's
         np.testing.assert_array_equal(lengths, compiled.analyze(game, strategy).lengths)
@@ -147,6 +150,19 @@ def test_analyze_runs_the_loaded_engine_else_the_table_up_to_its_limit(monkeypat
     assert table != "compiled" and table.total == engine(game, "parts").total
     monkeypatch.setattr(analysis, "TABLE_CODES", game.n_codes - 1)
     assert analyze(game, "parts") == "compiled"  # past the table's limit
+
+
+def test_a_fresh_process_chooses_and_plays_a_small_game_over_the_table(monkeypatch):
+    game = mastermind(3, 4)
+    live = np.arange(5, 40, 3)
+    expected = {s: compiled.choose(game, live, s) for s in STRATEGIES}
+    plays = {s: simulate(game, s, "243") for s in STRATEGIES}
+    for name in ("choose", "outcome_row"):
+        monkeypatch.setattr(compiled, name, lambda *args: pytest.fail("the compiled engine ran"))
+    monkeypatch.setattr(analysis, "_COMPILED", "no engine loaded")  # as in a fresh process
+    for strategy in STRATEGIES:
+        assert choose(game, live, strategy) == expected[strategy]
+        pd.testing.assert_frame_equal(simulate(game, strategy, "243"), plays[strategy])
 
 
 def test_a_game_that_cannot_tell_codes_apart_is_refused_alike():

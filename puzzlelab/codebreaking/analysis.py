@@ -5,11 +5,12 @@ memory-less, Definition 18) and scores every experiment by the sizes of the part
 split them into. The built-in strategies run in the compiled engine (`compiled`: outcomes
 counted in place, memory linear in the codes), except on a small game (`TABLE_CODES`) while
 that engine is not loaded: a fresh process plays it over its outcome table, one bincount per
-node counting every experiment's parts (`_table_play`, numpy alone), and so analyses
-Mastermind 4×6 without loading numba. A scoring function of one's own plays a small game the
-same way and a larger one from `Game.partition_sizes`; every way gives the same tree. The
-scoring functions live in `strategies.STRATEGIES` (Knuth 1977, Irving 1979, Neuwirth 1982,
-Kooi 2005), and a scoring function of one's own may be passed instead of a name.
+node counting every experiment's parts (`_table_play`, numpy alone; `choose` and `simulate`
+score it by `_choose`), and so analyses Mastermind 4×6 without loading numba. A scoring
+function of one's own plays a small game the same way and a larger one from
+`Game.partition_sizes`; every way gives the same tree. The scoring functions live in
+`strategies.STRATEGIES` (Knuth 1977, Irving 1979, Neuwirth 1982, Kooi 2005), and a scoring
+function of one's own may be passed instead of a name.
 
 Ties: first an experiment whose final outcome is still possible (a guess that could be the
 code), then the lowest experiment index (the game's fixed order, e.g. lowest code first).
@@ -32,6 +33,7 @@ import numpy as np
 
 from .. import checks
 from .game import Analysis, Game, check_game
+from .strings import outcome_rows
 from .strategies import (STRATEGIES, Scoring, expected_size, largest_part, most_parts, scoring,
                          strategy_name)
 
@@ -70,9 +72,10 @@ def _named(score_of: Scoring) -> str | None:
 
 
 def _pick(game: Game, live: np.ndarray, score_of: Scoring) -> int:
-    """`_choose`, by the compiled engine for the built-in strategies (the same choice)."""
+    """`_choose`, by the compiled engine for the built-in strategies (the same choice) unless the
+    game is small and the engine not loaded (`analyze`'s rule)."""
     name = _named(score_of)
-    if name is None:
+    if name is None or _by_table(game):
         return _choose(game, live, score_of)
     from .compiled import choose as compiled
 
@@ -142,14 +145,23 @@ def analyze(game: Game, strategy: str | Scoring = "max-models") -> Analysis:
     """
     game, score_of = check_game(game), scoring(strategy)
     label, name = strategy_name(strategy), _named(score_of)
-    small = game.n_codes <= TABLE_CODES and game.n_codes * game.n_experiments <= TABLE_CODES**2
-    if name is not None and not (small and _COMPILED not in sys.modules):
+    if name is not None and not _by_table(game):
         from .compiled import analyze as compiled
 
         return compiled(game, name)
-    if small:
+    if _small(game):
         return _table_play(game, score_of, label)
     return _play(game, lambda live, depth: _choose(game, live, score_of), label)
+
+
+def _small(game: Game) -> bool:
+    """At most `TABLE_CODES` codes and `TABLE_CODES`² outcomes in the game's table?"""
+    return game.n_codes <= TABLE_CODES and game.n_codes * game.n_experiments <= TABLE_CODES**2
+
+
+def _by_table(game: Game) -> bool:
+    """Is a built-in strategy played over the table: a small game, the engine not loaded?"""
+    return _small(game) and _COMPILED not in sys.modules
 
 
 def _table_play(game: Game, score_of: Scoring, label: str) -> Analysis:
@@ -266,6 +278,8 @@ def _outcomes(game: Game, j: int, live: np.ndarray) -> np.ndarray:
     """Experiment j's outcomes on the codes `live` (from the strings when the game has a rule)."""
     if game.rule is None:
         return game.outcome_table[j, live]
+    if _by_table(game):
+        return outcome_rows(game.rule, np.array([j]), live)[0]
     from .compiled import outcome_row
 
     return outcome_row(game, j, live)
