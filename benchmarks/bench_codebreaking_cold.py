@@ -1,6 +1,6 @@
 """A fresh process that analyses Mastermind 4×6 (Knuth's strategy): wall time and what it is made of.
 
-After one warm-up process (which fills numba's on-disk cache if it is empty), `rounds` rounds of
+After one warm-up round (which fills numba's on-disk cache if it is empty), `rounds` rounds of
 fresh processes, interleaved, each timed from its start to its end (wall clock):
 
 - the interpreter alone (`python -c pass`);
@@ -8,17 +8,24 @@ fresh processes, interleaved, each timed from its start to its end (wall clock):
 - the interpreter importing numpy and numba (the floor of any process that runs compiled code);
 - the subject: `from puzzlelab.codebreaking.analysis import analyze`,
   `from puzzlelab.codebreaking.games import mastermind`, then `analyze(mastermind(4, 6),
-  "max-models")`; inside, it times its imports (with `compiled`, which the first analysis
-  imports: numba) and the analysis (the first call, which loads the compiled code from numba's
-  cache), counts the compiled entry points loaded from the cache and those compiled afresh
-  (numba's dispatcher statistics: none may be compiled), and lists which of pandas,
-  matplotlib and scipy the path imported.
+  "max-models")`. 4×6 has at most `analysis.TABLE_CODES` codes, so a fresh process plays it
+  over the outcome table (`analysis._table_play`, numpy alone) and never loads numba;
+- the same analysis by the compiled engine (`compiled.analyze`, numba, its code loaded from
+  numba's cache): what the subject spent before small games were played over the table;
+- where `TABLE_CODES` lies: Mastermind 4×7 (2,401 codes, past it) played over the table
+  (`_table_play`) and by the compiled engine, each in a fresh process.
+
+Inside, a process times its imports and its analysis (the first call, building the game),
+says which engine ran, counts the compiled entry points loaded from numba's cache and those
+compiled afresh (numba's dispatcher statistics: none may be compiled), and lists which of
+pandas, matplotlib, scipy and numba it imported.
 
 Each row gives the median and fastest whole-process wall time (`whole_process_s`,
-`warm_min_s`, `warm_median_s`), the subject's import and first-call times (`cold_s` is its
-in-process analysis), the core count and the mean 1-minute load over the runs, the machine and
-the import share in the note. Writes data/bench_codebreaking_cold.csv (the shared schema).
-About a minute with 15 rounds on a quiet 2-core machine (PUZZLELAB_BENCH_QUICK=1 runs 5).
+`warm_min_s`, `warm_median_s`), the in-process analysis (`cold_s`), the core count and the
+mean 1-minute load over the runs, the machine and the import share in the note;
+`times_subject` is against the subject of the row's case (4×6: `analyze`; 4×7: the table).
+Writes data/bench_codebreaking_cold.csv (the shared schema). About a minute with 15 rounds on
+a quiet 2-core machine (PUZZLELAB_BENCH_QUICK=1 runs 5).
 """
 
 from __future__ import annotations
@@ -31,33 +38,52 @@ import subprocess
 import sys
 import time
 
+HEAVY = ("pandas", "matplotlib", "scipy", "numba")
+# label, role, case (pegs, colours), engine: what `case` imports to analyse
 SUBJECT = "analyse Knuth's strategy on Mastermind 4x6 (whole process)"
-# label, role, the code run by `python -c`
+PROCESSES = [
+    (SUBJECT, "subject", (4, 6), "analyze"),
+    ("the compiled engine (compiled.analyze), 4x6", "baseline", (4, 6), "compiled"),
+    ("played over the table (analysis._table_play), 4x7", "subject", (4, 7), "table"),
+    ("the compiled engine (compiled.analyze), 4x7", "baseline", (4, 7), "compiled"),
+]
 BASELINES = [
     ("the interpreter alone (python -c pass)", "pass"),
     ("import numpy", "import numpy"),
     ("import numpy and numba", "import numpy, numba"),
 ]
-HEAVY = ("pandas", "matplotlib", "scipy")
 
 
-def case() -> dict:
-    """Inside a fresh process: import the analysis, analyse 4×6, report times and the cache."""
+def case(engine: str, pegs: int, colors: int) -> dict:
+    """Inside a fresh process: import an analysis, analyse Knuth's strategy, report times, the
+    engine that ran and numba's cache."""
     start = time.perf_counter()
-    from puzzlelab.codebreaking import compiled  # what the first analysis imports: numba
-    from puzzlelab.codebreaking.analysis import analyze
+    if engine == "compiled":
+        from puzzlelab.codebreaking.compiled import analyze
+    elif engine == "table":
+        from puzzlelab.codebreaking.analysis import _table_play
+        from puzzlelab.codebreaking.strategies import scoring
+
+        def analyze(game, strategy):
+            return _table_play(game, scoring(strategy), strategy)
+    else:
+        from puzzlelab.codebreaking.analysis import analyze
     from puzzlelab.codebreaking.games import mastermind
 
     imported = time.perf_counter() - start
-    result = analyze(mastermind(4, 6), "max-models")
+    result = analyze(mastermind(pegs, colors), "max-models")
     analysed = time.perf_counter() - start - imported
-    from numba.core.registry import CPUDispatcher
+    compiled = sys.modules.get("puzzlelab.codebreaking.compiled")
+    hits = misses = 0
+    if compiled is not None:
+        from numba.core.registry import CPUDispatcher
 
-    dispatchers = [f for f in vars(compiled).values() if isinstance(f, CPUDispatcher)]
-    hits = sum(sum(f.stats.cache_hits.values()) for f in dispatchers)
-    misses = sum(sum(f.stats.cache_misses.values()) for f in dispatchers)
+        dispatchers = [f for f in vars(compiled).values() if isinstance(f, CPUDispatcher)]
+        hits = sum(sum(f.stats.cache_hits.values()) for f in dispatchers)
+        misses = sum(sum(f.stats.cache_misses.values()) for f in dispatchers)
     return {"total": result.total, "worst": result.worst, "import": imported,
-            "analysis": analysed, "cache hits": hits, "compiled afresh": misses,
+            "analysis": analysed, "engine": "compiled" if hits + misses else "table",
+            "cache hits": hits, "compiled afresh": misses,
             "heavy": [m for m in HEAVY if m in sys.modules]}
 
 
@@ -69,8 +95,9 @@ def run(command: list[str]) -> tuple[str, float]:
     return out.stdout, time.perf_counter() - start
 
 
-def subject() -> dict:
-    out, wall = run([sys.executable, __file__, "--case"])
+def analysis(engine: str, size: tuple[int, int]) -> dict:
+    """A fresh process that analyses Mastermind of this size: what `case` says, wall time, load."""
+    out, wall = run([sys.executable, __file__, "--case", engine, *map(str, size)])
     return {**json.loads(out.strip().splitlines()[-1]), "wall": wall,
             "load": os.getloadavg()[0]}
 
@@ -80,14 +107,15 @@ def baseline(code: str) -> dict:
     return {"wall": wall, "load": os.getloadavg()[0]}
 
 
-def row(label: str, role: str, runs: list[dict], note: str, result: str) -> dict:
+def row(label: str, role: str, runs: list[dict], note: str, result: str,
+        size: tuple[int, int] = (4, 6)) -> dict:
     """A row of the shared benchmark schema (`puzzlelab.timing.COLUMNS`)."""
     from puzzlelab.timing import COLUMNS
 
     walls = [r["wall"] for r in runs]
     out = dict.fromkeys(COLUMNS)
-    out.update(puzzle="codebreaking", case="a fresh process, Mastermind 4x6", method=label,
-               role=role, like_for_like="no", result=result, finished="yes",
+    out.update(puzzle="codebreaking", case=f"a fresh process, Mastermind {size[0]}x{size[1]}",
+               method=label, role=role, like_for_like="no", result=result, finished="yes",
                cold_s=statistics.median(r["analysis"] for r in runs) if "analysis" in runs[0]
                else None,
                whole_process_s=statistics.median(walls), cold_reps=len(runs),
@@ -97,45 +125,60 @@ def row(label: str, role: str, runs: list[dict], note: str, result: str) -> dict
     return out
 
 
-def main(rounds: int) -> None:
+def analysis_note(runs: list[dict]) -> str:
+    """Import share, analysis time, the engine that ran and what the process imported."""
     from bench_codebreaking_peer import machine
 
+    imports = statistics.median(r["import"] for r in runs)
+    wall = statistics.median(r["wall"] for r in runs)
+    heavy = sorted({m for r in runs for m in r["heavy"]})
+    first = runs[0]
+    engine = ("the compiled engine: "
+              f"{first['cache hits']} compiled entry point(s) loaded from numba's cache (with the "
+              "functions they call), none compiled" if first["engine"] == "compiled"
+              else "played over the outcome table (numpy alone)")
+    return (f"import {imports:.2f} s ({imports / wall:.0%} of the process), analysis (first "
+            f"call) {statistics.median(r['analysis'] for r in runs):.2f} s; {engine}; imported "
+            f"{', '.join(heavy) if heavy else 'none'} of {', '.join(HEAVY)}; {machine()}")
+
+
+def main(rounds: int) -> None:
     from puzzlelab.timing import _add_ratios, write_rows
 
-    subject()  # the warm-up: fills numba's cache if it is empty
-    runs: dict[str, list[dict]] = {label: [] for label, _ in BASELINES}
-    runs[SUBJECT] = []
+    for _, _, size, engine in PROCESSES:  # the warm-up: fills numba's cache if it is empty
+        analysis(engine, size)
+    runs: dict[str, list[dict]] = {label: [] for label, *_ in PROCESSES + BASELINES}
     for _ in range(rounds):
         for label, code in BASELINES:
             runs[label].append(baseline(code))
-        runs[SUBJECT].append(subject())
-    done = runs[SUBJECT]
-    first = done[0]
-    if any(r["compiled afresh"] for r in done):
+        for label, _, size, engine in PROCESSES:
+            runs[label].append(analysis(engine, size))
+    if any(r["compiled afresh"] for label, *_ in PROCESSES for r in runs[label]):
         raise SystemExit("a fresh process compiled code: numba's cache did not serve it")
-    imports = statistics.median(r["import"] for r in done)
-    wall = statistics.median(r["wall"] for r in done)
-    heavy = sorted({m for r in done for m in r["heavy"]})
-    note = (f"import {imports:.2f} s ({imports / wall:.0%} of the process), analysis (first "
-            f"call) {statistics.median(r['analysis'] for r in done):.2f} s; "
-            f"{first['cache hits']} compiled entry point(s) loaded from numba's cache (with the "
-            "functions they call), none compiled; "
-            f"imported {', '.join(heavy) if heavy else 'none'} of {', '.join(HEAVY)}; "
-            f"{machine()}")
-    rows = [row(SUBJECT, "subject", done, note, f"{first['total']} (worst {first['worst']})")]
-    rows += [row(label, "baseline", runs[label], "the floor beneath the subject", "")
-             for label, _ in BASELINES]
-    _add_ratios(rows)
-    print(write_rows(rows, "bench_codebreaking_cold").to_string(index=False))
+    if any(r["engine"] != "table" or r["heavy"] for r in runs[SUBJECT]):
+        raise SystemExit("the subject loaded the compiled engine or a heavy module")
+    groups: dict[tuple[int, int], list[dict]] = {}
+    for label, role, size, _ in PROCESSES:
+        done = runs[label]
+        first = done[0]
+        groups.setdefault(size, []).append(row(label, role, done, analysis_note(done),
+                                               f"{first['total']} (worst {first['worst']})", size))
+    groups[(4, 6)] += [row(label, "baseline", runs[label], "the floor beneath the subject", "")
+                       for label, _ in BASELINES]
+    for rows in groups.values():
+        _add_ratios(rows)
+    every = [r for rows in groups.values() for r in rows]
+    print(write_rows(every, "bench_codebreaking_cold").to_string(index=False))
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--case", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--case", nargs=3, help=argparse.SUPPRESS)  # engine, pegs, colours
     parser.add_argument("--rounds", type=int, default=None)
     args = parser.parse_args()
     if args.case:
-        print(json.dumps(case()))
+        engine, pegs, colors = args.case
+        print(json.dumps(case(engine, int(pegs), int(colors))))
     else:
         from puzzlelab.timing import quick
 

@@ -18,6 +18,7 @@ from puzzlelab import checks
 from puzzlelab.codebreaking import coins, reference
 from puzzlelab.codebreaking import notebook as explore
 from puzzlelab.codebreaking import tables
+from puzzlelab.codebreaking.game import _repeats_a_row
 from puzzlelab.codebreaking.games import mastermind_by_formulas, outcome_clauses
 from puzzlelab.codebreaking.reference import analyze_plain
 from puzzlelab.codebreaking.source import clause_report
@@ -121,6 +122,13 @@ def tiny_game(**kw) -> Game:
 def test_bad_games_are_rejected(kw, words):
     with pytest.raises(ValueError, match=words):
         tiny_game(**kw)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 20), st.integers(0, 2**32 - 1))
+def test_repeated_valuations_are_found_as_by_np_unique(rows, columns, seed):
+    codes = np.random.default_rng(seed).integers(0, 2, (rows, columns)).astype(bool)
+    assert _repeats_a_row(codes) == (len(np.unique(codes, axis=0)) < rows)
 
 
 def test_final_outcome_must_single_out_a_code():

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import math
+import subprocess
+import sys
 from functools import lru_cache
 
 import numpy as np
@@ -11,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzlelab.codebreaking import notebook, strings, tables
+from puzzlelab.codebreaking import analysis, notebook, strings, tables
 from puzzlelab.codebreaking import (STRATEGIES, analyze, bags_of_gold, black_peg_mastermind,
                                     bulls_and_cows, counterfeit_coin, compiled, mastermind)
-from puzzlelab.codebreaking.analysis import _choose, choose, simulate
+from puzzlelab.codebreaking.analysis import TABLE_CODES, _choose, _table_play, choose, simulate
 from puzzlelab.codebreaking.games import colour_strings
 from puzzlelab.codebreaking.strings import black_white
 from puzzlelab.codebreaking.language import GAMES_DIR, load
@@ -83,6 +86,83 @@ def test_parsed_games_match_the_reference(path):
     game = load(path)
     for strategy in STRATEGIES:
         assert_same(analyze_table(game, strategy), compiled.analyze(game, strategy))
+
+
+SMALL_GAMES = ([mastermind(a, b) for a, b in ((2, 3), (3, 3), (3, 4), (4, 4), (4, 5), (4, 6))]
+               + [black_peg_mastermind(4, 4), black_peg_mastermind(4, 6), bulls_and_cows(3, 5),
+                  bulls_and_cows(4, 6), counterfeit_coin(12, True), counterfeit_coin(13),
+                  bags_of_gold(5, 2), bags_of_gold(6, 3)])
+
+
+@pytest.mark.parametrize("game", SMALL_GAMES, ids=lambda g: g.name)
+def test_small_games_played_over_the_table_as_by_the_compiled_engine(game):
+    """What a fresh process's `analyze` runs on a small game (`_table_play`, numpy alone) gives
+    the compiled engine's analysis: lengths, tree node for node, total, worst, histogram."""
+    assert game.n_codes <= TABLE_CODES
+    assert game.n_codes * game.n_experiments <= TABLE_CODES**2
+    for strategy in STRATEGIES:
+        table = _table_play(game, scoring(strategy), strategy)
+        engine = compiled.analyze(game, strategy)
+        assert_same(engine, table)
+        assert (table.total, table.worst) == (engine.total, engine.worst)
+
+
+@pytest.mark.parametrize("path", sorted(GAMES_DIR.glob("*.cobra")), ids=lambda p: p.stem)
+def test_parsed_games_played_over_the_table_as_by_the_compiled_engine(path):
+    game = load(path)
+    for strategy in STRATEGIES:
+        table = _table_play(game, scoring(strategy), strategy)
+        assert_same(compiled.analyze(game, strategy), table)
+
+
+FRESH = """
+import json, sys
+import numpy as np
+from puzzlelab.codebreaking.analysis import analyze, choose
+from puzzlelab.codebreaking.games import mastermind
+game = mastermind(4, 6)
+out = {s: analyze(game, s).lengths.tolist() for s in ("max-models", "exp-models", "ent-models",
+                                                         "parts")}
+out["choice"] = choose(game, np.arange(0, 1296, 7), "max-models")
+out["modules"] = sorted(m for m in ("pandas", "matplotlib", "scipy", "numba") if m in sys.modules)
+print(json.dumps(out))
+"""
+
+
+def test_a_fresh_process_analyses_a_small_game_without_numba_pandas_matplotlib_or_scipy():
+    done = subprocess.run([sys.executable, "-c", FRESH], capture_output=True, text=True,
+                          check=True, timeout=600)
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out.pop("modules") == []
+    game = mastermind(4, 6)
+    assert out.pop("choice") == compiled.choose(game, np.arange(0, 1296, 7), "max-models")
+    assert set(out) == set(STRATEGIES)
+    for strategy, lengths in out.items():  # the same lengths as the compiled engine's
+        np.testing.assert_array_equal(lengths, compiled.analyze(game, strategy).lengths)
+
+
+def test_analyze_runs_the_loaded_engine_else_the_table_up_to_its_limit(monkeypatch):
+    game, engine = mastermind(3, 4), compiled.analyze
+    monkeypatch.setattr(compiled, "analyze", lambda *args: "compiled")
+    assert analyze(game, "parts") == "compiled"  # this process has loaded the engine
+    monkeypatch.setattr(analysis, "_COMPILED", "no engine loaded")  # as in a fresh process
+    table = analyze(game, "parts")
+    assert table != "compiled" and table.total == engine(game, "parts").total
+    monkeypatch.setattr(analysis, "TABLE_CODES", game.n_codes - 1)
+    assert analyze(game, "parts") == "compiled"  # past the table's limit
+
+
+def test_a_fresh_process_chooses_and_plays_a_small_game_over_the_table(monkeypatch):
+    game = mastermind(3, 4)
+    live = np.arange(5, 40, 3)
+    expected = {s: compiled.choose(game, live, s) for s in STRATEGIES}
+    plays = {s: simulate(game, s, "243") for s in STRATEGIES}
+    for name in ("choose", "outcome_row"):
+        monkeypatch.setattr(compiled, name, lambda *args: pytest.fail("the compiled engine ran"))
+    monkeypatch.setattr(analysis, "_COMPILED", "no engine loaded")  # as in a fresh process
+    for strategy in STRATEGIES:
+        assert choose(game, live, strategy) == expected[strategy]
+        pd.testing.assert_frame_equal(simulate(game, strategy, "243"), plays[strategy])
 
 
 def test_a_game_that_cannot_tell_codes_apart_is_refused_alike():

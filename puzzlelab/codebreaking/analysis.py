@@ -3,10 +3,14 @@
 A strategy looks at the codes still possible (knowledge = a set of codes, which makes it
 memory-less, Definition 18) and scores every experiment by the sizes of the parts it would
 split them into. The built-in strategies run in the compiled engine (`compiled`: outcomes
-counted in place, memory linear in the codes); a scoring function of one's own scores all
-experiments at once (`Game.partition_sizes`, one bincount) and gives the same tree. The
-scoring functions live in `strategies.STRATEGIES` (Knuth 1977, Irving 1979, Neuwirth 1982,
-Kooi 2005), and a scoring function of one's own may be passed instead of a name.
+counted in place, memory linear in the codes), except on a small game (`TABLE_CODES`) while
+that engine is not loaded: a fresh process plays it over its outcome table, one bincount per
+node counting every experiment's parts (`_table_play`, numpy alone; `choose` and `simulate`
+score it by `_choose`), and so analyses Mastermind 4×6 without loading numba. A scoring
+function of one's own plays a small game the same way and a larger one from
+`Game.partition_sizes`; every way gives the same tree. The scoring functions live in
+`strategies.STRATEGIES` (Knuth 1977, Irving 1979, Neuwirth 1982, Kooi 2005), and a scoring
+function of one's own may be passed instead of a name.
 
 Ties: first an experiment whose final outcome is still possible (a guess that could be the
 code), then the lowest experiment index (the game's fixed order, e.g. lowest code first).
@@ -20,21 +24,32 @@ recorded: `lengths` (the game's rule) and `determined` (the thesis's |σ|_v).
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable
-
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import checks
 from .game import Analysis, Game, check_game
-from .strategies import STRATEGIES, Scoring, scoring, strategy_name
+from .strings import outcome_rows
+from .strategies import (STRATEGIES, Scoring, expected_size, largest_part, most_parts, scoring,
+                         strategy_name)
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["STRATEGIES", "analyze", "ceil_log", "choose", "choose_by_table",
+__all__ = ["STRATEGIES", "TABLE_CODES", "analyze", "ceil_log", "choose", "choose_by_table",
            "first_hit", "lemma14_bound", "play_tree", "simulate"]
+
+# A game of at most TABLE_CODES codes (and TABLE_CODES² outcomes in its table) is analysed over
+# its outcome table, numpy alone, unless the compiled engine is loaded: in a fresh process that
+# is faster than loading numba and the engine (benchmarks/bench_codebreaking_cold.py).
+TABLE_CODES = 2_000
+_COMPILED = f"{__package__}.compiled"  # the engine's module, once some analysis has loaded it
+# scores in integers (whatever order their sums are taken in, the same numbers)
+_INTEGER_SCORES = (largest_part, expected_size, most_parts)
 
 
 def choose(game: Game, live: np.ndarray, strategy: str | Scoring) -> int:
@@ -57,9 +72,10 @@ def _named(score_of: Scoring) -> str | None:
 
 
 def _pick(game: Game, live: np.ndarray, score_of: Scoring) -> int:
-    """`_choose`, by the compiled engine for the built-in strategies (the same choice)."""
+    """`_choose`, by the compiled engine for the built-in strategies (the same choice) unless the
+    game is small and the engine not loaded (`analyze`'s rule)."""
     name = _named(score_of)
-    if name is None:
+    if name is None or _by_table(game):
         return _choose(game, live, score_of)
     from .compiled import choose as compiled
 
@@ -67,7 +83,13 @@ def _pick(game: Game, live: np.ndarray, score_of: Scoring) -> int:
 
 
 def _choose(game: Game, live: np.ndarray, score_of: Scoring) -> int:
-    counts = game.partition_sizes(live)
+    return _choose_by_sizes(game, live, game.partition_sizes(live), score_of)
+
+
+def _choose_by_sizes(game: Game, live: np.ndarray, counts: np.ndarray, score_of: Scoring) -> int:
+    """The experiment with the lowest score, given every experiment's part sizes on `live`: of
+    those tied, the first that may hit the code (a final outcome has a live code), else the
+    first."""
     score = np.asarray(score_of(counts), dtype=np.float64)
     if score.shape != (len(counts),) or np.isnan(score).any():
         raise ValueError(f"strategy {strategy_name(score_of)!r} must give one number per "
@@ -75,7 +97,7 @@ def _choose(game: Game, live: np.ndarray, score_of: Scoring) -> int:
     candidates = np.flatnonzero(score == score.min())
     j = int(candidates[0])
     if game.ends_on_final:
-        hits = game.is_final[game.outcome_table[candidates][:, live]].any(axis=1)
+        hits = counts[candidates][:, game.is_final].any(axis=1)
         if hits.any():
             j = int(candidates[np.argmax(hits)])
     if len(live) > 1 and not _useful(game, counts[j]):
@@ -115,17 +137,53 @@ def ceil_log(b: int, n: int) -> float:
 def analyze(game: Game, strategy: str | Scoring = "max-models") -> Analysis:
     """Play `strategy` (a name or a scoring function) against every code, node by node.
 
-    The built-in strategies run in the compiled engine (`compiled.analyze`: memory linear in the
-    codes); a scoring function of one's own is played by `_play` over the outcome table
-    (`reference.analyze_table`, the same choices and tree).
+    The built-in strategies run in the compiled engine (`compiled.analyze`: memory linear in
+    the codes), but a small game (`TABLE_CODES`) is played over its outcome table
+    (`_table_play`, numpy alone) while the engine is not loaded, as in a fresh process, and
+    whatever the strategy if it is a scoring function of one's own; such a function plays a
+    larger game by `_play` from the game's partition sizes. Each way makes the same choices.
     """
     game, score_of = check_game(game), scoring(strategy)
-    name = _named(score_of)
-    if name is not None:
+    label, name = strategy_name(strategy), _named(score_of)
+    if name is not None and not _by_table(game):
         from .compiled import analyze as compiled
 
         return compiled(game, name)
-    return _play(game, lambda live, depth: _choose(game, live, score_of), strategy_name(strategy))
+    if _small(game):
+        return _table_play(game, score_of, label)
+    return _play(game, lambda live, depth: _choose(game, live, score_of), label)
+
+
+def _small(game: Game) -> bool:
+    """At most `TABLE_CODES` codes and `TABLE_CODES`² outcomes in the game's table?"""
+    return game.n_codes <= TABLE_CODES and game.n_codes * game.n_experiments <= TABLE_CODES**2
+
+
+def _by_table(game: Game) -> bool:
+    """Is a built-in strategy played over the table: a small game, the engine not loaded?"""
+    return _small(game) and _COMPILED not in sys.modules
+
+
+def _table_play(game: Game, score_of: Scoring, label: str) -> Analysis:
+    """`_play` with `_choose`, each node's part sizes counted by one bincount: the outcome table
+    laid out codes × experiments holds outcome o of experiment j as o × (experiments) + j, so
+    that the rows of the live codes count every experiment's parts at once, outcome by outcome
+    (a score then reduces over a few long rows)."""
+    n_exp, n_out = game.n_experiments, game.n_outcomes
+    by_code = game.outcome_table.T.astype(np.intp, order="C")
+    by_code *= n_exp
+    by_code += np.arange(n_exp, dtype=np.intp)
+    exact = score_of in _INTEGER_SCORES
+
+    def sizes(live: np.ndarray) -> np.ndarray:
+        """counts[j, o] (a view of the outcome-major counts), in C order unless the score is
+        exact: a float sum's order follows the memory order, so it gets `partition_sizes`'s."""
+        counts = np.bincount(by_code[live].ravel(), minlength=n_out * n_exp)
+        counts = counts.reshape(n_out, n_exp).T
+        return counts if exact else np.ascontiguousarray(counts)
+
+    return _play(game, lambda live, depth: _choose_by_sizes(game, live, sizes(live), score_of),
+                 label)
 
 
 def first_hit(game: Game) -> np.ndarray:
@@ -153,8 +211,6 @@ def play_tree(game: Game, pick: Callable[[np.ndarray, int], int], label: str) ->
 
 def _play(game: Game, pick: Callable[[np.ndarray, int], int], label: str) -> Analysis:
     """Play `pick` against every code, node by node of its decision tree (a stack, no recursion)."""
-    import pandas as pd  # here: the compiled analyses build their trees only when read
-
     n, names = game.n_codes, game.code_names
     lengths, determined = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
     hit = first_hit(game) if game.ends_on_final else None
@@ -185,8 +241,15 @@ def _play(game: Game, pick: Callable[[np.ndarray, int], int], label: str) -> Ana
                     rows.append((len(rows), node, label_o, depth + 1, 1, "", names[part[0]]))
                 else:
                     stack.append((part, depth + 1, node, label_o))
-    tree = pd.DataFrame(rows, columns=_TREE_COLUMNS).sort_values("node").reset_index(drop=True)
-    return Analysis(game, label, lengths, determined, tree)
+    return Analysis(game, label, lengths, determined, partial(_tree_frame, rows))
+
+
+def _tree_frame(rows: list[tuple]) -> pd.DataFrame:
+    """The decision tree's rows as a table, made when the analysis's tree is first read (pandas
+    is imported then)."""
+    import pandas as pd
+
+    return pd.DataFrame(rows, columns=_TREE_COLUMNS).sort_values("node").reset_index(drop=True)
 
 
 def simulate(game: Game, strategy: str | Scoring, code: str | int) -> pd.DataFrame:
@@ -215,6 +278,8 @@ def _outcomes(game: Game, j: int, live: np.ndarray) -> np.ndarray:
     """Experiment j's outcomes on the codes `live` (from the strings when the game has a rule)."""
     if game.rule is None:
         return game.outcome_table[j, live]
+    if _by_table(game):
+        return outcome_rows(game.rule, np.array([j]), live)[0]
     from .compiled import outcome_row
 
     return outcome_row(game, j, live)

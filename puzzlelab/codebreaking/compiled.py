@@ -43,8 +43,10 @@ integers (`rank`), so totals can be compared like for like with its runs; its pr
 guess is given with `first`.
 
 Inner loops are compiled with numba (`@njit(cache=True)`, so a fresh process loads them from
-disk instead of compiling; what a fresh process still spends, mostly importing numpy and numba,
-is measured by `benchmarks/bench_codebreaking_cold.py`); the decision tree is tabulated (with
+disk instead of compiling; importing numba and loading the code still cost a fresh process more
+than a small game's whole analysis over its table, so `analysis.analyze` comes here for a game
+of at most `analysis.TABLE_CODES` codes only once this module is loaded, as
+`benchmarks/bench_codebreaking_cold.py` measures); the decision tree is tabulated (with
 pandas) only when an analysis's `tree` is first read. The whole-tree loop releases the GIL, so
 `threads > 1` plays the root's subtrees, largest first, on a pool of threads (the same tree,
 numbered as one walk).

@@ -228,12 +228,12 @@ class Game:
     def parts(self, live: np.ndarray, j: int) -> dict[int, np.ndarray]:
         """The live codes split by the outcome of experiment j: {outcome index: codes}."""
         live = np.asarray(live, dtype=np.intp)
-        out = (self.outcome_table[j, live] if self.rule is None  # else from the strings
+        out = (self._table[j, live] if self._table is not None  # else from the strings
                else outcome_rows(self.rule, np.array([j]), live)[0])
         order = np.argsort(out, kind="stable")
-        keys, starts = np.unique(out[order], return_index=True)
-        chunks = np.split(live[order], starts[1:])
-        return {int(k): c for k, c in zip(keys, chunks)}
+        ordered, grouped = out[order], live[order]
+        starts = [0, *(np.flatnonzero(ordered[1:] != ordered[:-1]) + 1).tolist(), len(live)]
+        return {int(ordered[a]): grouped[a:b] for a, b in zip(starts, starts[1:])}
 
     def with_final_outcomes(self, final_outcomes: Iterable[str | int]) -> Game:
         """A copy of the game that ends when one of these outcomes is observed."""
@@ -455,9 +455,17 @@ def _bool_matrix(codes: np.ndarray, n_vars: int, name: str) -> np.ndarray:
         raise ValueError(
             f"{name}: codes have {arr.shape[1]} columns but there are {n_vars} variables"
         )
-    if len(np.unique(arr, axis=0)) != len(arr):
+    if _repeats_a_row(arr):
         raise ValueError(f"{name}: two codes are the same valuation")
     return arr
+
+
+def _repeats_a_row(arr: np.ndarray) -> bool:
+    """Are two rows of the bool matrix equal? (Rows packed into bytes and sorted: no np.unique,
+    which would import numpy.ma, a tenth of a fresh process's analysis of Mastermind 4×6.)"""
+    packed = np.packbits(arr, axis=1)
+    ordered = packed[np.lexsort(packed.T[::-1])]
+    return bool((ordered[1:] == ordered[:-1]).all(axis=1).any())
 
 
 def _outcome_table(

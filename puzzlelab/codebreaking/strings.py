@@ -129,17 +129,21 @@ def check_fits(name: str, n_codes: int, pegs: int, colors: int) -> None:
 def black_white(
     guesses: np.ndarray, codes: np.ndarray, colors: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Black and white marker counts of every guess against every code (Mastermind rules, §2.2)."""
-    black = np.zeros((len(guesses), len(codes)), dtype=np.int16)
+    """Black and white marker counts of every guess against every code (Mastermind rules, §2.2):
+    black = pegs equal in place, black + white = Σ over colours of the smaller count."""
+    small = np.int8 if guesses.shape[1] <= np.iinfo(np.int8).max else np.int16  # counts ≤ pegs
+    black = np.zeros((len(guesses), len(codes)), dtype=small)
     total = np.zeros_like(black)
-    gc = np.stack([(guesses == c).sum(1) for c in range(1, colors + 1)], axis=1).astype(np.int16)
-    cc = np.stack([(codes == c).sum(1) for c in range(1, colors + 1)], axis=1).astype(np.int16)
-    step = max(1, min(256, 2**24 // max(1, len(codes) * max(colors, guesses.shape[1]))))
-    for start in range(0, len(guesses), step):
+    gc = np.stack([(guesses == c).sum(1) for c in range(1, colors + 1)], axis=1).astype(small)
+    cc = np.stack([(codes == c).sum(1) for c in range(1, colors + 1)], axis=1).astype(small)
+    step = max(1, 2**22 // max(1, len(codes)))
+    for start in range(0, len(guesses), step):  # one peg or colour at a time: 2-d operations only
         rows = slice(start, start + step)
-        black[rows] = (guesses[rows][:, None, :] == codes[None, :, :]).sum(-1)
-        total[rows] = np.minimum(gc[rows, None, :], cc[None, :, :]).sum(-1)
-    return black, total - black
+        for i in range(guesses.shape[1]):
+            black[rows] += guesses[rows, i, None] == codes[None, :, i]
+        for c in range(colors):
+            total[rows] += np.minimum(gc[rows, c, None], cc[None, :, c])
+    return black.astype(np.int16), (total - black).astype(np.int16)
 
 
 def outcome_rows(rule: StringRule, guesses: np.ndarray, codes: np.ndarray) -> np.ndarray:
@@ -155,7 +159,9 @@ def outcome_rows(rule: StringRule, guesses: np.ndarray, codes: np.ndarray) -> np
     for start in range(0, len(guesses), step):
         block = slice(start, start + step)
         black, white = black_white(rule.strings[guesses[block]], targets, rule.colors)
-        out[block] = rule.lut[black, white]
+        black *= rule.lut.shape[1]
+        black += white
+        out[block] = np.take(rule.lut.ravel(), black)  # lut[black, white]
     return out
 
 
