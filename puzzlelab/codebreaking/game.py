@@ -463,6 +463,8 @@ def _bool_matrix(codes: np.ndarray, n_vars: int, name: str) -> np.ndarray:
 def _repeats_a_row(arr: np.ndarray) -> bool:
     """Are two rows of the bool matrix equal? (Rows packed into bytes and sorted: no np.unique,
     which would import numpy.ma, a tenth of a fresh process's analysis of Mastermind 4×6.)"""
+    if arr.shape[1] == 0:  # no variables: every code is the empty valuation
+        return len(arr) > 1
     packed = np.packbits(arr, axis=1)
     ordered = packed[np.lexsort(packed.T[::-1])]
     return bool((ordered[1:] == ordered[:-1]).all(axis=1).any())
