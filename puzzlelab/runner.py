@@ -152,10 +152,17 @@ class Progress:
             yield self
 
 
-@contextlib.contextmanager
-def repeating(seconds: float, action: Callable[[], bool | None]) -> Iterator[None]:
+def repeating(seconds: float, action: Callable[[], bool | None]
+              ) -> contextlib.AbstractContextManager[None]:
     """Within this block a thread calls `action` every `seconds` seconds, until it returns True."""
     seconds = checks.number(seconds, "seconds", low=0.001, high=1e6)
+    if not callable(action):
+        raise checks.ArgumentTypeError(f"action must be a function of no arguments, got {action!r}")
+    return _repeating(seconds, action)
+
+
+@contextlib.contextmanager
+def _repeating(seconds: float, action: Callable[[], bool | None]) -> Iterator[None]:
     done = threading.Event()
 
     def loop() -> None:

@@ -318,5 +318,6 @@ def test_repeating_calls_its_action_until_it_says_stop_or_the_block_ends():
         pass
     assert len(calls) == 3  # a block shorter than one period never calls it
     with pytest.raises(ValueError, match="seconds"):
-        with runner.repeating(0, lambda: None):
-            pass
+        runner.repeating(0, lambda: None)  # refused when called, before any block is entered
+    with pytest.raises(ValueError, match="action"):
+        runner.repeating(1, float("nan"))
