@@ -29,7 +29,7 @@ COUNTS = ["deals", "total", "squares", "denominator"]  # the integer columns of 
 INT64_MAX = 2**63 - 1
 
 
-def sum_row(keys: Mapping[str, Any], s: np.ndarray, den: int) -> dict:
+def sum_row(keys: Mapping[str, Any], s: np.ndarray | Sequence[int], den: int) -> dict:
     """One sums row for the per-deal integers `s` of the quantity s / den, after its `keys`."""
     if not isinstance(keys, Mapping):
         raise checks.ArgumentTypeError(f"keys must be a mapping of key columns, got {keys!r}")

@@ -226,3 +226,10 @@ def test_explore_deal_checks_custom_even_when_a_preset_is_chosen():
     from puzzlelab.hats import notebook as hats_notebook
     with pytest.raises(ValueError, match="custom"):
         hats_notebook.explore_deal(custom=-10**20)
+
+
+def test_check_two_colours_refuses_a_label_of_the_wrong_kind_whatever_n():
+    """Fuzz, long run on 6be2460 (call 3023): `what` was checked only when N was refused."""
+    with pytest.raises(ValueError, match="what"):
+        model.check_two_colours(2, 4, np.int64(10**12))
+    assert model.check_two_colours(2, 4, "the census") == 2

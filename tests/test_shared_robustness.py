@@ -389,3 +389,12 @@ def test_an_instance_check_needs_a_kind_that_is_a_type():
     with pytest.raises(checks.ArgumentTypeError, match="x must be a text"):
         checks.instance(1, "x", str, "a text")
     assert checks.instance(1, "x", (int, float), "a number") == 1
+
+
+def test_sum_row_takes_any_one_dimensional_integer_sequence():
+    """Fuzz, long run on 6be2460 (call 4583): a list of integers is a kind sum_row accepts (as its
+    hint now says), with the row of the same integers as an array; text is refused."""
+    keys = {"case": "x"}
+    assert exact_sums.sum_row(keys, [-1, 2], 3) == exact_sums.sum_row(keys, np.array([-1, 2]), 3)
+    with pytest.raises(ValueError, match="s must be"):
+        exact_sums.sum_row(keys, "12", 3)

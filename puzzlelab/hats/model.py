@@ -72,9 +72,9 @@ def check_two_colours(n_players: int, most: int, what: str) -> int:
     naming both otherwise)."""
     n, _ = check_world(n_players, 2)
     most = checks.integer(most, "most", low=2)
+    what = checks.text(what, "what")  # checked whether or not N is refused
     if n > most:
-        raise ValueError(f"{checks.text(what, 'what')} handles at most N = {most} players (two "
-                         f"colours), got N = {n}")
+        raise ValueError(f"{what} handles at most N = {most} players (two colours), got N = {n}")
     return n
 
 
