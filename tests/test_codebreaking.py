@@ -598,3 +598,13 @@ def test_every_cobra_time_names_a_case_of_our_benchmark():
     assert len(cobra) >= 7
     cases = set(bench[bench.role == "subject"].case)
     assert {c.split(": ", 1)[1] for c in cobra.compare_with} <= cases
+
+
+@pytest.mark.parametrize("play", [analyze_plain, analyze], ids=["plain", "analyze"])
+def test_a_scoring_function_that_gives_a_table_is_refused_by_name(play):
+    """Fuzz, long run on 6be2460 (call 7913): the plain recursion read a score table as a number
+    (a TypeError); every engine checks one number per experiment (analysis.scores)."""
+    def table_score(counts):
+        return np.zeros((len(counts), 2))
+    with pytest.raises(ValueError, match="table_score.*one number per experiment"):
+        play(mastermind(2, 2), table_score)

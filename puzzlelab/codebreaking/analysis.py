@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["STRATEGIES", "TABLE_CODES", "analyze", "ceil_log", "choose", "choose_by_table",
-           "first_hit", "lemma14_bound", "play_tree", "simulate"]
+           "first_hit", "lemma14_bound", "play_tree", "scores", "simulate"]
 
 # A game of at most TABLE_CODES codes (and TABLE_CODES² outcomes in its table) is analysed over
 # its outcome table, numpy alone, unless the compiled engine is loaded: in a fresh process that
@@ -86,14 +86,21 @@ def _choose(game: Game, live: np.ndarray, score_of: Scoring) -> int:
     return _choose_by_sizes(game, live, game.partition_sizes(live), score_of)
 
 
-def _choose_by_sizes(game: Game, live: np.ndarray, counts: np.ndarray, score_of: Scoring) -> int:
-    """The experiment with the lowest score, given every experiment's part sizes on `live`: of
-    those tied, the first that may hit the code (a final outcome has a live code), else the
-    first."""
+def scores(score_of: Scoring, counts: np.ndarray) -> np.ndarray:
+    """The strategy's score of each experiment (a row of part sizes each), checked: one number
+    per row, none NaN (a ValueError names the strategy otherwise)."""
     score = np.asarray(score_of(counts), dtype=np.float64)
     if score.shape != (len(counts),) or np.isnan(score).any():
         raise ValueError(f"strategy {strategy_name(score_of)!r} must give one number per "
                          f"experiment ({len(counts)}), got shape {score.shape}")
+    return score
+
+
+def _choose_by_sizes(game: Game, live: np.ndarray, counts: np.ndarray, score_of: Scoring) -> int:
+    """The experiment with the lowest score, given every experiment's part sizes on `live`: of
+    those tied, the first that may hit the code (a final outcome has a live code), else the
+    first."""
+    score = scores(score_of, counts)
     candidates = np.flatnonzero(score == score.min())
     j = int(candidates[0])
     if game.ends_on_final:

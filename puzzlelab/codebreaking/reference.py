@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from .. import checks
-from .analysis import Analysis, choose_by_table, play_tree
+from .analysis import Analysis, choose_by_table, play_tree, scores
 from .game import Game, check_game
 from .strategies import Scoring, scoring, strategy_name
 
@@ -59,7 +59,7 @@ def analyze_plain(game: Game, strategy: str | Scoring = "max-models") -> Analysi
         scored = []
         for j, row in enumerate(table):
             counts = np.bincount([row[k] for k in live], minlength=game.n_outcomes)
-            scored.append((float(score_of(counts[None, :])[0]), j))
+            scored.append((float(scores(score_of, counts[None, :])[0]), j))
         low = min(s for s, _ in scored)
         ties = [j for s, j in scored if s == low]
         hitting = [j for j in ties if any(table[j][k] in final for k in live)]
