@@ -16,6 +16,8 @@ import functools
 import gc
 import importlib
 import json
+import math
+import numbers
 import os
 import statistics
 import subprocess
@@ -440,6 +442,19 @@ def with_rates(rows: list[dict], count: int, unit: str = "games") -> list[dict]:
     return rows
 
 
+_MEASURES = ("cold_s", "whole_process_s", "cold_peak_mib", "warm_min_s", "warm_median_s",
+             "warm_peak_mib", "times_subject")  # numbers (or missing), kept to 4 digits
+
+
+def _four_digits(value: object, name: str) -> float | None:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise checks.ArgumentTypeError(f"{name} must be a number of seconds, MiB or times, "
+                                       f"got {value!r}")
+    return float(f"{value:.4g}")
+
+
 def write_rows(rows: Sequence[dict], name: str) -> "pd.DataFrame":
     """Write benchmark rows to data/<name>.csv in the shared schema (4 significant digits)."""
     import pandas as pd
@@ -452,9 +467,9 @@ def write_rows(rows: Sequence[dict], name: str) -> "pd.DataFrame":
             raise checks.ArgumentTypeError(f"rows[{i}] must be a dict with keys among COLUMNS, "
                                            f"got {row!r}")
     table = pd.DataFrame(list(rows), columns=COLUMNS)
-    for column in ("cold_s", "whole_process_s", "cold_peak_mib", "warm_min_s", "warm_median_s",
-                   "warm_peak_mib", "times_subject"):
-        table[column] = [None if v is None or v != v else float(f"{v:.4g}") for v in table[column]]
+    for column in _MEASURES:
+        table[column] = [_four_digits(v, f"rows[{i}][{column!r}]")
+                         for i, v in enumerate(table[column])]
     write_table(table, name)
     return table
 

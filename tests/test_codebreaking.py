@@ -608,3 +608,23 @@ def test_a_scoring_function_that_gives_a_table_is_refused_by_name(play):
         return np.zeros((len(counts), 2))
     with pytest.raises(ValueError, match="table_score.*one number per experiment"):
         play(mastermind(2, 2), table_score)
+
+
+def test_scores_check_their_strategy_and_part_sizes():
+    """Fuzz, long run on eccd36a (calls 354, 1186, 1408, 3038): analysis.scores took anything
+    for a strategy and for the part sizes, and a scoring function of no argument failed inside."""
+    from puzzlelab.codebreaking.analysis import scores
+
+    counts = np.array([[1, 2], [3, 0]])
+    assert scores("max-models", counts).tolist() == [2.0, 3.0]
+    for bad in (False, 10**20, np.array([np.nan])):
+        with pytest.raises(ValueError, match="strategy"):
+            scores(bad, counts)
+    for bad in (np.int64(-3), frozenset({-1}), np.zeros((2, 2, 2), dtype=np.int8), counts * 1.0):
+        with pytest.raises(ValueError, match="counts"):
+            scores("max-models", bad)
+
+    def no_argument():
+        return 0
+    with pytest.raises(ValueError, match="no_argument"):
+        analyze(mastermind(2, 2), no_argument)

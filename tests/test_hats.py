@@ -561,3 +561,10 @@ def test_power_of_two_text_is_exact(number):
         assert odd % 2 == 1 and odd * 2 ** int(power.translate(digits)) == number
     else:
         assert int(text.replace(",", "")) == number
+
+
+def test_best_known_preset_outside_the_optima_table_is_refused_at_once():
+    """Fuzz, long run on eccd36a (call 5511): N = 3, M = 6 ran past 30 s searching for a deal;
+    the preset reads the table only and names the function that searches."""
+    with pytest.raises(ValueError, match=r"optima table.*optimum_bounds\(3, 6\)"):
+        notebook.best_known_won_set(3, 6)

@@ -126,6 +126,9 @@ def _sums() -> "pd.DataFrame":
     (lambda: timing.profile_summary(Ellipsis), "task must be a function"),
     (lambda: timing.Task(1, "sqrt"), "Task.module"),
     (lambda: timing.Cold(1j, 1.0, None, ""), "Cold.seconds"),
+    # fuzz, long run on eccd36a (call 6641): a Generator as a measure was formatted (TypeError)
+    (lambda: timing.write_rows([{"times_subject": np.random.default_rng(0)}], "x"),
+     r"rows\[0\]\['times_subject'\] must be a number"),
     (lambda: proofs.Proof("lemma", 3), "Proof.detail"),
     (lambda: exact_sums.merge_sums(_sums(), np.True_), "keys must be a list or tuple"),
     (lambda: exact_sums.merge_sums(_sums(), ["scope", 2]), r"keys\[i\] must be a string"),

@@ -86,9 +86,17 @@ def _choose(game: Game, live: np.ndarray, score_of: Scoring) -> int:
     return _choose_by_sizes(game, live, game.partition_sizes(live), score_of)
 
 
-def scores(score_of: Scoring, counts: np.ndarray) -> np.ndarray:
+def scores(score_of: str | Scoring, counts: np.ndarray) -> np.ndarray:
     """The strategy's score of each experiment (a row of part sizes each), checked: one number
     per row, none NaN (a ValueError names the strategy otherwise)."""
+    score_of, counts = scoring(score_of), np.asarray(counts)
+    if counts.ndim != 2 or counts.dtype.kind not in "iu":
+        raise checks.ArgumentTypeError(f"counts must be a 2-d integer array (experiments × "
+                                       f"outcomes), got {counts!r}")
+    return _scores(score_of, counts)
+
+
+def _scores(score_of: Scoring, counts: np.ndarray) -> np.ndarray:
     score = np.asarray(score_of(counts), dtype=np.float64)
     if score.shape != (len(counts),) or np.isnan(score).any():
         raise ValueError(f"strategy {strategy_name(score_of)!r} must give one number per "
@@ -100,7 +108,7 @@ def _choose_by_sizes(game: Game, live: np.ndarray, counts: np.ndarray, score_of:
     """The experiment with the lowest score, given every experiment's part sizes on `live`: of
     those tied, the first that may hit the code (a final outcome has a live code), else the
     first."""
-    score = scores(score_of, counts)
+    score = _scores(score_of, counts)
     candidates = np.flatnonzero(score == score.min())
     j = int(candidates[0])
     if game.ends_on_final:

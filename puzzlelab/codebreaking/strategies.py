@@ -16,6 +16,7 @@ Anywhere a strategy is asked for, a name from `STRATEGIES` or such a function ma
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 
 import numpy as np
@@ -71,12 +72,24 @@ STRATEGIES: dict[str, Scoring] = {
 def scoring(strategy: str | Scoring) -> Scoring:
     """The scoring function of a strategy given by name (one of `STRATEGIES`) or as a function."""
     if callable(strategy):
-        return strategy
+        return _one_argument(strategy)
     if not isinstance(strategy, str):
         raise checks.ArgumentTypeError(
             f"strategy must be a name ({', '.join(STRATEGIES)}) or a scoring function, "
             f"got {strategy!r}")
     return STRATEGIES[checks.choice(strategy, "strategy", STRATEGIES)]
+
+
+def _one_argument(f: Scoring) -> Scoring:
+    """`f` if it can be called with one argument (the part sizes), else a ValueError naming it."""
+    try:
+        inspect.signature(f).bind(None)
+    except TypeError:
+        raise ValueError(f"a scoring function takes one argument (every experiment's part "
+                         f"sizes); {getattr(f, '__name__', repr(f))} does not") from None
+    except ValueError:  # no signature to read (some built-ins): it is tried when called
+        pass
+    return f
 
 
 def strategy_name(strategy: str | Scoring) -> str:

@@ -23,7 +23,7 @@ from .model import (
     LETTERS, answers, check_world, deal_to_strings, parse_deal, round_to_string, rounds,
     rounds_correct, won_mask,
 )
-from .optima import hamming_coset_check, hamming_lost_set, optimum_bounds
+from .optima import hamming_coset_check, hamming_lost_set
 from .sets import canonical_deal, valid_lost_mask
 from .tables import optimum_table
 
@@ -326,16 +326,16 @@ VIEW_ORDERS = ("lower players first (Table 5.2)", "higher players first (Tables 
 def best_known_won_set(n_players: int, n_colors: int = 2) -> int:
     """The won set of the best deal we know: the optima table's witness (optimal where proven).
 
-    Worlds outside that table (up to 256 rounds) run `optimum_bounds` with a small deterministic
-    CP-SAT limit and a fixed local search and no slice proof, so the preset never depends on the
-    machine's speed.
+    Offered for the worlds of that table only (data/hats_optima.csv, every world the widgets
+    reach): elsewhere `optimum_bounds` finds one, in seconds to minutes.
     """
     n, m = _explorable(n_players, n_colors, "optimal presets are")
     table = optimum_table().set_index(["n_players", "n_colors"])
-    if (n, m) in table.index:
-        return int(table.witness_hex[(n, m)], 16)
-    return optimum_bounds(n, m, time_limit=600, search_steps=2000, deterministic_limit=2.0,
-                          prove=False).witness
+    if (n, m) not in table.index:
+        worlds = ", ".join(f"N = {a}, M = {b}" for a, b in table.index)
+        raise ValueError(f"the best known deal is offered for the worlds of the optima table "
+                         f"({worlds}); for N = {n}, M = {m} run hats.optimum_bounds({n}, {m})")
+    return int(table.witness_hex[(n, m)], 16)
 
 
 def _explorable(n_players: int, n_colors: int, what: str) -> tuple[int, int]:
