@@ -338,3 +338,48 @@ def test_mastermind_by_formulas_refuses_a_size_beyond_its_budget_up_front():
     from puzzlelab.codebreaking.games import mastermind_by_formulas
     with pytest.raises(ValueError, match="pairs"):
         mastermind_by_formulas(5, 6)
+
+
+@pytest.mark.parametrize("pegs, colors", [(1, 1), (1, 4), (2, 2), (3, 3), (3, 4), (4, 6), (2, 12)])
+@pytest.mark.parametrize("distinct", [False, True])
+def test_colour_strings_are_the_filtered_product_in_its_order(pegs, colors, distinct):
+    """Fuzz finding: without repeats the strings were picked out of all colors**pegs products
+    (bulls_and_cows(8): 10**8 of them, past 30 s). Now permutations, checked against that filter."""
+    from itertools import product
+
+    from puzzlelab.codebreaking.games import colour_strings
+    if distinct and colors < pegs:
+        refused_quickly(lambda: colour_strings(pegs, colors, distinct), ValueError, "distinct")
+        return
+    rows = [p for p in product(range(1, colors + 1), repeat=pegs) if not distinct or len(set(p)) == pegs]
+    got = colour_strings(pegs, colors, distinct)
+    assert got.dtype == np.int16 and got.shape == (len(rows), pegs)
+    assert got.tolist() == [list(r) for r in rows]
+
+
+def test_eight_distinct_of_ten_are_every_permutation_once_in_order():
+    """The size the fuzz hit, checked by count, order and distinctness (not by the 10**8 filter)."""
+    import math
+
+    from puzzlelab.codebreaking.games import colour_strings
+    got = colour_strings(8, 10, distinct=True)
+    keys = got.astype(np.int64) @ (11 ** np.arange(7, -1, -1))
+    assert len(got) == math.perm(10, 8) and (np.diff(keys) > 0).all()
+    assert (np.sort(got, axis=1)[:, 1:] != np.sort(got, axis=1)[:, :-1]).all()
+    for wrong, words in [((0, 3), "pegs"), ((3, 0), "colors"), ((2.5, 3), "pegs")]:
+        refused_quickly(lambda: colour_strings(*wrong), (ValueError, TypeError), words)
+
+
+def test_experiments_given_loosely_are_read_as_the_plain_ones():
+    """The one-pass check of plain (str, tuple of ints) experiments gives the same game as the
+    item-by-item reading of lists and numpy integers, and refuses what that reading refuses."""
+    plain = counterfeit_coin(3)
+    loose = [[kind, [np.int64(v) for v in params]] for kind, params in plain.experiments]
+    again = Game(plain.name, plain.variables, plain.codes, loose, plain.outcome_table,
+                 plain.outcome_labels)
+    assert again.experiments == plain.experiments
+    assert all(type(v) is int for _, params in again.experiments for v in params)
+    for bad, words in [([("w", (True,))], "parameters"), ([("w", (1,)), ("w", (1,))], "twice"),
+                       ([("w", (1,), 2)], "pair"), ([(3, (1,))], "pair")]:
+        with pytest.raises((ValueError, TypeError), match=words):
+            Game("g", ["x"], np.array([[0], [1]]), bad, np.zeros((len(bad), 2), int), ["a", "b"])

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from itertools import combinations, permutations, product
+from itertools import chain, combinations, permutations, product
 
 import numpy as np
 
@@ -172,10 +172,10 @@ def _mirror_normal(roles: np.ndarray) -> np.ndarray:
 FORMULA_PAIRS = 2 * 10**6  # (guess, code) pairs the formulas are evaluated on (4×6: 1.7e6, seconds)
 def colour_strings(pegs: int, colors: int, distinct: bool = False) -> np.ndarray:
     """All colour strings of length pegs, lexicographic (optionally without repeats)."""
-    rows = [
-        p for p in product(range(1, colors + 1), repeat=pegs) if not distinct or len(set(p)) == pegs
-    ]
-    return np.array(rows, dtype=np.int16).reshape(len(rows), pegs)
+    pegs, colors = check_size(pegs, colors, distinct)
+    symbols = range(1, colors + 1)
+    rows = permutations(symbols, pegs) if distinct else product(symbols, repeat=pegs)
+    return np.fromiter(chain.from_iterable(rows), dtype=np.int16).reshape(-1, pegs)
 
 
 def _one_hot(strings: np.ndarray, colors: int) -> tuple[list[str], np.ndarray]:
@@ -222,9 +222,12 @@ def _marker_game(name: str, strings: np.ndarray, colors: int, labels: list[str],
     else:
         black, white = black_white(strings, strings, colors)
         table = marker_lut(labels, pegs)[black, white]
-    return Game(name, variables, codes, [("g", tuple(map(int, s))) for s in strings], table, labels,
+    rows = strings.tolist()
+    digits = [str(c) for c in range(colors + 1)]
+    return Game(name, variables, codes, [("g", tuple(s)) for s in rows], table, labels,
                 final_outcomes=[labels[marker_lut(labels, pegs)[pegs, 0]]],
-                code_names=["".join(map(str, s)) for s in strings], symmetry=symmetry, rule=rule)
+                code_names=["".join([digits[c] for c in s]) for s in rows], symmetry=symmetry,
+                rule=rule)
 
 
 def mastermind(pegs: int, colors: int) -> Game:
