@@ -514,6 +514,9 @@ def read_csv_checked(path: str | os.PathLike,
     """Read a CSV written by `write_csv`, refusing it (ValueError naming the file) when its
     bytes, checksum and metadata disagree or the metadata lacks what `expect` asks for."""
     path = _csv_path(path, "path")
+    if expect is not None and not isinstance(expect, Mapping):
+        raise checks.ArgumentTypeError(f"expect must be a mapping of metadata fields to the values "
+                                       f"they must have, or None; got {type(expect).__name__}")
     df, problem = _load(path, expect)
     if problem is not None:
         raise ValueError(f"{path} {problem}")

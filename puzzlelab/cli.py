@@ -263,10 +263,21 @@ def compute(args: argparse.Namespace) -> None:
     if known and unknown:
         total += f", plus {', '.join(unknown)} (no earlier run)"
     print(f"computing {len(names)} table(s): {total}", flush=True)
+    _say_which_run_here(names, args, builds)
     with tempfile.TemporaryDirectory() as folder:
         changes = Path(folder) / "changes.log"
         with _environment(**{cache.CHANGES_ENV: str(changes)}):
             _compute_each(names, estimates, args, declared, builds, changes)
+
+
+def _say_which_run_here(names: list[str], args: argparse.Namespace,
+                        builds: dict[str, Callable]) -> None:
+    """Name the tables that take no workers when workers or a scheduler were asked for."""
+    here = [n for n in names if n in builds and not _takes_executor(builds[n])]
+    if here and (args.scheduler or args.workers > 1):
+        asked = "--scheduler" if args.scheduler else "--workers"
+        print(f"  {', '.join(here)}: computed in this process on one core (no sweep to spread); "
+              f"{asked} applies to the other tables only", flush=True)
 
 
 def _compute_each(names: list[str], estimates: list[float | None], args: argparse.Namespace,

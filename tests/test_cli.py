@@ -211,6 +211,18 @@ def test_compute_fresh_discards_finished_chunks(scratch):
     assert not chunks.exists()
 
 
+def test_compute_says_which_tables_take_no_workers(scratch):
+    """A table computed in one process is named when workers or a scheduler were asked for (the
+    scheduler is not contacted for it)."""
+    done = run("compute", "russian_cards_sum_mod", "--scheduler", "tcp://127.0.0.1:1",
+               root=scratch)
+    assert done.returncode == 0, done.stderr
+    assert ("russian_cards_sum_mod: computed in this process on one core (no sweep to spread); "
+            "--scheduler applies to the other tables only") in done.stdout, done.stdout
+    quiet = run("compute", "russian_cards_sum_mod", root=scratch)
+    assert "computed in this process" not in quiet.stdout, quiet.stdout
+
+
 def test_recomputing_rebuilds_the_named_table_only(tmp_path, monkeypatch):
     monkeypatch.setattr(cache, "DATA", tmp_path)
     monkeypatch.delenv(cache.RECOMPUTE_ENV, raising=False)

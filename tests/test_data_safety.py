@@ -513,3 +513,16 @@ def test_grid_and_smallest_rows_must_agree_with_their_proofs():
     bad.loc[open_row, "proven"] = True
     with pytest.raises(ValueError, match="is marked proven with bounds"):
         rg.check_min_sizes(bad)
+
+
+def test_read_csv_checked_refuses_an_expectation_that_is_not_a_mapping():
+    """Fuzz finding (seed 1, call 3359): expect=2**63 was read as a mapping (AttributeError)."""
+    path = paths.DATA / "hats_optima.csv"
+    for wrong in (2**63, "version", [("version", 1)]):
+        with pytest.raises(checks.ArgumentTypeError, match="expect must be a mapping"):
+            cache.read_csv_checked(path, expect=wrong)
+    meta = json.loads((paths.DATA / "checksums" / "hats_optima.json").read_text())
+    table = cache.read_csv_checked(path, expect={"version": meta["version"]})
+    assert table.equals(cache.read_csv_checked(path))
+    with pytest.raises(ValueError, match="not version"):
+        cache.read_csv_checked(path, expect={"version": meta["version"] + 1})

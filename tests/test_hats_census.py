@@ -108,3 +108,11 @@ def test_a_count_beyond_its_node_budget_is_refused_in_seconds():
     with pytest.raises(ValueError, match="max_nodes"):
         census.count_minimal_lost_sets(3, max_nodes=0)
     assert census.count_minimal_lost_sets(4, max_nodes=None) == census.count_minimal_lost_sets(4)
+
+
+def test_a_budget_past_the_search_counter_is_no_limit():
+    """Fuzz finding (seed 1, call 1230): max_nodes=10**20 overflowed the compiled search's
+    64-bit counter (OverflowError). Any budget that large counts the same as no limit."""
+    for n in (2, 3):
+        assert (census.count_minimal_lost_sets(n, max_nodes=10**20)
+                == census.count_minimal_lost_sets(n, max_nodes=None))

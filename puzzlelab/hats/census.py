@@ -167,6 +167,7 @@ def count_minimal_lost_sets(n_players: int, lost: int = 0, kept: int = 0, *,
     searches) is refused with a ValueError naming that budget."""
     n = _players(n_players)
     budget = 0 if max_nodes is None else checks.integer(max_nodes, "max_nodes", low=1)
+    budget = min(budget, np.iinfo(np.int64).max)  # past the search's counter: no limit at all
     everything = (1 << 2**n) - 1
     lost = checks.integer(lost, "lost", low=0, high=everything)
     kept = checks.integer(kept, "kept", low=0, high=everything)
