@@ -223,6 +223,20 @@ def test_compute_says_which_tables_take_no_workers(scratch):
     assert "computed in this process" not in quiet.stdout, quiet.stdout
 
 
+def test_the_readmes_parallel_compute_examples_run_on_their_workers():
+    """Every `puzzlelab compute NAME ... --workers|--scheduler` line of the README names tables
+    whose rebuild takes the executor (the grid's was serial whatever was asked)."""
+    builds, declared = cache.rebuilders(), cache.registered()
+    lines = [line.split("#")[0].split() for line in (ROOT / "README.md").read_text().splitlines()
+             if line.startswith("puzzlelab compute ") and ("--workers" in line or "--scheduler" in line)]
+    assert lines
+    for words in lines:
+        for name in (w for w in words[2:] if not w.startswith("-") and not w.isdigit()
+                     and w != "local"):
+            assert (cli._takes_executor(builds[name]) if name in builds
+                    else cli._module_command(declared[name]) is not None), name
+
+
 def test_recomputing_rebuilds_the_named_table_only(tmp_path, monkeypatch):
     monkeypatch.setattr(cache, "DATA", tmp_path)
     monkeypatch.delenv(cache.RECOMPUTE_ENV, raising=False)

@@ -32,6 +32,7 @@ data/russian_cards_min_size_matrix.csv)::
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from concurrent.futures import Executor
 from itertools import combinations
 from typing import Any
 
@@ -91,9 +92,12 @@ AGREEMENT, SUM_MOD, REPORT_DFS = (
 
 # -- the grids ----------------------------------------------------------------------------------
 @cache.rebuilds("russian_cards_grid")
-def grid_table() -> pd.DataFrame:
-    """The solvability grid (c = 1, 2, 3, n <= 16): data/russian_cards_grid.csv, verified."""
-    return cached_table(GRID, decide_grid, verify=check_grid)
+def grid_table(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """The solvability grid (c = 1, 2, 3, n <= 16): data/russian_cards_grid.csv, verified (its
+    cells decided on `executor` or `workers` processes when it is computed)."""
+    executor, workers = checks.sweep_options(executor, workers)
+    return cached_table(GRID, lambda: decide_grid(executor=executor, workers=workers),
+                        verify=check_grid)
 
 
 def wide_grid_table() -> pd.DataFrame:
