@@ -137,6 +137,11 @@ class Deadline:
         seconds = checks.number(seconds, "seconds", low=0, allow_none=True)
         self.end = None if seconds is None else time.perf_counter() + seconds
 
+    def check(self, what: str) -> None:
+        """Raise WallClockStop (naming `what`) when the budget is spent."""
+        if self.end is not None and time.perf_counter() >= self.end:
+            raise WallClockStop(f"{checks.text(what, 'what')}: the wall-clock budget ran out")
+
     def cap(self, work_limit: float, what: str) -> float:
         """The time limit for the next call; raises WallClockStop when the budget is spent."""
         cap = wall_cap(work_limit)

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from puzzlelab import checks
 from puzzlelab.codebreaking import analysis, notebook, strings, tables
 from puzzlelab.codebreaking import (STRATEGIES, analyze, bags_of_gold, black_peg_mastermind,
                                     bulls_and_cows, counterfeit_coin, compiled, mastermind)
@@ -328,3 +329,6 @@ def test_plot_scaling_draws_both_engines_and_refuses_other_tables():
     assert labels == ["parts (compiled)", "parts (table)", "parts (elsewhere)"]
     with pytest.raises(TypeError):
         notebook.plot_scaling(pd.DataFrame({"codes": [1]}))
+    for wrong in (10**6, outside.drop(columns="source")):  # fuzz finding: an AttributeError
+        with pytest.raises(checks.ArgumentTypeError, match="outside must be None or a table"):
+            notebook.plot_scaling(bench, outside=wrong)

@@ -233,6 +233,12 @@ def plot_scaling(bench: pd.DataFrame, name: str | None = None,
     if not isinstance(bench, pd.DataFrame) or not need <= set(bench.columns):
         raise checks.ArgumentTypeError(
             "plot_scaling needs the table data/mastermind_scale.csv")
+    timed = {"strategy", "codes", "seconds", "source"}
+    if outside is not None and (not isinstance(outside, pd.DataFrame)
+                                or not timed <= set(outside.columns)):
+        raise checks.ArgumentTypeError(
+            f"outside must be None or a table with the columns {sorted(timed)} (as "
+            "data/bench_outside.csv)")
     # one panel above the other, as wide as a page of the site (figures.PAGE_WIDTH_PX)
     fig, (left, right) = plt.subplots(2, 1, figsize=(6.8, 7.2), sharex=True)
     colours = dict(zip(STRATEGIES, plt.rcParams["axes.prop_cycle"].by_key()["color"]))

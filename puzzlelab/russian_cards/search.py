@@ -26,6 +26,7 @@ from ortools.sat.python import cp_model
 
 from .. import checks
 from ..bitsets import from_bits
+from ..solvers import Deadline
 from .model import (
     Announcement, cards, check_hand, check_sizes, hands_within_budget, max_shared, safe_masks,
     subset_masks,
@@ -65,14 +66,19 @@ class DfsResult:
 
 def report_dfs(
     a: int, b: int, c: int, hand: Iterable[int] | None = None, *, max_nodes: int = MAX_NODES,
+    deadline: Deadline | None = None,
 ) -> DfsResult:
     """The report's solver (group11_rc §3): lexicographic depth-first search, Rules 1 and 2.
 
     It visits at most `max_nodes` nodes (default MAX_NODES); `complete` says whether it ended.
+    A `deadline` that passes raises WallClockStop (checked at every node).
     """
     n = hands_within_budget(a, b, c, "the report's search")
     h0 = from_bits(check_hand(hand, a, b, c))
     max_nodes = checks.integer(max_nodes, "max_nodes", low=0, high=100 * MAX_NODES)
+    if not isinstance(deadline, Deadline | None):
+        raise checks.ArgumentTypeError(f"deadline must be a Deadline or None, got {deadline!r}")
+    clock = deadline or Deadline(None)
     k = max_shared(a, c)
     order = [h for h in subset_masks(n, a) if h != h0]
     chosen = [h0]
@@ -86,6 +92,7 @@ def report_dfs(
                 nodes += 1
                 if nodes > max_nodes:
                     raise _Stop
+                clock.check(f"the report's search {(a, b, c)}, node {nodes}")
                 chosen.append(h)
                 if safe_masks(chosen, n, c, every_c_set=True) or extend(i + 1):
                     return True

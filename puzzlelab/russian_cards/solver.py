@@ -155,18 +155,20 @@ def decide(
     if use_lemmas and (built := first_construction(a, b, c)):
         return _accepted(Verdict(a, b, c, "solvable", f"construction: {built[0]}",
                                  Proof.construction(built[0]), built[1]))
-    return _search(a, b, c, greedy_tries, dfs_nodes) or _cpsat(
-        a, b, c, n, Deadline(time_limit), work_limit)
+    deadline = Deadline(time_limit)
+    return _search(a, b, c, greedy_tries, dfs_nodes, deadline) or _cpsat(
+        a, b, c, n, deadline, work_limit)
 
 
-def _search(a: int, b: int, c: int, greedy_tries: int, dfs_nodes: int) -> Verdict | None:
+def _search(a: int, b: int, c: int, greedy_tries: int, dfs_nodes: int,
+            deadline: Deadline) -> Verdict | None:
     """Random greedy packings, then the report's depth-first search (node budget)."""
     if (greedy := random_greedy(a, b, c, tries=greedy_tries)) is not None:
         ann = tuple(sorted(cards(h) for h in greedy))
         why = f"a maximal Rule-1 packing (seeded, {greedy_tries} tries at most)"
         return _accepted(Verdict(a, b, c, "solvable", "random greedy packing",
                                  Proof.construction(why), ann))
-    dfs = report_dfs(a, b, c, max_nodes=dfs_nodes)
+    dfs = report_dfs(a, b, c, max_nodes=dfs_nodes, deadline=deadline)
     if dfs.announcement:
         return _accepted(Verdict(a, b, c, "solvable", "report DFS",
                                  Proof.construction(f"found after {dfs.nodes} nodes"),
