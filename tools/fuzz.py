@@ -64,6 +64,11 @@ SKIPPED = {
     "puzzlelab.runner.run_notebook": "runs a notebook in a kernel (tests/test_cli.py)",
     "puzzlelab.runner.record_seconds": "records measured times outside data/ (tests/test_cli.py)",
     "puzzlelab.sweeps.local_cluster": "starts a Dask cluster (tests/test_shared.py)",
+    **dict.fromkeys(
+        (f"puzzlelab.hanabi.kernels.{k}" for k in
+         ("count_out", "low_bit", "popcount", "single_card", "sure_partition")),
+        "numba kernels over the arrays the compiled Hanabi strategies build; play_deals and "
+        "compiled_moves check every argument before one runs (tests/test_hanabi_strong.py)"),
 }
 
 

@@ -7,7 +7,8 @@ hint; the number of parts is the number of messages a hint can send. Hanabi play
 Modules and roles (see the README's layout table): model: `model` (possibility tables, the
 deck's counts), `rules` (the game engine); solvers: `solvers` (the packing), `knowledge`
 (realistic game states, the capacity study), `hat_strategies`, `hat_compiled`, `hat_sweep`
-(the strategies, compiled, over many deals); reference: `reference` (slow definitions for
+(the strategies, compiled, over many deals), `info_compiled` (the strong information
+strategy), `kernels` (the compiled pieces both share); reference: `reference` (slow definitions for
 the tests); source: `source` (the post's example and claims); tables: `tables` (the cached
 tables); views: `notebook`.
 """
@@ -28,9 +29,10 @@ _EXPORTS = {
                      "hanabi_deck", "hint_capacity_study", "holes", "is_rectangular",
                      "mixing_gain_example", "random_knowledge", "rectangle"), "knowledge"),
     **dict.fromkeys(("CAPACITY", "CAPACITY_SAMPLES", "CAPACITY_TABLE", "HAT_GAINS",
-                     "HAT_SUMMARY", "hat_gains", "hat_game_sums", "hat_summary",
-                     "hint_capacity_table"), "tables"),
-    **dict.fromkeys(("HAT_VARIANTS", "beside_published", "capacity_summary", "describe_cards",
+                     "HAT_SUMMARY", "STRONG_DEALS", "hat_gains", "hat_game_sums", "hat_summary",
+                     "hint_capacity_table", "peer_scores", "strong_game_sums", "strong_gains",
+                     "strong_summary"), "tables"),
+    **dict.fromkeys(("HAT_VARIANTS", "beside_peers", "beside_published", "capacity_summary", "describe_cards",
                      "explore_hat_game", "explore_partition", "hat_gains_table",
                      "hat_game_views", "hat_score_table", "partition_view", "plot_hat_scores",
                      "plot_hint_capacity", "plot_mixing_gain", "published_hat_scores",

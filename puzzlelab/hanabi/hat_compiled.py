@@ -3,9 +3,8 @@
 `hat_strategies.InformationTeam` plays a game on the `rules.Game` engine in readable Python;
 this module plays the same game, move for move, on arrays, for the study over tens of
 thousands of deals (the tests replay dozens of deals both ways and compare every move).
-Its sure groups are `solvers.max_hint_partition` written again over bit masks: the same
-dynamic programme over the subsets of hints, the same ties, the same placement of the hints
-no sure set uses.
+Its sure groups are `kernels.sure_partition`, `solvers.max_hint_partition` written again over
+bit masks.
 
 `play_deals(rules, seeds, packing)` returns one row of integer statistics per deal (`STATS`);
 `compiled_moves(rules, seed, packing)` the moves of one deal, as `rules.Move`s.
@@ -20,7 +19,8 @@ from numba import njit
 
 from .. import checks
 from .hat_strategies import ALL_CARDS, COPIES_OF, HINT_CARDS, PACKINGS, RANK_ORDER
-from .rules import CARDS, HINTS, Move, Rules, dealt_deck
+from .kernels import count_out, low_bit, popcount, single_card, sure_partition
+from .rules import CARDS, HINTS, Move, Rules, as_rules, dealt_deck
 
 __all__ = ["BITS_SCALE", "ENDS", "MAX_TURNS", "STATS", "compiled_moves", "play_deals"]
 
@@ -37,35 +37,6 @@ _PACKING = {p: i for i, p in enumerate(PACKINGS)}
 
 
 # ----- small pieces -----------------------------------------------------------------------------
-
-@njit(cache=True)
-def _single(m: int) -> int:
-    """The card of a one-card mask, -1 for any other mask."""
-    if m == 0 or m & (m - 1):
-        return -1
-    c = 0
-    while m > 1:
-        m >>= 1
-        c += 1
-    return c
-
-
-@njit(cache=True)
-def _popcount(m: int) -> int:
-    k = 0
-    while m:
-        m &= m - 1
-        k += 1
-    return k
-
-
-@njit(cache=True)
-def _low_bit(m: int) -> int:
-    b = 0
-    while not (m >> b) & 1:
-        b += 1
-    return b
-
 
 @njit(cache=True)
 def _playable(c: int, fw: np.ndarray) -> bool:
@@ -97,31 +68,6 @@ def _used(fw: np.ndarray, disc: np.ndarray) -> np.ndarray:
     return used
 
 
-@njit(cache=True)
-def _count_out(masks: np.ndarray, lens: np.ndarray, seen: np.ndarray) -> None:
-    """Card counting in place (as `hat_strategies._count_out`), over masks[p, :lens[p]]."""
-    while True:
-        observed = seen.copy()
-        for p in range(masks.shape[0]):
-            for s in range(lens[p]):
-                c = _single(masks[p, s])
-                if c >= 0:
-                    observed[c] += 1
-        gone = 0
-        for c in range(CARDS):
-            if observed[c] >= _COPIES[c]:
-                gone |= 1 << c
-        changed = False
-        for p in range(masks.shape[0]):
-            for s in range(lens[p]):
-                m = masks[p, s]
-                if m & (m - 1) and m & gone:
-                    masks[p, s] = m & ~gone
-                    changed = True
-        if not changed:
-            return
-
-
 # ----- the hat step -----------------------------------------------------------------------------
 
 @njit(cache=True)
@@ -129,7 +75,7 @@ def _target_slot(row: np.ndarray, length: int, left: np.ndarray, fw: np.ndarray)
     best, best_p, best_t = -1, 0, 1
     for s in range(length):
         m = row[s]
-        if _single(m) >= 0:
+        if single_card(m) >= 0:
             continue
         total, good = 0, 0
         for c in range(CARDS):
@@ -143,7 +89,7 @@ def _target_slot(row: np.ndarray, length: int, left: np.ndarray, fw: np.ndarray)
     if best >= 0:
         return best
     for s in range(length):
-        if _single(row[s]) < 0:
+        if single_card(row[s]) < 0:
             return s
     return 0
 
@@ -185,123 +131,6 @@ def _card_classes(mask: int, fw: np.ndarray, disc: np.ndarray, modulus: int) -> 
 
 
 @njit(cache=True)
-def _sort_by_low_bit(parts: np.ndarray, k: int) -> None:
-    """Sort parts[:k] by their lowest bit, in place (insertion sort: stable, k <= 10)."""
-    for i in range(1, k):
-        x = parts[i]
-        j = i - 1
-        while j >= 0 and (parts[j] & -parts[j]) > (x & -x):
-            parts[j + 1] = parts[j]
-            j -= 1
-        parts[j + 1] = x
-
-
-def _has_bit(n_hints: int) -> np.ndarray:
-    """For each hint b, the subsets of hints containing b, as 64-subset words (bit j of word w:
-    subset 64 w + j)."""
-    words = max(1, (1 << n_hints) // 64)
-    has = np.zeros((n_hints, words), dtype=np.uint64)
-    for b in range(n_hints):
-        for subset in range(1 << n_hints):
-            if subset >> b & 1:
-                has[b, subset // 64] |= np.uint64(1 << (subset % 64))
-    return has
-
-
-_HAS10, _HAS5 = _has_bit(10), _has_bit(5)
-
-
-@njit(cache=True)
-def _partition(row: np.ndarray, length: int, kind: int, out: np.ndarray) -> int:
-    """A maximum partition of the hints into sure groups, as `solvers.max_hint_partition`.
-
-    kind 0: the ten hints (colours and values mixed); 1: the colours; 2: the values. Writes
-    each hint's group into out[:H] and returns the number of groups. The sure subsets are
-    found 64 at a time: a card certifies the subsets that meet every identity it may have.
-    """
-    n_hints = 10 if kind == 0 else 5
-    full = (1 << n_hints) - 1
-    has = _HAS10 if kind == 0 else _HAS5
-    words = has.shape[1]
-    sure_words = np.zeros(words, dtype=np.uint64)
-    certified = np.empty(words, dtype=np.uint64)
-    for s in range(length):
-        certified[:] = ~np.uint64(0)
-        for c in range(CARDS):
-            if (row[s] >> c) & 1:
-                colour, value = c // 5, c % 5
-                for w in range(words):
-                    if kind == 0:
-                        certified[w] &= has[colour, w] | has[5 + value, w]
-                    elif kind == 1:
-                        certified[w] &= has[colour, w]
-                    else:
-                        certified[w] &= has[value, w]
-        for w in range(words):
-            sure_words[w] |= certified[w]
-    # a sure subset is minimal unless dropping one of its hints leaves a sure subset
-    not_minimal = np.zeros(words, dtype=np.uint64)
-    for b in range(n_hints):
-        if b < 6:
-            shifted = np.uint64(1 << b)
-            for w in range(words):
-                not_minimal[w] |= (sure_words[w] << shifted) & has[b, w]
-        else:
-            step = 1 << (b - 6)
-            for w in range(words):
-                if (w >> (b - 6)) & 1:
-                    not_minimal[w] |= sure_words[w - step]
-    # the minimal sure subsets, bucketed by their lowest hint (ascending within a bucket)
-    bucket = np.empty((n_hints, full + 1), dtype=np.int64)
-    n_bucket = np.zeros(n_hints, dtype=np.int64)
-    for w in range(words):
-        minimal = sure_words[w] & ~not_minimal[w]
-        if kind != 0:
-            minimal &= np.uint64(0xFFFFFFFF)  # 32 subsets of five hints
-        while minimal:
-            j = _low_bit(minimal)
-            minimal &= minimal - np.uint64(1)
-            subset = 64 * w + j
-            low = _low_bit(subset)
-            bucket[low, n_bucket[low]] = subset
-            n_bucket[low] += 1
-    best = np.empty(full + 1, dtype=np.int64)
-    choice = np.empty(full + 1, dtype=np.int64)
-    best[0], choice[0] = 0, 0
-    for mask in range(1, full + 1):
-        low = mask & -mask
-        best[mask], choice[mask] = best[mask ^ low], 0
-        b = _low_bit(mask)
-        for i in range(n_bucket[b]):
-            s = bucket[b, i]
-            if s & mask == s and 1 + best[mask ^ s] > best[mask]:
-                best[mask], choice[mask] = 1 + best[mask ^ s], s
-    parts = np.empty(n_hints, dtype=np.int64)
-    k, mask, used = 0, full, 0
-    while mask:
-        s = choice[mask] if choice[mask] else mask & -mask
-        if choice[mask]:
-            parts[k] = s
-            k += 1
-            used |= s
-        mask ^= s
-    _sort_by_low_bit(parts, k)
-    for b in range(n_hints):
-        if not (used >> b) & 1:
-            smallest = 0
-            for i in range(1, k):
-                if _popcount(parts[i]) < _popcount(parts[smallest]):
-                    smallest = i
-            parts[smallest] |= 1 << b
-    _sort_by_low_bit(parts, k)
-    for i in range(k):
-        for b in range(n_hints):
-            if (parts[i] >> b) & 1:
-                out[b] = i
-    return k
-
-
-@njit(cache=True)
 def _groups(row: np.ndarray, length: int, packing: int, out: np.ndarray) -> int:
     """Each hint's group for one hand (as `hat_strategies.hint_groups`); the number of groups."""
     if packing == 0:
@@ -309,10 +138,10 @@ def _groups(row: np.ndarray, length: int, packing: int, out: np.ndarray) -> int:
             out[h] = 0 if h < 5 else 1
         return 2
     if packing == 1:
-        return _partition(row, length, 0, out)
-    colours = _partition(row, length, 1, out)
+        return sure_partition(row, length, 0, out)
+    colours = sure_partition(row, length, 1, out)
     values = np.empty(5, dtype=np.int64)
-    k = _partition(row, length, 2, values)
+    k = sure_partition(row, length, 2, values)
     for v in range(5):
         out[5 + v] = colours + values[v]
     return colours + k
@@ -325,7 +154,7 @@ def _remaining(fw: np.ndarray, disc: np.ndarray, masks: np.ndarray,
     left = _COPIES - _used(fw, disc)
     for p in range(masks.shape[0]):
         for s in range(lens[p]):
-            c = _single(masks[p, s])
+            c = single_card(masks[p, s])
             if c >= 0:
                 left[c] -= 1
     return left
@@ -366,7 +195,7 @@ def _play(deck: np.ndarray, n: int, h: int, packing: int, max_tokens: int, fuses
                 for s in range(lens[p]):
                     seen[hands[p, s]] += 1
         own = masks[me:me + 1, :].copy()
-        _count_out(own, lens[me:me + 1], seen)
+        count_out(own, lens[me:me + 1], seen)
         kind, slot, target, hint = -1, -1, -1, -1
         for s in range(lens[me]):  # 1. a card known to be playable
             ok = True
@@ -422,9 +251,9 @@ def _play(deck: np.ndarray, n: int, h: int, packing: int, max_tokens: int, fuses
                     m = masks[target, s]
                     if (_HINT_CARDS[hh] >> hands[target, s]) & 1:
                         touched_any = True
-                        out += _popcount(m) - _popcount(m & _HINT_CARDS[hh])
+                        out += popcount(m) - popcount(m & _HINT_CARDS[hh])
                     else:
-                        out += _popcount(m) - _popcount(m & ~_HINT_CARDS[hh])
+                        out += popcount(m) - popcount(m & ~_HINT_CARDS[hh])
                 if touched_any and out > best_out:
                     hint, best_out = hh, out
             if hint < 0:
@@ -456,7 +285,7 @@ def _play(deck: np.ndarray, n: int, h: int, packing: int, max_tokens: int, fuses
             else:
                 slot = -1
                 for s in range(lens[me]):
-                    c = _single(own[0, s])
+                    c = single_card(own[0, s])
                     if c < 0:
                         continue
                     twice = False
@@ -466,21 +295,21 @@ def _play(deck: np.ndarray, n: int, h: int, packing: int, max_tokens: int, fuses
                                 if hands[p, s2] == c:
                                     twice = True
                     for s2 in range(lens[me]):
-                        if s2 != s and _single(own[0, s2]) == c:
+                        if s2 != s and single_card(own[0, s2]) == c:
                             twice = True
                     if twice:
                         slot = s
                         break
                 if slot < 0:
                     for s in range(lens[me]):
-                        c = _single(own[0, s])
+                        c = single_card(own[0, s])
                         if c >= 0 and not _critical(c, fw, disc):
                             slot = s
                             break
                 if slot < 0:
                     slot = 0
                     for s in range(lens[me]):
-                        if _single(own[0, s]) < 0:
+                        if single_card(own[0, s]) < 0:
                             slot = s
                             break
         # --- the move, on the table
@@ -518,7 +347,7 @@ def _play(deck: np.ndarray, n: int, h: int, packing: int, max_tokens: int, fuses
             else:
                 lens[me] -= 1
                 hands[me, lens[me]] = -1
-        _count_out(masks, lens, _used(fw, disc))
+        count_out(masks, lens, _used(fw, disc))
         # --- the end of the turn
         if drew and pos == deck.shape[0]:
             final = n
@@ -551,17 +380,9 @@ def _play_block(decks: np.ndarray, n: int, h: int, packing: int, max_tokens: int
 
 # ----- the public face --------------------------------------------------------------------------
 
-def _rules(rules: Rules | int) -> Rules:
-    if isinstance(rules, Rules):
-        return rules
-    if isinstance(rules, bool) or not isinstance(rules, (int, np.integer)):
-        raise checks.ArgumentTypeError(f"rules must be a Rules or a player count, got {rules!r}")
-    return Rules(int(rules))
-
-
 def play_deals(rules: Rules | int, seeds: Sequence[int], packing: str = "plain") -> np.ndarray:
     """One row of `STATS` per deal: the information strategy in every seat, compiled."""
-    rules = _rules(rules)
+    rules = as_rules(rules)
     packing = checks.choice(packing, "packing", PACKINGS)
     seeds = checks.integers(seeds, "seeds", low=0)
     decks = np.array([dealt_deck(s) for s in seeds], dtype=np.int64).reshape(len(seeds), -1)
@@ -575,14 +396,20 @@ def play_deals(rules: Rules | int, seeds: Sequence[int], packing: str = "plain")
 
 def compiled_moves(rules: Rules | int, seed: int, packing: str = "plain") -> list[Move]:
     """The moves of one deal played by the compiled information strategy."""
-    rules = _rules(rules)
+    rules = as_rules(rules)
     packing = checks.choice(packing, "packing", PACKINGS)
     deck = np.array(dealt_deck(checks.seed(seed)), dtype=np.int64)
     moves, stats = np.empty(MAX_TURNS, dtype=np.int64), np.zeros(8, dtype=np.int64)
     _play(deck, rules.players, rules.hand_size, _PACKING[packing], rules.hint_tokens,
           rules.fuses, rules.discard_at_max_tokens, moves, stats)
+    return moves_of(moves[moves >= 0].tolist())
+
+
+def moves_of(codes: Sequence[int]) -> list[Move]:
+    """The moves coded kind * 100 + detail by the compiled strategies: 0 + slot (play),
+    100 + slot (discard), 200 + 10 * target + hint index (hint)."""
     out = []
-    for code in moves[moves >= 0].tolist():
+    for code in checks.integers(codes, "codes", low=0, high=299):
         kind, detail = divmod(code, 100)
         if kind == 2:
             out.append(Move.give(detail // 10, HINTS[detail % 10]))

@@ -24,13 +24,14 @@ import pandas as pd
 
 from .. import checks, exact_sums, sweeps
 from ..exact_sums import mean_ci_from_sums, ratio_ci_from_sums, sum_row
+from . import info_compiled
 from .hat_compiled import BITS_SCALE, ENDS, STATS, play_deals
 from .hat_strategies import play
 from .rules import MAX_PLAYERS, MIN_PLAYERS, PERFECT, Rules, cox_rules
 
 __all__ = [
-    "GAINS", "KEYS", "PLAYERS", "VARIANTS", "deal_stats", "game_sums", "gains_from_sums",
-    "summary_from_sums", "variants_for",
+    "FAMILIES", "GAINS", "KEYS", "PLAYERS", "STRONG_GAINS", "STRONG_VARIANTS", "VARIANTS",
+    "deal_stats", "game_sums", "gains_from_sums", "summary_from_sums", "variants_for",
 ]
 
 DEALS_PER_TASK = 1000
@@ -47,21 +48,33 @@ VARIANTS: dict[str, tuple[str, str, str]] = {
     "recommendation": ("recommendation", "plain", "standard"),
 }
 GAINS = (("mixed", "plain"), ("separate", "plain"), ("mixed", "separate"))  # paired, by deal
+# The strong information strategy (`info_compiled`) under the standard rules, by how many
+# messages a hint carries to each teammate (`info_compiled.HINT_COUNTS`), and its paired gains.
+STRONG_VARIANTS: dict[str, str] = {f"strong {m}": m for m in info_compiled.HINT_COUNTS}
+STRONG_GAINS = (("strong index", "strong cox"), ("strong packing", "strong cox"),
+                ("strong packing", "strong index"), ("strong best", "strong index"),
+                ("strong best", "strong packing"))
+FAMILIES = ("hat", "strong")  # Cox et al.'s strategies as published; the strong strategy
 
 
 def _rules(players: int, which: str) -> Rules:
     return cox_rules(players) if which == "cox" else Rules(players)
 
 
-def variants_for(players: int) -> list[str]:
-    """The variants played with this many players (the recommendation strategy needs five)."""
+def variants_for(players: int, family: str = "hat") -> list[str]:
+    """The variants of a family played with this many players (the recommendation strategy
+    needs five)."""
     players = checks.integer(players, "players", low=MIN_PLAYERS, high=MAX_PLAYERS)
+    if checks.choice(family, "family", FAMILIES) == "strong":
+        return list(STRONG_VARIANTS)
     return [v for v in VARIANTS if v != "recommendation" or players == 5]
 
 
 def deal_stats(players: int, seeds: Sequence[int], variant: str) -> np.ndarray:
     """One row of `hat_compiled.STATS` per deal, for one variant."""
-    variant = checks.choice(variant, "variant", list(VARIANTS))
+    variant = checks.choice(variant, "variant", [*VARIANTS, *STRONG_VARIANTS])
+    if variant in STRONG_VARIANTS:
+        return info_compiled.play_deals(Rules(players), seeds, STRONG_VARIANTS[variant])
     strategy, packing, which = VARIANTS[variant]
     rules = _rules(players, which)
     if strategy == "information":
@@ -92,15 +105,24 @@ def _measures(stats: np.ndarray) -> dict[str, tuple[np.ndarray, int]]:
 
 def _block(params: tuple[int, int, int]) -> list[dict]:
     """The sweep task: deals first .. first + count - 1 with every variant; their sums."""
+    return _block_sums(params, "hat")
+
+
+def _strong_block(params: tuple[int, int, int]) -> list[dict]:
+    """The sweep task of the strong strategy: a block of deals with every hint count."""
+    return _block_sums(params, "strong")
+
+
+def _block_sums(params: tuple[int, int, int], family: str) -> list[dict]:
     players, first, count = params
     seeds = range(first, first + count)
-    stats = {v: deal_stats(players, seeds, v) for v in variants_for(players)}
+    stats = {v: deal_stats(players, seeds, v) for v in variants_for(players, family)}
     rows = []
     for variant, st in stats.items():
         for measure, (x, den) in _measures(st).items():
             rows.append(sum_row({"players": players, "variant": variant, "measure": measure},
                                 x, den))
-    for a, b in GAINS:
+    for a, b in GAINS if family == "hat" else STRONG_GAINS:
         rows.append(sum_row({"players": players, "variant": f"{a} - {b}", "measure": "score"},
                             stats[a][:, 0] - stats[b][:, 0], 1))
     return rows
@@ -108,8 +130,10 @@ def _block(params: tuple[int, int, int]) -> list[dict]:
 
 def game_sums(deals: int, players: Sequence[int] = PLAYERS, *,
               deals_per_task: int = DEALS_PER_TASK, name: str = "hanabi_hat_sweep",
-              workers: int = 1, executor: Executor | None = None) -> pd.DataFrame:
-    """Exact sums over deals 0 .. deals - 1 of every variant, for each player count.
+              family: str = "hat", workers: int = 1,
+              executor: Executor | None = None) -> pd.DataFrame:
+    """Exact sums over deals 0 .. deals - 1 of every variant of a family (`FAMILIES`), for
+    each player count.
 
     Blocks of `deals_per_task` deals run on any executor and wait in data/partial/<name>
     (the table's name when `tables` makes one) until the run ends, so an interrupted run
@@ -118,9 +142,10 @@ def game_sums(deals: int, players: Sequence[int] = PLAYERS, *,
     deals = checks.integer(deals, "deals", low=2, high=10**7)
     players = checks.integers(players, "players", low=2, high=5)
     per_task = checks.integer(deals_per_task, "deals_per_task", low=1)
+    task = _strong_block if checks.choice(family, "family", FAMILIES) == "strong" else _block
     params = [(n, first, min(per_task, deals - first))
               for n in players for first in range(0, deals, per_task)]
-    parts = sweeps.sweep_table(checks.text(name, "name"), _block, params, executor=executor,
+    parts = sweeps.sweep_table(checks.text(name, "name"), task, params, executor=executor,
                                workers=workers, desc=f"Hanabi deals (blocks of {per_task})")
     return exact_sums.merge_sums(parts, KEYS)
 

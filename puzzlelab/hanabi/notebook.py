@@ -23,7 +23,7 @@ from .solvers import max_hint_partition
 from .tables import HAT_DEALS
 
 __all__ = [
-    "HAT_VARIANTS", "beside_published", "capacity_summary", "describe_cards", "explore_hat_game",
+    "HAT_VARIANTS", "beside_peers", "beside_published", "capacity_summary", "describe_cards", "explore_hat_game",
     "explore_partition", "hat_gains_table", "hat_game_views", "hat_score_table",
     "partition_view", "plot_hat_scores", "plot_hint_capacity", "plot_mixing_gain",
     "published_hat_scores", "toggle_table",
@@ -213,6 +213,10 @@ HAT_VARIANTS: dict[str, str] = {
     "separate": "separate: colours and values apart",
     "plain, Cox rules": "plain, under the rules of Cox et al.'s simulator",
     "recommendation": "recommendation (five players)",
+    "strong cox": "strong: 2 messages a teammate (Cox et al.'s count)",
+    "strong index": "strong: 3 or 4, read from the card touched (Wu, O'Dwyer)",
+    "strong packing": "strong: the largest partition (the post's packing)",
+    "strong best": "strong: the larger of the last two, per teammate",
 }
 
 
@@ -311,6 +315,38 @@ def beside_published(summary: pd.DataFrame, quoted: pd.DataFrame | None = None) 
     table = pd.DataFrame(rows)
     table["order"] = table.figures.map({"measured": 0, "quoted": 1})
     table = table.sort_values(["players", "order"], kind="stable").drop(columns="order")
+    return table.set_index(["players", "who"])
+
+
+_PEER_NAMES = {"InfoBot": "O'Dwyer's InfoBot (hat guessing)", "SmartBot": "O'Dwyer's SmartBot"}
+
+
+def beside_peers(peers: pd.DataFrame, ours: Sequence[str] = ("strong best",),
+                 quoted: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Our strategies `ours` beside the peer bots measured in the same run (`peer_scores`),
+    with Wu's published hanabi.rs figures as the next mark: a row per player count and
+    player, the mean score with its 95% interval, perfect games and games played."""
+    need = ["program", "bot", "players", "games", "mean", "ci_low", "ci_high", "perfect_pct"]
+    if not isinstance(peers, pd.DataFrame) or [c for c in need if c not in peers.columns]:
+        raise ValueError(f"peers must be a peer_scores DataFrame with the columns {need}")
+    ours = [checks.choice(o, "ours", list(HAT_VARIANTS)) for o in checks.sequence(ours, "ours")]
+    quoted = published_hat_scores() if quoted is None else quoted
+    rows = []
+    for r in peers.itertuples():
+        mine = r.program == "puzzlelab"
+        if (mine and r.bot not in ours) or (not mine and r.bot not in _PEER_NAMES):
+            continue
+        who = f"ours, {HAT_VARIANTS[r.bot]}" if mine else _PEER_NAMES[r.bot]
+        rows.append({"players": r.players, "who": who, "figures": "measured, same run",
+                     "mean score": _pm(r.mean, (r.ci_high - r.ci_low) / 2, 2),
+                     "perfect games (%)": f"{r.perfect_pct:.1f}", "games": f"{r.games:,}"})
+    for r in quoted[quoted.source == "wu2016"].itertuples():
+        rows.append({"players": r.players, "who": f"{sources.cite(r.source)}, {r.strategy}",
+                     "figures": "quoted", "mean score": f"{r.score:.2f}",
+                     "perfect games (%)": f"{r.perfect_pct:g}", "games": "20,000"})
+    if not rows:
+        raise ValueError("peers holds none of the bots to show")
+    table = pd.DataFrame(rows).sort_values("players", kind="stable")
     return table.set_index(["players", "who"])
 
 

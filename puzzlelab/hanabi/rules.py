@@ -37,7 +37,7 @@ from .. import checks
 from .model import COLOURS, COPIES, VALUES
 
 __all__ = [
-    "CARDS", "DECK", "HINTS", "PERFECT", "Game", "Move", "Rules", "Turn", "View",
+    "CARDS", "DECK", "HINTS", "PERFECT", "Game", "Move", "Rules", "Turn", "View", "as_rules",
     "card_name", "card_of", "cox_rules", "dealt_deck", "touches",
 ]
 
@@ -97,6 +97,15 @@ class Rules:
     def hand_size(self) -> int:
         """5 cards with 2-3 players, 4 with 4-5."""
         return 5 if self.players <= 3 else 4
+
+
+def as_rules(rules: Rules | int) -> Rules:
+    """The rules given, or the standard rules for a player count."""
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, bool) or not isinstance(rules, (int, np.integer)):
+        raise checks.ArgumentTypeError(f"rules must be a Rules or a player count, got {rules!r}")
+    return Rules(int(rules))
 
 
 def cox_rules(players: int = 5) -> Rules:

@@ -10,6 +10,9 @@
   N`` writes ``hanabi_hat_games_deals<N>``, or ``--name``, never over the committed table).
 - `hanabi_hat_summary`, `hanabi_hat_gains`: read from the long run in a second
   (`hat_sweep.summary_from_sums`, `hat_sweep.gains_from_sums`).
+- `hanabi_strong_games`: the strong information strategy (`info_compiled`) over 100,000 seeded
+  deals per player count and way of counting messages, as exact sums (`hat_sweep.game_sums`,
+  family "strong"); rebuilt by ``puzzlelab compute hanabi_strong_games --workers 2``.
 """
 
 from __future__ import annotations
@@ -23,14 +26,16 @@ import pandas as pd
 from .. import cache, checks, exact_sums, sweeps
 from ..cache import Table, cached_table
 from .hat_sweep import (
-    KEYS, PLAYERS, VARIANTS, gains_from_sums, game_sums, summary_from_sums, variants_for,
+    KEYS, PLAYERS, STRONG_VARIANTS, VARIANTS, gains_from_sums, game_sums, summary_from_sums,
+    variants_for,
 )
 from .knowledge import hint_capacity_study
 
 __all__ = [
     "CAPACITY", "CAPACITY_SAMPLES", "CAPACITY_TABLE", "HAT_DEALS", "HAT_GAINS", "HAT_GAMES",
-    "HAT_GAMES_COMMAND", "HAT_GAMES_TABLE", "HAT_SUMMARY", "check_hat_games", "hat_gains",
-    "hat_game_sums", "hat_summary", "hint_capacity_table",
+    "HAT_GAMES_COMMAND", "HAT_GAMES_TABLE", "HAT_SUMMARY", "STRONG_DEALS", "STRONG_GAMES",
+    "STRONG_TABLE", "check_hat_games", "hat_gains", "hat_game_sums", "hat_summary",
+    "hint_capacity_table", "peer_scores", "strong_game_sums", "strong_gains", "strong_summary",
 ]
 
 # ----- the hint-capacity study -------------------------------------------------------------------
@@ -74,13 +79,14 @@ HAT_DEALS = 20_000  # per player count and variant
 HAT_GAMES_COMMAND = "python -m puzzlelab.hanabi.hat_sweep"
 
 
-def check_hat_games(deals: int) -> Callable[[pd.DataFrame], None]:
-    """A check of a table of sums: every player count and variant over exactly `deals` deals."""
+def check_hat_games(deals: int, family: str = "hat") -> Callable[[pd.DataFrame], None]:
+    """A check of a table of sums: every player count and variant of the family
+    (`hat_sweep.FAMILIES`) over exactly `deals` deals."""
     deals = checks.integer(deals, "deals", low=1)
+    expected = {(p, v) for p in PLAYERS for v in variants_for(p, family)}
 
     def verify(sums: pd.DataFrame) -> None:
         rows = exact_sums.merge_sums(sums, KEYS)
-        expected = {(p, v) for p in PLAYERS for v in variants_for(p)}
         played = {(p, v) for p, v in zip(rows["players"], rows["variant"]) if " - " not in v}
         if played != expected:
             raise ValueError("the sums are over other player counts or variants")
@@ -181,3 +187,53 @@ def hat_gains(sums: pd.DataFrame | None = None) -> pd.DataFrame:
         return gains_from_sums(hat_game_sums())
 
     return cached_table(HAT_GAINS, compute, verify=_same_as(compute))
+
+
+# ----- the strong information strategy over many deals ------------------------------------------
+
+STRONG_TABLE = "hanabi_strong_games"
+STRONG_DEALS = 100_000  # per player count and way of counting messages
+STRONG_GAMES = cache.register(Table(STRONG_TABLE, params=dict(deals=STRONG_DEALS,
+                                                               players=list(PLAYERS),
+                                                               variants=list(STRONG_VARIANTS)),
+                                   command=f"puzzlelab compute {STRONG_TABLE} --workers 2",
+                                   check=check_hat_games(STRONG_DEALS, "strong")))
+
+
+@cache.rebuilds(STRONG_TABLE)
+def strong_game_sums(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """Exact sums over 100,000 deals per player count and way of counting messages, of the
+    strong information strategy (data/hanabi_strong_games.csv)."""
+    executor, workers = checks.sweep_options(executor, workers)
+    return exact_sums.merge_sums(cached_table(STRONG_GAMES, lambda: game_sums(
+        STRONG_DEALS, name=STRONG_TABLE, family="strong", executor=executor,
+        workers=workers)), KEYS)
+
+
+def strong_summary() -> pd.DataFrame:
+    """Per player count and way of counting: mean score, perfect games, bits per hint, with
+    95% half-widths, of the strong strategy (`hat_sweep.summary_from_sums`)."""
+    return summary_from_sums(strong_game_sums())
+
+
+def strong_gains() -> pd.DataFrame:
+    """Paired score differences between the ways of counting messages of the strong
+    strategy, deal by deal, with 95% half-widths (`hat_sweep.gains_from_sums`)."""
+    return gains_from_sums(strong_game_sums())
+
+
+# ----- the peer programs, measured beside ours (benchmarks/bench_hanabi_peer.py) ---------------
+
+PEER_BENCH = "bench_hanabi_peer"
+_PEER_COLUMNS = ["program", "bot", "players", "games", "mean", "ci_low", "ci_high",
+                 "perfect_pct", "games_per_cpu_s"]
+
+
+def peer_scores() -> pd.DataFrame:
+    """Scores of O'Dwyer's InfoBot and SmartBot (Quuxplusone/Hanabi, built from its source)
+    and of our strategies, measured in one run of `puzzlelab bench hanabi_peer`: a row per
+    program, bot and player count (data/bench_hanabi_peer.csv)."""
+    table = cache.read_table(PEER_BENCH)
+    if missing := [c for c in _PEER_COLUMNS if c not in table.columns]:
+        raise ValueError(f"data/{PEER_BENCH}.csv lacks the columns {missing}")
+    return table
