@@ -343,7 +343,8 @@ def replay_in_peer(binary: Path, games: Sequence[tuple[int, Sequence[int], Seque
 
 def write_sample(folder: Path, per_count: int) -> None:
     """Log `per_count` games per bot and player count, check them against the peer's own run of
-    the same deals, and write data/hanabi_peer_games.csv (unchanged tables are not rewritten)."""
+    the same deals, and write data/hanabi_peer_games.csv (kept when it already begins with
+    these games: a smaller run never replaces a larger sample)."""
     import pandas as pd
 
     from puzzlelab import cache
@@ -361,9 +362,13 @@ def write_sample(folder: Path, per_count: int) -> None:
     table = pd.DataFrame(rows, columns=SAMPLE_COLUMNS)
     spec = cache.Table(SAMPLE, command=f"{PEER_ENV}=<the peer's folder> puzzlelab bench "
                                        f"hanabi_peer")
-    if cache.data_path(SAMPLE).exists() and cache.read_table(SAMPLE).equals(table):
-        print(f"data/{SAMPLE}.csv: the same {len(table)} games")
-        return
+    if cache.data_path(SAMPLE).exists():  # a smaller run does not replace a larger sample
+        old = cache.read_table(SAMPLE)
+        head = old.groupby(["bot", "players"]).head(per_count).reset_index(drop=True)
+        if head.equals(table):
+            print(f"data/{SAMPLE}.csv kept: its first {per_count} games of each bot and player "
+                  f"count are these ({len(old)} games in all)")
+            return
     cache.write_table(table, spec)
     print(f"data/{SAMPLE}.csv: {len(table)} games")
 
