@@ -139,21 +139,10 @@ def case(pegs: int, colors: int, strategy: str, first: str, rules: str, threads:
             "cold wall": times[0][1], "warm cpu": times[1][0], "warm wall": times[1][1]}
 
 
-def machine() -> str:
-    """The processor's model name (from /proc/cpuinfo where there is one)."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    import platform
-
-    return platform.processor() or platform.machine()
-
-
 def rows_of(folder: Path, pegs: int, colors: int, strategy: str, rounds: int) -> list[dict]:
     """Interleaved rounds of the four methods of one case, one row per method."""
+    from puzzlelab.timing import machine
+
     runs: dict[str, list[dict]] = {m: [] for m in ("ours", "ours all cores", "peer", "own")}
     threads = os.cpu_count() or 1
     for _ in range(rounds):

@@ -38,7 +38,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COLUMNS", "Cold", "MAX_REPEAT", "Method", "QUICK_ENV", "SPEED_COLUMNS", "Task", "best_of",
-    "cold_run", "interleaved", "measure", "profile_summary", "quick", "repetitions", "schema_row",
+    "cold_run", "interleaved", "machine", "measure", "profile_summary", "quick", "repetitions",
+    "schema_row",
     "SPEED_NAMES", "speed_table", "speed_view", "timed", "warm_peak_mib", "with_rates",
     "write_rows",
 ]
@@ -84,6 +85,19 @@ def best_of(f: Callable[[], Any], repeat: int = 3) -> float:
     checks.function(f, "f")
     repeat = checks.integer(repeat, "repeat", low=1, high=MAX_REPEAT)
     return min(timed(f)[0] for _ in range(repeat))
+
+
+def machine() -> str:
+    """The processor's model name (from /proc/cpuinfo where there is one)."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    import platform
+
+    return platform.processor() or platform.machine()
 
 
 def quick() -> bool:

@@ -18,8 +18,13 @@ from puzzlelab.timing import (
 )
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-TABLES = sorted(p for p in DATA.glob("bench_*.csv") if p.stem != "bench_outside")
 OUTSIDE = ["source", "what", "figure", "hardware", "like_for_like", "compare_with", "note"]
+# Tables of another schema than the shared one (scores, not only times).
+PEER_HANABI = ["program", "bot", "players", "games", "seed", "mean", "se", "ci_low", "ci_high",
+               "perfect_pct", "games_per_cpu_s", "cpu_s", "wall_s", "commit", "build", "machine",
+               "cores", "load_1min", "note"]
+OWN_SCHEMA = {"bench_outside": OUTSIDE, "bench_hanabi_peer": PEER_HANABI}
+TABLES = sorted(p for p in DATA.glob("bench_*.csv") if p.stem not in OWN_SCHEMA)
 
 
 def test_pairs_are_measured_interleaved():
@@ -81,6 +86,25 @@ def test_outside_figures_say_where_they_come_from():
     assert list(table.columns) == OUTSIDE
     assert set(table.like_for_like) <= {"yes", "no"} and table.source.notna().all()
     assert table.hardware.notna().all()
+
+
+def test_the_hanabi_peer_table_puts_both_programs_on_the_same_games():
+    table = read_csv_checked(DATA / "bench_hanabi_peer.csv")
+    assert list(table.columns) == PEER_HANABI
+    cases = set(zip(table.program, table.bot, table.players))
+    assert {("Quuxplusone/Hanabi", b, p) for b in ("InfoBot", "SmartBot")
+            for p in range(2, 6)} <= cases
+    ours = table[table.program == "puzzlelab"]
+    assert not ours.empty
+    assert all(sorted(p) == [2, 3, 4, 5] for p in ours.groupby("bot").players.apply(list))
+    assert table.games.nunique() == 1 and set(table.program) == {"Quuxplusone/Hanabi",
+                                                                  "puzzlelab"}
+    z = 1.959964
+    assert (abs(table.ci_low - (table["mean"] - z * table.se)) < 2e-4).all()
+    assert (abs(table.ci_high - (table["mean"] + z * table.se)) < 2e-4).all()
+    assert (abs(table.games_per_cpu_s * table.cpu_s / table.games - 1) < 0.01).all()
+    assert table["mean"].between(0, 25).all() and table.perfect_pct.between(0, 100).all()
+    assert table[["commit", "build", "machine"]].notna().all().all() and (table.cores >= 1).all()
 
 
 @pytest.mark.parametrize("path", TABLES, ids=lambda p: p.name)

@@ -245,3 +245,23 @@ def test_legal_moves_are_exactly_the_moves_check_accepts():
         except ValueError:
             pass
     assert accepted == g.legal_moves() and len(accepted) > 8
+
+
+def test_every_move_is_written_in_a_few_characters_and_read_back():
+    game = Game(4, 7)
+    seen = set()
+    while not game.over:
+        moves = game.legal_moves()
+        for move in moves:
+            code = move.code
+            assert Move.from_code(code) == move
+            assert code == ({"play": "p", "discard": "d"}[move.kind] + str(move.slot)
+                            if move.kind != "hint" else f"h{move.target}:{move.hint}")
+        seen |= {m.code for m in moves}
+        game.apply(moves[len(game.history) % len(moves)])
+    assert {c[0] for c in seen} == {"p", "d", "h"}
+    for bad in ("", "p", "x1", "p-1", "h2Red", "h:Red", "h1:Pink", "h1:", "d1.5", "p١"):
+        with pytest.raises(ValueError, match="a move code is"):
+            Move.from_code(bad)
+    with pytest.raises(TypeError, match="code must be a string"):
+        Move.from_code(3)

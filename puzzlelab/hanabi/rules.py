@@ -155,6 +155,26 @@ class Move:
             return f"hint player {self.target}: {self.hint}"
         return f"{self.kind} slot {self.slot}"
 
+    @property
+    def code(self) -> str:
+        """The move in a few characters: 'p0' (play slot 0), 'd3' (discard), 'h2:Red' (hint)."""
+        if self.kind == "hint":
+            return f"h{self.target}:{self.hint}"
+        return f"{self.kind[0]}{self.slot}"
+
+    @classmethod
+    def from_code(cls, code: str) -> Move:
+        """The move written `code` ('p0', 'd3', 'h2:Red', 'h1:5'), the inverse of `Move.code`."""
+        code = checks.text(code, "code")
+        kind, rest = code[:1], code[1:]
+        target, colon, hint = rest.partition(":")
+        if kind in ("p", "d") and rest.isdecimal() and rest.isascii():
+            return cls("play" if kind == "p" else "discard", slot=int(rest))
+        if kind == "h" and colon and target.isdecimal() and target.isascii() and hint in HINTS:
+            return cls.give(int(target), hint)
+        raise ValueError(f"a move code is p<slot>, d<slot> or h<player>:<hint> (a hint among "
+                         f"{', '.join(HINTS)}), like 'p0' or 'h2:Red'; got {code!r}")
+
 
 @dataclass(frozen=True)
 class Turn:
