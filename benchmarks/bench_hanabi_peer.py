@@ -47,7 +47,7 @@ from pathlib import Path
 
 import numpy as np
 
-from puzzlelab.hanabi import hat_compiled
+from puzzlelab.hanabi import hat_compiled, info_compiled
 from puzzlelab.hanabi.hat_strategies import PACKINGS
 from puzzlelab.hanabi.model import COLOURS
 from puzzlelab.hanabi.rules import DECK, Move, Rules
@@ -76,21 +76,16 @@ PEER_COLOURS = {"r": "Red", "o": "White", "y": "Yellow", "g": "Green", "b": "Blu
 
 Strategy = Callable[[Rules, Sequence[int]], np.ndarray]
 
-# Our side: one strategy a line, each playing seeded deals to a stats array (score in column 0).
+# Our side: one strategy a line, each playing seeded deals to a stats array (score in column 0),
+# named as the notebook names them (hanabi.notebook.HAT_VARIANTS): Cox et al.'s information
+# strategy by way of counting messages, and the strong strategy by count of M.
 OURS: dict[str, Strategy] = {
-    f"information, {packing} messages (hat_compiled)":
-        (lambda rules, seeds, packing=packing: hat_compiled.play_deals(rules, seeds, packing))
-    for packing in PACKINGS
+    **{packing: (lambda rules, seeds, packing=packing: hat_compiled.play_deals(rules, seeds,
+                                                                             packing))
+       for packing in PACKINGS},
+    **{f"strong {hints}": (lambda rules, seeds, hints=hints: info_compiled.play_deals(
+        rules, seeds, hints)) for hints in info_compiled.HINT_COUNTS},
 }
-LEFT_OUT: list[str] = []  # our strategies whose module is not here, said once a run
-try:
-    import puzzlelab.hanabi.info_compiled as info_compiled
-except ModuleNotFoundError as missing:
-    if missing.name != "puzzlelab.hanabi.info_compiled":
-        raise
-    LEFT_OUT.append("puzzlelab.hanabi.info_compiled is not here; its strategy is left out")
-else:
-    OURS["info_compiled"] = lambda rules, seeds: info_compiled.play_deals(rules, seeds)
 
 
 # ----- the peer's folder, commit and builds ----------------------------------------------------
@@ -383,8 +378,6 @@ def main(games: int, sample: int, skip_peer: bool = False) -> None:
 
     from puzzlelab import cache
 
-    for line in LEFT_OUT:
-        print(f"bench_hanabi_peer: {line}")
     commit = peer_commit(folder)
     rows: list[dict] = []
     if skip_peer:  # keep the peer's rows of the last run, rerun ours only

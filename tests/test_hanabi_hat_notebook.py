@@ -101,3 +101,30 @@ def test_bad_explorations_say_what_is_wrong():
                             ({"turns": 0}, "turns"), ({"seed": -1}, "seed")]:
         with pytest.raises(ValueError, match=pattern):
             N.explore_hat_game(**kwargs)
+
+
+# ----- the strong strategy beside the peer bots ------------------------------------------------
+
+def test_the_peer_table_shows_ours_and_the_peers_measured_and_wu_quoted():
+    peers = T.peer_scores()
+    shown = N.beside_peers(peers)
+    assert set(shown.index.get_level_values("players")) == {2, 3, 4, 5}
+    for n in (2, 3, 4, 5):
+        rows = shown.loc[n]
+        assert list(rows.figures) == ["measured, same run"] * 3 + ["quoted"]
+        ours = peers[(peers.program == "puzzlelab") & (peers.bot == "strong best")
+                     & (peers.players == n)].iloc[0]
+        assert rows.iloc[0]["mean score"].startswith(f"{ours['mean']:.3f}")
+        assert "InfoBot" in rows.index[1] and "SmartBot" in rows.index[2]
+    both = N.beside_peers(peers, ours=["strong best", "plain"])
+    assert len(both) == len(shown) + 4
+
+
+def test_bad_peer_tables_are_refused_clearly():
+    with pytest.raises(ValueError, match="peer_scores DataFrame"):
+        N.beside_peers(pd.DataFrame({"players": [2]}))
+    with pytest.raises(ValueError, match="ours must be one of"):
+        N.beside_peers(T.peer_scores(), ours=["cheat"])
+    with pytest.raises(ValueError, match="none of the bots"):
+        N.beside_peers(T.peer_scores().assign(bot="other"), quoted=N.published_hat_scores()
+                       .iloc[:0])

@@ -1,5 +1,6 @@
 """Hostile but fair calls of every public function of Hanabi played (rules, hat_strategies,
-hat_compiled, hat_sweep): a result, or a ValueError / TypeError with a message, in time."""
+hat_compiled, hat_sweep, info_compiled): a result, or a ValueError / TypeError with a message,
+in time."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from hypothesis import strategies as st
 from robustness import any_value, public_callables, refused_quickly, well_behaved
 
 from puzzlelab import checks
-from puzzlelab.hanabi import hat_compiled, hat_strategies, hat_sweep, rules, tables
+from puzzlelab.hanabi import hat_compiled, hat_strategies, hat_sweep, info_compiled, rules, tables
 
-MODULES = (rules, hat_strategies, hat_compiled, hat_sweep)
+MODULES = (rules, hat_strategies, hat_compiled, hat_sweep, info_compiled)
 # Sweeps over thousands of deals are legitimate but long: tests/test_hanabi_hat_sweep.py
 # checks their arguments.
 SKIP = {"game_sums"}

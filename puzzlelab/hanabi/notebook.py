@@ -338,16 +338,17 @@ def beside_peers(peers: pd.DataFrame, ours: Sequence[str] = ("strong best",),
             continue
         who = f"ours, {HAT_VARIANTS[r.bot]}" if mine else _PEER_NAMES[r.bot]
         rows.append({"players": r.players, "who": who, "figures": "measured, same run",
-                     "mean score": _pm(r.mean, (r.ci_high - r.ci_low) / 2, 2),
+                     "order": 0 if mine else 1,
+                     "mean score": _pm(r.mean, (r.ci_high - r.ci_low) / 2, 3),
                      "perfect games (%)": f"{r.perfect_pct:.1f}", "games": f"{r.games:,}"})
     for r in quoted[quoted.source == "wu2016"].itertuples():
         rows.append({"players": r.players, "who": f"{sources.cite(r.source)}, {r.strategy}",
-                     "figures": "quoted", "mean score": f"{r.score:.2f}",
+                     "figures": "quoted", "order": 2, "mean score": f"{r.score:.4f}",
                      "perfect games (%)": f"{r.perfect_pct:g}", "games": "20,000"})
     if not rows:
         raise ValueError("peers holds none of the bots to show")
-    table = pd.DataFrame(rows).sort_values("players", kind="stable")
-    return table.set_index(["players", "who"])
+    table = pd.DataFrame(rows).sort_values(["players", "order"], kind="stable")
+    return table.drop(columns="order").set_index(["players", "who"])
 
 
 def plot_hat_scores(summary: pd.DataFrame, gains: pd.DataFrame | None = None,
