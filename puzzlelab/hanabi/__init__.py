@@ -7,7 +7,7 @@ hint; the number of parts is the number of messages a hint can send. Hanabi play
 Modules and roles (see the README's layout table): model: `model` (possibility tables, the
 deck's counts), `rules` (the game engine); solvers: `solvers` (the packing), `knowledge`
 (realistic game states, the capacity study), `hat_strategies`, `hat_compiled`, `hat_sweep`
-(the strategies, compiled, over many deals), `info_compiled` (the strong information
+(the strategies, compiled, over many deals), `info_compiled`, `questions` (the strong information
 strategy), `kernels` (the compiled pieces both share); reference: `reference` (slow definitions for
 the tests); source: `source` (the post's example and claims); tables: `tables` (the cached
 tables); views: `notebook`.

@@ -19,7 +19,10 @@ from numba import njit
 
 from .. import checks
 from .hat_strategies import ALL_CARDS, COPIES_OF, HINT_CARDS, PACKINGS, RANK_ORDER
-from .kernels import count_out, low_bit, popcount, single_card, sure_partition
+from .kernels import (
+    BITS, END, ERRORS, MESSAGES, N_DISC, N_HINTS, TOKENS, TURN, after_move, count_out, game_stats,
+    new_game, popcount, single_card, sure_partition, used_cards,
+)
 from .rules import CARDS, HINTS, Move, Rules, as_rules, dealt_deck
 
 __all__ = ["BITS_SCALE", "ENDS", "MAX_TURNS", "STATS", "compiled_moves", "play_deals"]
@@ -58,17 +61,6 @@ def _dead(c: int, fw: np.ndarray, disc: np.ndarray) -> bool:
 def _critical(c: int, fw: np.ndarray, disc: np.ndarray) -> bool:
     return not _dead(c, fw, disc) and disc[c] == _COPIES[c] - 1
 
-
-@njit(cache=True)
-def _used(fw: np.ndarray, disc: np.ndarray) -> np.ndarray:
-    used = disc.copy()
-    for colour in range(5):
-        for v in range(fw[colour]):
-            used[5 * colour + v] += 1
-    return used
-
-
-# ----- the hat step -----------------------------------------------------------------------------
 
 @njit(cache=True)
 def _target_slot(row: np.ndarray, length: int, left: np.ndarray, fw: np.ndarray) -> int:
@@ -151,7 +143,7 @@ def _groups(row: np.ndarray, length: int, packing: int, out: np.ndarray) -> int:
 def _remaining(fw: np.ndarray, disc: np.ndarray, masks: np.ndarray,
                lens: np.ndarray) -> np.ndarray:
     """Copies of each card not publicly accounted for (as `PublicKnowledge.remaining`)."""
-    left = _COPIES - _used(fw, disc)
+    left = _COPIES - used_cards(fw, disc)
     for p in range(masks.shape[0]):
         for s in range(lens[p]):
             c = single_card(masks[p, s])
@@ -163,209 +155,180 @@ def _remaining(fw: np.ndarray, disc: np.ndarray, masks: np.ndarray,
 # ----- one game ---------------------------------------------------------------------------------
 
 @njit(cache=True)
+def _own_masks(me: int, hands: np.ndarray, masks: np.ndarray, lens: np.ndarray,
+               fw: np.ndarray, disc: np.ndarray) -> np.ndarray:
+    """The player's own masks, with every card he sees counted out."""
+    seen = used_cards(fw, disc)
+    for p in range(masks.shape[0]):
+        if p != me:
+            for s in range(lens[p]):
+                seen[hands[p, s]] += 1
+    own = masks[me:me + 1, :].copy()
+    count_out(own, lens[me:me + 1], seen)
+    return own[0]
+
+
+@njit(cache=True)
+def _first_sure(own: np.ndarray, length: int, fw: np.ndarray, disc: np.ndarray,
+                dead: bool) -> int:
+    """The first card surely playable (with `dead`: surely dead), or -1."""
+    for s in range(length):
+        ok = True
+        for c in range(CARDS):
+            if (own[s] >> c) & 1 and not (_dead(c, fw, disc) if dead else _playable(c, fw)):
+                ok = False
+                break
+        if ok:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def _least_needed(me: int, own: np.ndarray, hands: np.ndarray, lens: np.ndarray,
+                  fw: np.ndarray, disc: np.ndarray) -> int:
+    """The discard when no card is known dead: a known card held twice, else a known card
+    that is not critical, else the first unknown card."""
+    for s in range(lens[me]):
+        c = single_card(own[s])
+        if c < 0:
+            continue
+        for p in range(hands.shape[0]):
+            for s2 in range(lens[p]):
+                if (p != me and hands[p, s2] == c) or (p == me and s2 != s
+                                                        and single_card(own[s2]) == c):
+                    return s
+    for s in range(lens[me]):
+        c = single_card(own[s])
+        if c >= 0 and not _critical(c, fw, disc):
+            return s
+    for s in range(lens[me]):
+        if single_card(own[s]) < 0:
+            return s
+    return 0
+
+
+@njit(cache=True)
+def _message_target(me: int, n_groups: np.ndarray, message: int) -> tuple[int, int]:
+    """The teammate and the group a message names (teammates in turn order, groups in order)."""
+    n = n_groups.shape[0]
+    for k in range(1, n):
+        p = (me + k) % n
+        if message < n_groups[p]:
+            return p, message
+        message -= n_groups[p]
+    return -1, -1
+
+
+@njit(cache=True)
+def _hint_in_group(row: np.ndarray, length: int, hand: np.ndarray, groups: np.ndarray,
+                   group: int) -> int:
+    """The hint of the group that touches a card and rules out most possibilities, or -1."""
+    hint, best_out = -1, -1
+    for hh in range(10):
+        if groups[hh] != group:
+            continue
+        out, touched_any = 0, False
+        for s in range(length):
+            m = row[s]
+            if (_HINT_CARDS[hh] >> hand[s]) & 1:
+                touched_any = True
+                out += popcount(m) - popcount(m & _HINT_CARDS[hh])
+            else:
+                out += popcount(m) - popcount(m & ~_HINT_CARDS[hh])
+        if touched_any and out > best_out:
+            hint, best_out = hh, out
+    return hint
+
+
+@njit(cache=True)
+def _decode(me: int, message: int, values: np.ndarray, classes: np.ndarray,
+            slots: np.ndarray, modulus: int, masks: np.ndarray, st: np.ndarray) -> None:
+    """Every teammate takes the values he sees from the message and narrows his told-about
+    card to the class left (a wrong value counts as an error)."""
+    n = masks.shape[0]
+    for k in range(1, n):
+        p = (me + k) % n
+        decoded = message
+        for k2 in range(1, n):
+            q = (me + k2) % n
+            if q != p:
+                decoded -= values[q]
+        decoded %= modulus
+        st[ERRORS] += decoded != values[p]
+        allowed = 0
+        for c in range(CARDS):
+            if classes[p, c] == decoded:
+                allowed |= 1 << c
+        masks[p, slots[p]] &= allowed
+
+
+@njit(cache=True)
+def _hat_hint(me: int, hands: np.ndarray, masks: np.ndarray, lens: np.ndarray,
+              fw: np.ndarray, disc: np.ndarray, packing: int, st: np.ndarray) -> int:
+    """The hat hint: each teammate's value (the class of his told-about card) summed modulo M,
+    sent by a hint of the message's group; the move's code (-1: the group has no hint)."""
+    n = masks.shape[0]
+    groups, n_groups = np.zeros((n, 10), dtype=np.int64), np.zeros(n, dtype=np.int64)
+    slots, values = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    classes = np.zeros((n, CARDS), dtype=np.int64)
+    modulus, total = 0, 0
+    for k in range(1, n):
+        p = (me + k) % n
+        n_groups[p] = _groups(masks[p], lens[p], packing, groups[p])
+        modulus += n_groups[p]
+    left = _remaining(fw, disc, masks, lens)
+    for k in range(1, n):
+        p = (me + k) % n
+        slots[p] = _target_slot(masks[p], lens[p], left, fw)
+        classes[p, :] = _card_classes(masks[p, slots[p]], fw, disc, modulus)
+        values[p] = classes[p, hands[p, slots[p]]]
+        total += values[p]
+    message = total % modulus
+    target, group = _message_target(me, n_groups, message)
+    hint = _hint_in_group(masks[target], lens[target], hands[target], groups[target], group)
+    if hint < 0:
+        return -1
+    _decode(me, message, values, classes, slots, modulus, masks, st)
+    for s in range(lens[target]):
+        touched = (_HINT_CARDS[hint] >> hands[target, s]) & 1
+        masks[target, s] &= _HINT_CARDS[hint] if touched else ~_HINT_CARDS[hint] & _ALL
+    st[N_HINTS] += 1
+    st[BITS] += _BITS[modulus]
+    st[MESSAGES] += modulus
+    return 200 + 10 * target + hint
+
+
+@njit(cache=True)
+def _hat_move(me: int, hands: np.ndarray, masks: np.ndarray, lens: np.ndarray,
+              fw: np.ndarray, disc: np.ndarray, st: np.ndarray, params: np.ndarray) -> int:
+    """The information strategy's move, coded kind * 100 + detail: 0 + slot (play), 100 + slot
+    (discard), 200 + 10 * target + hint index (hint); params: hint tokens, deck size, packing,
+    discarding with all tokens allowed."""
+    own = _own_masks(me, hands, masks, lens, fw, disc)
+    slot = _first_sure(own, lens[me], fw, disc, False)  # 1. a card known to be playable
+    if slot >= 0:
+        return slot
+    first_dead = _first_sure(own, lens[me], fw, disc, True)
+    may_discard = st[TOKENS] < params[0] or params[3] == 1
+    if first_dead >= 0 and st[N_DISC] < 5 and may_discard:  # 2. early dead
+        return 100 + first_dead
+    if st[TOKENS] > 0:  # 3. the hat hint
+        return _hat_hint(me, hands, masks, lens, fw, disc, params[2], st)
+    if first_dead >= 0:  # 4. discard what is least needed
+        return 100 + first_dead
+    return 100 + _least_needed(me, own, hands, lens, fw, disc)
+
+
+@njit(cache=True)
 def _play(deck: np.ndarray, n: int, h: int, packing: int, max_tokens: int, fuses: int,
           discard_at_max: bool, moves: np.ndarray, stats: np.ndarray) -> None:
-    """Play one deal with the information strategy in every seat; moves and stats filled in.
-
-    A move is coded kind * 100 + detail: 0 + slot (play), 100 + slot (discard),
-    200 + 10 * target + hint index (hint).
-    """
-    hands = np.full((n, h), -1, dtype=np.int64)
-    masks = np.full((n, h), _ALL, dtype=np.int64)
-    lens = np.full(n, h, dtype=np.int64)
-    for p in range(n):
-        hands[p, :] = deck[p * h:(p + 1) * h]
-    pos = n * h
-    fw = np.zeros(5, dtype=np.int64)
-    disc = np.zeros(CARDS, dtype=np.int64)
-    n_disc, tokens, fuses_left, current, turn, final, end = 0, max_tokens, fuses, 0, 0, -1, 0
-    hints, bits, messages, errors = 0, 0, 0, 0
-    groups = np.zeros((n, 10), dtype=np.int64)
-    n_groups = np.zeros(n, dtype=np.int64)
-    slots = np.zeros(n, dtype=np.int64)
-    values = np.zeros(n, dtype=np.int64)
-    classes = np.zeros((n, CARDS), dtype=np.int64)
-    moves[:] = -1
-    while end == 0:
-        me = current
-        # --- the player's own cards, with every card he sees counted out
-        seen = _used(fw, disc)
-        for p in range(n):
-            if p != me:
-                for s in range(lens[p]):
-                    seen[hands[p, s]] += 1
-        own = masks[me:me + 1, :].copy()
-        count_out(own, lens[me:me + 1], seen)
-        kind, slot, target, hint = -1, -1, -1, -1
-        for s in range(lens[me]):  # 1. a card known to be playable
-            ok = True
-            for c in range(CARDS):
-                if (own[0, s] >> c) & 1 and not _playable(c, fw):
-                    ok = False
-                    break
-            if ok:
-                kind, slot = 0, s
-                break
-        first_dead = -1
-        for s in range(lens[me]):
-            ok = True
-            for c in range(CARDS):
-                if (own[0, s] >> c) & 1 and not _dead(c, fw, disc):
-                    ok = False
-                    break
-            if ok:
-                first_dead = s
-                break
-        may_discard = tokens < max_tokens or discard_at_max
-        if kind < 0 and first_dead >= 0 and n_disc < 5 and may_discard:  # 2. early dead
-            kind, slot = 1, first_dead
-        if kind < 0 and tokens > 0:  # 3. the hat hint
-            kind = 2
-            left = _remaining(fw, disc, masks, lens)
-            modulus = 0
-            for k in range(1, n):
-                p = (me + k) % n
-                n_groups[p] = _groups(masks[p], lens[p], packing, groups[p])
-                modulus += n_groups[p]
-            total = 0
-            for k in range(1, n):
-                p = (me + k) % n
-                slots[p] = _target_slot(masks[p], lens[p], left, fw)
-                classes[p, :] = _card_classes(masks[p, slots[p]], fw, disc, modulus)
-                values[p] = classes[p, hands[p, slots[p]]]
-                total += values[p]
-            message = total % modulus
-            offset = message
-            for k in range(1, n):  # the (player, group) of the message
-                p = (me + k) % n
-                if offset < n_groups[p]:
-                    target = p
-                    break
-                offset -= n_groups[p]
-            best_out = -1
-            for hh in range(10):
-                if groups[target, hh] != offset:
-                    continue
-                out, touched_any = 0, False
-                for s in range(lens[target]):
-                    m = masks[target, s]
-                    if (_HINT_CARDS[hh] >> hands[target, s]) & 1:
-                        touched_any = True
-                        out += popcount(m) - popcount(m & _HINT_CARDS[hh])
-                    else:
-                        out += popcount(m) - popcount(m & ~_HINT_CARDS[hh])
-                if touched_any and out > best_out:
-                    hint, best_out = hh, out
-            if hint < 0:
-                errors += 1
-                break
-            # everybody decodes his own value and narrows his told-about card
-            for k in range(1, n):
-                p = (me + k) % n
-                decoded = message
-                for k2 in range(1, n):
-                    q = (me + k2) % n
-                    if q != p:
-                        decoded -= values[q]
-                decoded %= modulus
-                if decoded != values[p]:
-                    errors += 1
-                allowed = 0
-                for c in range(CARDS):
-                    if classes[p, c] == decoded:
-                        allowed |= 1 << c
-                masks[p, slots[p]] &= allowed
-            hints += 1
-            bits += _BITS[modulus]
-            messages += modulus
-        if kind < 0:  # 4. discard what is least needed
-            kind = 1
-            if first_dead >= 0:
-                slot = first_dead
-            else:
-                slot = -1
-                for s in range(lens[me]):
-                    c = single_card(own[0, s])
-                    if c < 0:
-                        continue
-                    twice = False
-                    for p in range(n):
-                        if p != me:
-                            for s2 in range(lens[p]):
-                                if hands[p, s2] == c:
-                                    twice = True
-                    for s2 in range(lens[me]):
-                        if s2 != s and single_card(own[0, s2]) == c:
-                            twice = True
-                    if twice:
-                        slot = s
-                        break
-                if slot < 0:
-                    for s in range(lens[me]):
-                        c = single_card(own[0, s])
-                        if c >= 0 and not _critical(c, fw, disc):
-                            slot = s
-                            break
-                if slot < 0:
-                    slot = 0
-                    for s in range(lens[me]):
-                        if single_card(own[0, s]) < 0:
-                            slot = s
-                            break
-        # --- the move, on the table
-        drew = False
-        if kind == 2:
-            tokens -= 1
-            moves[turn] = 200 + 10 * target + hint
-            for s in range(lens[target]):
-                if (_HINT_CARDS[hint] >> hands[target, s]) & 1:
-                    masks[target, s] &= _HINT_CARDS[hint]
-                else:
-                    masks[target, s] &= ~_HINT_CARDS[hint] & _ALL
-        else:
-            moves[turn] = 100 * kind + slot
-            card = hands[me, slot]
-            for s in range(slot, lens[me] - 1):
-                hands[me, s] = hands[me, s + 1]
-                masks[me, s] = masks[me, s + 1]
-            if kind == 0 and fw[card // 5] == card % 5:
-                fw[card // 5] += 1
-                if card % 5 == 4:
-                    tokens = min(tokens + 1, max_tokens)
-            else:
-                disc[card] += 1
-                n_disc += 1
-                if kind == 0:
-                    fuses_left -= 1
-                else:
-                    tokens = min(tokens + 1, max_tokens)
-            if pos < deck.shape[0]:
-                hands[me, lens[me] - 1] = deck[pos]
-                masks[me, lens[me] - 1] = _ALL
-                pos += 1
-                drew = True
-            else:
-                lens[me] -= 1
-                hands[me, lens[me]] = -1
-        count_out(masks, lens, _used(fw, disc))
-        # --- the end of the turn
-        if drew and pos == deck.shape[0]:
-            final = n
-        elif final >= 0:
-            final -= 1
-        if fuses_left == 0:
-            end = 1
-        elif fw.sum() == CARDS:
-            end = 2
-        elif final == 0:
-            end = 3
-        turn += 1
-        current = (current + 1) % n
-        if turn >= moves.shape[0]:
-            errors += 1
-            break
-    stats[0], stats[1], stats[2], stats[3] = fw.sum(), end, fuses - fuses_left, hints
-    stats[4], stats[5], stats[6], stats[7] = bits, messages, turn, errors
+    """Play one deal with the information strategy in every seat; moves and stats filled in."""
+    params = np.array([max_tokens, deck.shape[0], packing, discard_at_max], dtype=np.int64)
+    hands, masks, lens, fw, disc, st = new_game(deck, n, h, max_tokens, fuses, moves)
+    while st[END] == 0:
+        code = _hat_move(st[TURN] % n, hands, masks, lens, fw, disc, st, params)
+        after_move(code, deck, hands, masks, lens, fw, disc, st, moves, max_tokens)
+    game_stats(fw, st, fuses, stats)
 
 
 @njit(cache=True)

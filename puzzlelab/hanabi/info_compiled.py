@@ -40,8 +40,12 @@ from numba import njit
 
 from .. import checks
 from .hat_compiled import BITS_SCALE, ENDS, MAX_TURNS, STATS, moves_of
-from .kernels import count_out, single_card, sure_partition
 from .hat_strategies import ALL_CARDS, COPIES_OF, HINT_CARDS
+from .kernels import (
+    BITS, END, ERRORS, FINAL, FUSES, MESSAGES, N_DISC, N_HINTS, POS, TOKENS, TURN, after_move,
+    count_out, game_stats, new_game, popcount, single_card, sure_partition,
+)
+from .questions import board_sets, hat_sum, known, odds, public_left
 from .rules import CARDS, Move, Rules, as_rules, dealt_deck
 
 __all__ = ["BITS_SCALE", "ENDS", "HINT_COUNTS", "STATS", "compiled_moves", "play_deals"]
@@ -51,267 +55,6 @@ _COPIES = np.array(COPIES_OF, dtype=np.int64)
 _HINT_CARDS = np.array(HINT_CARDS, dtype=np.int64)
 _BITS = np.round(np.log2(np.maximum(np.arange(257), 1)) * BITS_SCALE).astype(np.int64)
 _ALL = ALL_CARDS
-_Q = 32  # a question: kind, slot or length, then its items (see `_ask`)
-# the scalars of a game, by index into one array
-POS, N_DISC, TOKENS, FUSES, FINAL, END, TURN, N_HINTS, BITS, MESSAGES, ERRORS = range(11)
-
-
-# ----- masks and weights ------------------------------------------------------------------------
-
-@njit(cache=True)
-def _known(m: int) -> bool:
-    """Is the card of this mask known (one identity left)?"""
-    return single_card(m) >= 0
-
-
-@njit(cache=True)
-def _board_sets(fw: np.ndarray, disc: np.ndarray) -> tuple[int, int, int]:
-    """Masks of the playable, the dead and the critical identities."""
-    playable, dead, critical = 0, 0, 0
-    for colour in range(5):
-        lost = 5  # the first value of this colour that can no longer be played
-        for v in range(fw[colour], 5):
-            if disc[5 * colour + v] == _COPIES[5 * colour + v]:
-                lost = v
-                break
-        for v in range(5):
-            c = 5 * colour + v
-            if v < fw[colour] or v > lost:
-                dead |= 1 << c
-            elif v == lost:
-                dead |= 1 << c
-            elif disc[c] == _COPIES[c] - 1:
-                critical |= 1 << c
-        if fw[colour] < 5 and fw[colour] < lost:
-            playable |= 1 << (5 * colour + fw[colour])
-    return playable, dead, critical
-
-
-@njit(cache=True)
-def _odds(m: int, left: np.ndarray, subset: int) -> tuple[int, int]:
-    """(weight of the mask, weight of its identities in `subset`) under the counts `left`."""
-    if _known(m):
-        return 1, 1 if m & subset else 0
-    total, part = 0, 0
-    for c in range(CARDS):
-        if (m >> c) & 1 and left[c] > 0:
-            total += left[c]
-            if (subset >> c) & 1:
-                part += left[c]
-    if total == 0:  # counts and mask disagree: every possibility alike
-        for c in range(CARDS):
-            if (m >> c) & 1:
-                total += 1
-                part += (subset >> c) & 1
-    return total, part
-
-
-@njit(cache=True)
-def _public_left(fw: np.ndarray, disc: np.ndarray, masks: np.ndarray,
-                 lens: np.ndarray) -> np.ndarray:
-    """Copies of each identity not publicly accounted for (played, discarded, known in a hand)."""
-    left = _COPIES - disc
-    for colour in range(5):
-        for v in range(fw[colour]):
-            left[5 * colour + v] -= 1
-    for p in range(masks.shape[0]):
-        for s in range(lens[p]):
-            if _known(masks[p, s]):
-                left[single_card(masks[p, s])] -= 1
-    return left
-
-
-# ----- questions --------------------------------------------------------------------------------
-
-@njit(cache=True)
-def _combo(row: np.ndarray, length: int, left: np.ndarray, sets: np.ndarray, know_dead: bool,
-           remaining: int, q: np.ndarray) -> int:
-    """'Which of these cards, in turn, is playable (then: dead)?' over the open cards; its
-    questions written into q (slot, asks-dead pairs); how many (0: nothing to ask)."""
-    keys = np.empty(2 * length, dtype=np.float64)
-    items = np.empty(2 * length, dtype=np.int64)
-    k = 0
-    for kind in range(2 if not know_dead else 1):
-        for s in range(length):
-            total, dead = _odds(row[s], left, sets[1])
-            if _known(row[s]) or dead == total:
-                continue
-            p = _odds(row[s], left, sets[kind])[1] / total
-            if p > 0:
-                keys[k], items[k] = 2 * kind - p, 2 * s + kind
-                k += 1
-    if k > remaining - 1:  # keep the likeliest playables, then the likeliest dead
-        _sort_by(keys, items, k)
-        k = remaining - 1
-    for i in range(k):  # then ask the least likely first
-        s, kind = items[i] // 2, items[i] % 2
-        total, part = _odds(row[s], left, sets[kind])
-        keys[i] = 2 * kind + part / total
-    _sort_by(keys, items, k)
-    q[0], q[1] = 0, k
-    for i in range(k):
-        q[2 + 2 * i], q[3 + 2 * i] = items[i] // 2, items[i] % 2
-    return k
-
-
-@njit(cache=True)
-def _sort_by(keys: np.ndarray, items: np.ndarray, k: int) -> None:
-    """Stable insertion sort of items[:k] by keys[:k]."""
-    for i in range(1, k):
-        key, item = keys[i], items[i]
-        j = i - 1
-        while j >= 0 and keys[j] > key:
-            keys[j + 1], items[j + 1] = keys[j], items[j]
-            j -= 1
-        keys[j + 1], items[j + 1] = key, item
-
-
-@njit(cache=True)
-def _partition_question(m: int, slot: int, dead_set: int, remaining: int, q: np.ndarray) -> int:
-    """Split a card's live identities round-robin into the classes left (the dead ones in one
-    class of their own); the number of classes."""
-    has_dead = m & dead_set != 0
-    room = remaining - 1 if has_dead else remaining
-    q[0], q[1] = 2, slot
-    q[3:3 + CARDS] = -1
-    block, n = 0, 0
-    for c in range(CARDS):
-        if (m >> c) & 1 and not (dead_set >> c) & 1:
-            q[3 + c] = block
-            block = (block + 1) % room
-            n = min(n + 1, room)
-    if has_dead:
-        for c in range(CARDS):
-            if (m >> c) & 1 and (dead_set >> c) & 1:
-                q[3 + c] = n
-        n += 1
-    q[2] = n
-    return n
-
-
-@njit(cache=True)
-def _ask(row: np.ndarray, length: int, left: np.ndarray, sets: np.ndarray, remaining: int,
-         q: np.ndarray) -> int:
-    """The next question about a hand, from public knowledge alone, into q; its number of
-    answers (0: none left to ask). q[0] is the kind: 0 a combination of playable / dead
-    questions, 1 'is slot q[1] playable?', 2 a partition of slot q[1]'s identities."""
-    know_play, know_dead = False, False
-    for s in range(length):
-        total, play = _odds(row[s], left, sets[0])
-        know_play |= play == total
-        know_dead |= _odds(row[s], left, sets[1])[1] == total
-    if not know_play:
-        k = _combo(row, length, left, sets, know_dead, remaining, q)
-        if k:
-            return k + 1
-    best, best_score, best_dead = -1, 0.2, 2.0
-    for s in range(length):
-        total, dead = _odds(row[s], left, sets[1])
-        if _known(row[s]) or dead == total:
-            continue
-        score = abs(_odds(row[s], left, sets[0])[1] / total - 0.7)
-        if score < best_score:
-            best, best_score = s, score
-    if best >= 0:
-        q[0], q[1] = 1, best
-        return 2
-    for s in range(length):  # the open card least likely dead
-        total, dead = _odds(row[s], left, sets[1])
-        if not _known(row[s]) and dead < total and dead / total < best_dead:
-            best, best_dead = s, dead / total
-    if best < 0:
-        return 0
-    return _partition_question(row[best], best, sets[1], remaining, q)
-
-
-@njit(cache=True)
-def _answer(q: np.ndarray, hand: np.ndarray, sets: np.ndarray) -> int:
-    """The answer the cards in `hand` give to the question q."""
-    if q[0] == 0:
-        for i in range(q[1]):
-            if (sets[q[3 + 2 * i]] >> hand[q[2 + 2 * i]]) & 1:
-                return i + 1
-        return 0
-    if q[0] == 1:
-        return (sets[0] >> hand[q[1]]) & 1
-    return q[3 + hand[q[1]]]
-
-
-@njit(cache=True)
-def _acknowledge(q: np.ndarray, a: int, row: np.ndarray, sets: np.ndarray) -> None:
-    """Narrow the hand's masks by the answer a to the question q."""
-    if q[0] == 0:
-        for i in range(q[1]):
-            s, subset = q[2 + 2 * i], sets[q[3 + 2 * i]]
-            if a == i + 1:
-                row[s] &= subset
-                return
-            row[s] &= ~subset
-    elif q[0] == 1:
-        row[q[1]] &= sets[0] if a else ~sets[0]
-    else:
-        allowed = 0
-        for c in range(CARDS):
-            if q[3 + c] == a:
-                allowed |= 1 << c
-        row[q[1]] &= allowed
-
-
-# ----- the hat ----------------------------------------------------------------------------------
-
-@njit(cache=True)
-def _hat_value(row: np.ndarray, length: int, hand: np.ndarray, left: np.ndarray,
-               sets: np.ndarray, total: int, q: np.ndarray) -> int:
-    """A teammate's value modulo `total`: the answers to the questions about his hand, packed
-    in mixed radix; his masks narrowed by them, in place."""
-    modulus, value = 1, 0
-    while True:
-        remaining = (total - value - 1) // modulus + 1
-        if remaining <= 1:
-            return value
-        amount = _ask(row, length, left, sets, remaining, q)
-        if amount == 0:
-            return value
-        a = _answer(q, hand, sets)
-        _acknowledge(q, a, row, sets)
-        value += modulus * a
-        modulus = min(total, modulus * amount)
-
-
-@njit(cache=True)
-def _read_value(row: np.ndarray, length: int, left: np.ndarray, sets: np.ndarray, total: int,
-                value: int, q: np.ndarray) -> bool:
-    """What the teammate does with his value: split it question by question, narrowing his
-    masks; False if the value does not split exactly (a broken code)."""
-    modulus = total
-    while modulus > 1:
-        amount = _ask(row, length, left, sets, modulus, q)
-        if amount == 0:
-            break
-        a = value % amount
-        value //= amount
-        modulus = (modulus - a - 1) // amount + 1
-        _acknowledge(q, a, row, sets)
-    return value == 0
-
-
-@njit(cache=True)
-def _hat_sum(me: int, hands: np.ndarray, masks: np.ndarray, lens: np.ndarray, left: np.ndarray,
-             sets: np.ndarray, total: int, st: np.ndarray) -> int:
-    """The sum of every teammate's value modulo `total`; each teammate's masks narrowed as his
-    own reading of the sum narrows them (checked: a mismatch counts as an error)."""
-    n, q = masks.shape[0], np.empty(_Q, dtype=np.int64)
-    message = 0
-    for k in range(1, n):
-        p = (me + k) % n
-        before = masks[p].copy()
-        value = _hat_value(masks[p], lens[p], hands[p], left, sets, total, q)
-        message += value
-        ok = _read_value(before, lens[p], left, sets, total, value, q)
-        for s in range(lens[p]):
-            ok &= before[s] == masks[p, s] and (masks[p, s] >> hands[p, s]) & 1 == 1
-        st[ERRORS] += not ok
-    return message % total
 
 
 # ----- the hint that names the sum --------------------------------------------------------------
@@ -323,7 +66,7 @@ def _index_card(row: np.ndarray, length: int, dead_set: int) -> int:
     best, best_score = 0, -1
     for s in range(length):
         m, score = row[s], 0
-        if not _known(m) and m & ~dead_set:
+        if not known(m) and m & ~dead_set:
             for h in range(10):
                 score += (m & _HINT_CARDS[h]) != 0
         if score > best_score:
@@ -344,6 +87,29 @@ def _one_kind_possible(row: np.ndarray, length: int, first: int) -> bool:
 
 
 @njit(cache=True)
+def _few_legal_hints(row: np.ndarray, length: int) -> int:
+    """The legal hints of one possible hand, its cards picked greedily to need few: no
+    partition has more sure groups (the post's upper bound, on one hand)."""
+    used, done = 0, 0
+    for _ in range(length):  # the card with fewest possibilities first
+        s_best, fewest = 0, 99
+        for s in range(length):
+            k = popcount(row[s])
+            if not (done >> s) & 1 and k < fewest:
+                s_best, fewest = s, k
+        done |= 1 << s_best
+        add_best, hints_best = 99, 0
+        for c in range(CARDS):
+            if (row[s_best] >> c) & 1:
+                hints = (1 << (c // 5)) | (1 << (5 + c % 5))
+                add = popcount(hints & ~used)
+                if add < add_best:
+                    add_best, hints_best = add, hints
+        used |= hints_best
+    return popcount(used)
+
+
+@njit(cache=True)
 def _scheme(row: np.ndarray, length: int, sets: np.ndarray, mode: int,
             groups: np.ndarray) -> tuple[int, int, int]:
     """How a teammate's hints are read, from public knowledge: (messages, kind, card), kind
@@ -359,7 +125,7 @@ def _scheme(row: np.ndarray, length: int, sets: np.ndarray, mode: int,
     card = _index_card(row, length, sets[1])
     if mode == 0:
         return 2, 0, card
-    if mode == 1:
+    if mode == 1 or (mode == 3 and _few_legal_hints(row, length) <= index_count):
         return index_count, index_kind, card
     k = sure_partition(row, length, 0, groups)
     if mode == 2 or k > index_count:
@@ -388,11 +154,11 @@ def _goodness(row: np.ndarray, length: int, hand: np.ndarray, h: int, left: np.n
     g = 1.0
     for s in range(length):
         m = row[s]
-        if _known(m) or m & ~dead_set == 0:
+        if known(m) or m & ~dead_set == 0:
             continue
         after = m & _HINT_CARDS[h] if (_HINT_CARDS[h] >> hand[s]) & 1 else m & ~_HINT_CARDS[h]
-        bonus = 2.0 if _known(after) or after & ~dead_set == 0 else 1.0
-        g *= bonus * _odds(m, left, 0)[0] / _odds(after, left, 0)[0]
+        bonus = 2.0 if known(after) or after & ~dead_set == 0 else 1.0
+        g *= bonus * odds(m, left, 0)[0] / odds(after, left, 0)[0]
     return g
 
 
@@ -418,7 +184,7 @@ def _give_hint(me: int, hands: np.ndarray, masks: np.ndarray, lens: np.ndarray,
                st: np.ndarray) -> int:
     """Hint the sum of every teammate's value; the move's code (200 + 10 target + hint)."""
     n = masks.shape[0]
-    left = _public_left(fw, disc, masks, lens)
+    left = public_left(fw, disc, masks, lens)
     counts, kinds, cards = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
     groups = np.zeros((n, 10), dtype=np.int64)
     total = 0
@@ -426,7 +192,7 @@ def _give_hint(me: int, hands: np.ndarray, masks: np.ndarray, lens: np.ndarray,
         p = (me + k) % n
         counts[p], kinds[p], cards[p] = _scheme(masks[p], lens[p], sets, mode, groups[p])
         total += counts[p]
-    t = _hat_sum(me, hands, masks, lens, left, sets, total, st)
+    t = hat_sum(me, hands, masks, lens, left, sets, total, st)
     target = (me + 1) % n
     for k in range(1, n):
         target = (me + k) % n
@@ -465,7 +231,7 @@ def _private(me: int, hands: np.ndarray, masks: np.ndarray, lens: np.ndarray, fw
     count_out(own, lens[me:me + 1], seen)
     left = _COPIES - seen
     for s in range(lens[me]):
-        if _known(own[0, s]):
+        if known(own[0, s]):
             left[single_card(own[0, s])] -= 1
     return own[0], left
 
@@ -490,13 +256,13 @@ def _sure_play(own: np.ndarray, length: int, left: np.ndarray, sets: np.ndarray,
     """The surely playable card to play first (low values held by few teammates), or -1."""
     best, best_score = -1, -1.0
     for s in range(length):
-        total, play = _odds(own[s], left, sets[0])
+        total, play = odds(own[s], left, sets[0])
         if play != total:
             continue
         score, weight = 0.0, 0
         for c in range(CARDS):
             if (own[s] >> c) & 1:
-                w = max(left[c], 1) if not _known(own[s]) else 1
+                w = max(left[c], 1) if not known(own[s]) else 1
                 score += w * (9 - c % 5) / (1 + (held[c] if deck_left else 0))
                 weight += w
         if score / weight > best_score:
@@ -511,8 +277,8 @@ def _likeliest_play(own: np.ndarray, length: int, left: np.ndarray, sets: np.nda
     dead), or -1."""
     best, best_p = -1, floor
     for s in range(length):
-        total, play = _odds(own[s], left, sets[0])
-        if wasteless and _odds(own[s], left, sets[0] | sets[1])[1] != total:
+        total, play = odds(own[s], left, sets[0])
+        if wasteless and odds(own[s], left, sets[0] | sets[1])[1] != total:
             continue
         if play / total > best_p:
             best, best_p = s, play / total
@@ -526,7 +292,7 @@ def _useless(row: np.ndarray, length: int, dead_set: int) -> np.ndarray:
     for s in range(length):
         if row[s] & ~dead_set == 0:
             flag[s] = True
-        elif _known(row[s]):
+        elif known(row[s]):
             for s2 in range(s):
                 if row[s2] == row[s]:
                     flag[s] = flag[s2] = True
@@ -542,7 +308,7 @@ def _safest_discard(own: np.ndarray, length: int, left: np.ndarray, sets: np.nda
         total, seen, safe, value = 0, 0, 0, 0
         for c in range(CARDS):
             if (own[s] >> c) & 1:
-                w = 1 if _known(own[s]) else max(left[c], 0)
+                w = 1 if known(own[s]) else max(left[c], 0)
                 total += w
                 seen += w * (held[c] > 0)
                 safe += w * (not (sets[2] >> c) & 1)
@@ -614,8 +380,8 @@ def _discard(me: int, hands: np.ndarray, masks: np.ndarray, lens: np.ndarray, fw
     if st[TOKENS] > 0:
         _nobody_needed_a_hint(me, masks, lens, sets[0])
     if len(public_useless) > 1:
-        pub = _public_left(fw, disc, masks, lens)
-        return public_useless[_hat_sum(me, hands, masks, lens, pub, sets,
+        pub = public_left(fw, disc, masks, lens)
+        return public_useless[hat_sum(me, hands, masks, lens, pub, sets,
                                        len(public_useless), st)]
     if len(useless):
         return useless[0]
@@ -623,11 +389,13 @@ def _discard(me: int, hands: np.ndarray, masks: np.ndarray, lens: np.ndarray, fw
 
 
 @njit(cache=True)
-def _move(me: int, hands: np.ndarray, masks: np.ndarray, lens: np.ndarray, fw: np.ndarray,
-          disc: np.ndarray, st: np.ndarray, max_tokens: int, mode: int, deck_left: bool) -> int:
-    """The player's move, coded kind * 100 + detail (play, discard, hint 200 + 10 t + h)."""
+def _strong_move(me: int, hands: np.ndarray, masks: np.ndarray, lens: np.ndarray,
+                 fw: np.ndarray, disc: np.ndarray, st: np.ndarray, params: np.ndarray) -> int:
+    """The player's move, coded kind * 100 + detail (play, discard, hint 200 + 10 t + h);
+    params: hint tokens, deck size, count of M."""
+    max_tokens, mode, deck_left = params[0], params[2], st[POS] < params[1]
     n, h = hands.shape
-    sets = np.array(_board_sets(fw, disc), dtype=np.int64)
+    sets = np.array(board_sets(fw, disc), dtype=np.int64)
     own, left = _private(me, hands, masks, lens, fw, disc)
     held = _held_by_others(me, hands, lens)
     slot = _sure_play(own, lens[me], left, sets, held, deck_left)
@@ -651,83 +419,15 @@ def _move(me: int, hands: np.ndarray, masks: np.ndarray, lens: np.ndarray, fw: n
 
 
 @njit(cache=True)
-def _take(me: int, slot: int, played: bool, deck: np.ndarray, hands: np.ndarray,
-          masks: np.ndarray, lens: np.ndarray, fw: np.ndarray, disc: np.ndarray,
-          st: np.ndarray, max_tokens: int) -> None:
-    """A card leaves the hand (played or discarded) and the deck's next card comes in."""
-    card = hands[me, slot]
-    for s in range(slot, lens[me] - 1):
-        hands[me, s], masks[me, s] = hands[me, s + 1], masks[me, s + 1]
-    if played and fw[card // 5] == card % 5:
-        fw[card // 5] += 1
-        if card % 5 == 4:
-            st[TOKENS] = min(st[TOKENS] + 1, max_tokens)
-    else:
-        disc[card] += 1
-        st[N_DISC] += 1
-        if played:
-            st[FUSES] -= 1
-        else:
-            st[TOKENS] = min(st[TOKENS] + 1, max_tokens)
-    if st[POS] < deck.shape[0]:
-        hands[me, lens[me] - 1], masks[me, lens[me] - 1] = deck[st[POS]], _ALL
-        st[POS] += 1
-        if st[POS] == deck.shape[0]:
-            st[FINAL] = hands.shape[0] + 1  # one more turn each, this one's end counted below
-    else:
-        lens[me] -= 1
-        hands[me, lens[me]] = -1
-
-
-@njit(cache=True)
-def _turn_end(st: np.ndarray, fw: np.ndarray, moves: np.ndarray) -> None:
-    """Count the turn and decide whether the game is over (fuses, perfect, deck)."""
-    if st[FINAL] >= 0:
-        st[FINAL] -= 1
-    if st[FUSES] == 0:
-        st[END] = 1
-    elif fw.sum() == CARDS:
-        st[END] = 2
-    elif st[FINAL] == 0:
-        st[END] = 3
-    st[TURN] += 1
-    if st[END] == 0 and st[TURN] >= moves.shape[0]:
-        st[ERRORS] += 1
-        st[END] = 3
-
-
-@njit(cache=True)
 def _play(deck: np.ndarray, n: int, h: int, mode: int, max_tokens: int, fuses: int,
           moves: np.ndarray, stats: np.ndarray) -> None:
     """Play one deal with the strategy in every seat; moves and stats filled in."""
-    hands = deck[:n * h].copy().reshape(n, h)
-    masks = np.full((n, h), _ALL, dtype=np.int64)
-    lens = np.full(n, h, dtype=np.int64)
-    fw, disc = np.zeros(5, dtype=np.int64), np.zeros(CARDS, dtype=np.int64)
-    st = np.zeros(11, dtype=np.int64)
-    st[POS], st[TOKENS], st[FUSES], st[FINAL] = n * h, max_tokens, fuses, -1
-    moves[:] = -1
+    params = np.array([max_tokens, deck.shape[0], mode], dtype=np.int64)
+    hands, masks, lens, fw, disc, st = new_game(deck, n, h, max_tokens, fuses, moves)
     while st[END] == 0:
-        me = st[TURN] % n
-        code = _move(me, hands, masks, lens, fw, disc, st, max_tokens, mode,
-                     st[POS] < deck.shape[0])
-        moves[st[TURN]] = code
-        if code < 200:
-            _take(me, code % 100, code < 100, deck, hands, masks, lens, fw, disc, st,
-                  max_tokens)
-        else:
-            st[TOKENS] -= 1
-        used = disc.copy()
-        for colour in range(5):
-            for v in range(fw[colour]):
-                used[5 * colour + v] += 1
-        count_out(masks, lens, used)
-        for p in range(n):  # public knowledge stays true of every hand
-            for s in range(lens[p]):
-                st[ERRORS] += not (masks[p, s] >> hands[p, s]) & 1
-        _turn_end(st, fw, moves)
-    stats[0], stats[1], stats[2], stats[3] = fw.sum(), st[END], fuses - st[FUSES], st[N_HINTS]
-    stats[4], stats[5], stats[6], stats[7] = st[BITS], st[MESSAGES], st[TURN], st[ERRORS]
+        code = _strong_move(st[TURN] % n, hands, masks, lens, fw, disc, st, params)
+        after_move(code, deck, hands, masks, lens, fw, disc, st, moves, max_tokens)
+    game_stats(fw, st, fuses, stats)
 
 
 @njit(cache=True)

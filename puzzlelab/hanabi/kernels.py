@@ -13,12 +13,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .hat_strategies import COPIES_OF
+from .hat_strategies import ALL_CARDS, COPIES_OF
 from .rules import CARDS
 
-__all__ = ["count_out", "low_bit", "popcount", "single_card", "sure_partition"]
+__all__ = [
+    "ALL", "BITS", "END", "ERRORS", "FINAL", "FUSES", "MESSAGES", "N_DISC", "N_HINTS", "POS",
+    "TOKENS", "TURN", "after_move", "count_out", "end_turn", "game_stats", "low_bit", "new_game",
+    "popcount", "single_card", "sure_partition", "take_card", "used_cards",
+]
 
 _COPIES = np.array(COPIES_OF, dtype=np.int64)
+ALL = ALL_CARDS  # a card nobody knows anything about
+# The scalars of a game in play, by index into one array (`play_game`): the next card of the
+# deck, cards discarded, hint tokens, fuses left, turns left once the deck is out (-1 before),
+# the end (`hat_compiled.ENDS`), the turn, hints given, bits and messages they carried, errors.
+POS, N_DISC, TOKENS, FUSES, FINAL, END, TURN, N_HINTS, BITS, MESSAGES, ERRORS = range(11)
 
 
 @njit(cache=True)
@@ -106,16 +115,9 @@ _HAS10, _HAS5 = _has_bit(10), _has_bit(5)
 
 
 @njit(cache=True)
-def sure_partition(row: np.ndarray, length: int, kind: int, out: np.ndarray) -> int:
-    """A maximum partition of the hints into sure groups, as `solvers.max_hint_partition`.
-
-    kind 0: the ten hints (colours and values mixed); 1: the colours; 2: the values. Writes
-    each hint's group into out[:H] and returns the number of groups. The sure subsets are
-    found 64 at a time: a card certifies the subsets that meet every identity it may have.
-    """
-    n_hints = 10 if kind == 0 else 5
-    full = (1 << n_hints) - 1
-    has = _HAS10 if kind == 0 else _HAS5
+def _sure_words(row: np.ndarray, length: int, kind: int, has: np.ndarray) -> np.ndarray:
+    """The sure subsets of hints, 64 to a word: a card certifies the subsets that meet every
+    identity it may have, and a subset is sure when some card certifies it."""
     words = has.shape[1]
     sure_words = np.zeros(words, dtype=np.uint64)
     certified = np.empty(words, dtype=np.uint64)
@@ -133,7 +135,15 @@ def sure_partition(row: np.ndarray, length: int, kind: int, out: np.ndarray) -> 
                         certified[w] &= has[value, w]
         for w in range(words):
             sure_words[w] |= certified[w]
-    # a sure subset is minimal unless dropping one of its hints leaves a sure subset
+    return sure_words
+
+
+@njit(cache=True)
+def _minimal_buckets(sure_words: np.ndarray, n_hints: int,
+                     has: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The minimal sure subsets (no hint can be dropped), bucketed by their lowest hint,
+    ascending within a bucket: (buckets, sizes)."""
+    words = has.shape[1]
     not_minimal = np.zeros(words, dtype=np.uint64)
     for b in range(n_hints):
         if b < 6:
@@ -145,12 +155,11 @@ def sure_partition(row: np.ndarray, length: int, kind: int, out: np.ndarray) -> 
             for w in range(words):
                 if (w >> (b - 6)) & 1:
                     not_minimal[w] |= sure_words[w - step]
-    # the minimal sure subsets, bucketed by their lowest hint (ascending within a bucket)
-    bucket = np.empty((n_hints, full + 1), dtype=np.int64)
+    bucket = np.empty((n_hints, 1 << n_hints), dtype=np.int64)
     n_bucket = np.zeros(n_hints, dtype=np.int64)
     for w in range(words):
         minimal = sure_words[w] & ~not_minimal[w]
-        if kind != 0:
+        if n_hints == 5:
             minimal &= np.uint64(0xFFFFFFFF)  # 32 subsets of five hints
         while minimal:
             j = low_bit(minimal)
@@ -159,6 +168,14 @@ def sure_partition(row: np.ndarray, length: int, kind: int, out: np.ndarray) -> 
             low = low_bit(subset)
             bucket[low, n_bucket[low]] = subset
             n_bucket[low] += 1
+    return bucket, n_bucket
+
+
+@njit(cache=True)
+def _most_disjoint(bucket: np.ndarray, n_bucket: np.ndarray, n_hints: int) -> np.ndarray:
+    """The most pairwise-disjoint minimal sure subsets (dynamic programme over the subsets of
+    hints, each step taking or leaving the lowest hint), in the order the programme finds."""
+    full = (1 << n_hints) - 1
     best = np.empty(full + 1, dtype=np.int64)
     choice = np.empty(full + 1, dtype=np.int64)
     best[0], choice[0] = 0, 0
@@ -170,15 +187,33 @@ def sure_partition(row: np.ndarray, length: int, kind: int, out: np.ndarray) -> 
             s = bucket[b, i]
             if s & mask == s and 1 + best[mask ^ s] > best[mask]:
                 best[mask], choice[mask] = 1 + best[mask ^ s], s
-    parts = np.empty(n_hints, dtype=np.int64)
-    k, mask, used = 0, full, 0
+    parts = np.empty(best[full], dtype=np.int64)
+    k, mask = 0, full
     while mask:
         s = choice[mask] if choice[mask] else mask & -mask
         if choice[mask]:
             parts[k] = s
             k += 1
-            used |= s
         mask ^= s
+    return parts
+
+
+@njit(cache=True)
+def sure_partition(row: np.ndarray, length: int, kind: int, out: np.ndarray) -> int:
+    """A maximum partition of the hints into sure groups, as `solvers.max_hint_partition`.
+
+    kind 0: the ten hints (colours and values mixed); 1: the colours; 2: the values. Writes
+    each hint's group into out[:H] and returns the number of groups; a hint no sure set uses
+    joins the smallest group.
+    """
+    n_hints = 10 if kind == 0 else 5
+    has = _HAS10 if kind == 0 else _HAS5
+    bucket, n_bucket = _minimal_buckets(_sure_words(row, length, kind, has), n_hints, has)
+    parts = _most_disjoint(bucket, n_bucket, n_hints)
+    k = parts.shape[0]
+    used = 0
+    for i in range(k):
+        used |= parts[i]
     _sort_by_low_bit(parts, k)
     for b in range(n_hints):
         if not (used >> b) & 1:
@@ -193,3 +228,106 @@ def sure_partition(row: np.ndarray, length: int, kind: int, out: np.ndarray) -> 
             if (parts[i] >> b) & 1:
                 out[b] = i
     return k
+
+
+# ----- a game in play ---------------------------------------------------------------------------
+
+@njit(cache=True)
+def used_cards(fw: np.ndarray, disc: np.ndarray) -> np.ndarray:
+    """Copies of each identity played (on the fireworks) or discarded."""
+    used = disc.copy()
+    for colour in range(5):
+        for v in range(fw[colour]):
+            used[5 * colour + v] += 1
+    return used
+
+
+@njit(cache=True)
+def take_card(me: int, slot: int, played: bool, deck: np.ndarray, hands: np.ndarray,
+              masks: np.ndarray, lens: np.ndarray, fw: np.ndarray, disc: np.ndarray,
+              st: np.ndarray, max_tokens: int) -> None:
+    """A card leaves the hand (played or discarded) and the deck's next card comes in."""
+    card = hands[me, slot]
+    for s in range(slot, lens[me] - 1):
+        hands[me, s], masks[me, s] = hands[me, s + 1], masks[me, s + 1]
+    if played and fw[card // 5] == card % 5:
+        fw[card // 5] += 1
+        if card % 5 == 4:
+            st[TOKENS] = min(st[TOKENS] + 1, max_tokens)
+    else:
+        disc[card] += 1
+        st[N_DISC] += 1
+        if played:
+            st[FUSES] -= 1
+        else:
+            st[TOKENS] = min(st[TOKENS] + 1, max_tokens)
+    if st[POS] < deck.shape[0]:
+        hands[me, lens[me] - 1], masks[me, lens[me] - 1] = deck[st[POS]], ALL
+        st[POS] += 1
+        if st[POS] == deck.shape[0]:
+            st[FINAL] = hands.shape[0] + 1  # one more turn each, this one's end counted below
+    else:
+        lens[me] -= 1
+        hands[me, lens[me]] = -1
+
+
+@njit(cache=True)
+def end_turn(st: np.ndarray, fw: np.ndarray, moves: np.ndarray) -> None:
+    """Count the turn and decide whether the game is over (fuses, perfect, deck)."""
+    if st[FINAL] >= 0:
+        st[FINAL] -= 1
+    if st[FUSES] == 0:
+        st[END] = 1
+    elif fw.sum() == CARDS:
+        st[END] = 2
+    elif st[FINAL] == 0:
+        st[END] = 3
+    st[TURN] += 1
+    if st[END] == 0 and st[TURN] >= moves.shape[0]:
+        st[ERRORS] += 1
+        st[END] = 3
+
+
+@njit(cache=True)
+def new_game(deck: np.ndarray, n: int, h: int, max_tokens: int, fuses: int, moves: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A deal's start: hands, public masks (nothing known), hand lengths, fireworks, discards
+    (counts by identity) and the game's scalars (`POS` ... `ERRORS`); no move yet."""
+    moves[:] = -1
+    hands = deck[:n * h].copy().reshape(n, h)
+    masks = np.full((n, h), ALL, dtype=np.int64)
+    lens = np.full(n, h, dtype=np.int64)
+    fw, disc = np.zeros(5, dtype=np.int64), np.zeros(CARDS, dtype=np.int64)
+    st = np.zeros(11, dtype=np.int64)
+    st[POS], st[TOKENS], st[FUSES], st[FINAL] = n * h, max_tokens, fuses, -1
+    return hands, masks, lens, fw, disc, st
+
+
+@njit(cache=True)
+def after_move(code: int, deck: np.ndarray, hands: np.ndarray, masks: np.ndarray,
+               lens: np.ndarray, fw: np.ndarray, disc: np.ndarray, st: np.ndarray,
+               moves: np.ndarray, max_tokens: int) -> None:
+    """The current player's move (coded kind * 100 + detail; -1: the strategy broke) on the
+    table; public knowledge counted out and checked true of every hand; the turn's end."""
+    if code < 0:
+        st[ERRORS] += 1
+        st[END] = 3
+        return
+    moves[st[TURN]] = code
+    if code < 200:
+        take_card(st[TURN] % hands.shape[0], code % 100, code < 100, deck, hands, masks, lens,
+                  fw, disc, st, max_tokens)
+    else:
+        st[TOKENS] -= 1
+    count_out(masks, lens, used_cards(fw, disc))
+    for p in range(hands.shape[0]):
+        for s in range(lens[p]):
+            st[ERRORS] += not (masks[p, s] >> hands[p, s]) & 1
+    end_turn(st, fw, moves)
+
+
+@njit(cache=True)
+def game_stats(fw: np.ndarray, st: np.ndarray, fuses: int, stats: np.ndarray) -> None:
+    """A finished game's row of `hat_compiled.STATS`."""
+    stats[0], stats[1], stats[2], stats[3] = fw.sum(), st[END], fuses - st[FUSES], st[N_HINTS]
+    stats[4], stats[5], stats[6], stats[7] = st[BITS], st[MESSAGES], st[TURN], st[ERRORS]
