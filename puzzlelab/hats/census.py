@@ -81,39 +81,59 @@ def _flip(mask: np.uint64, j: int, low: np.ndarray) -> np.uint64:
 
 
 @njit(cache=True)
-def _search(n, closed, ball2, low, full, lost0, kept0, counts, max_nodes):  # pragma: no cover
-    """Count minimal dominating sets L with lost0 <= L, L & kept0 = 0 into counts[|L|]; the
-    nodes visited, or -1 once more than `max_nodes` (0: no limit) would be needed."""
+def _dominate(lost, closed):  # pragma: no cover
+    """(rounds the lost rounds dominate, rounds they dominate exactly once)."""
     one = np.uint64(1)
-    depth = 2**n + 2
-    st_lost = np.zeros(depth, np.uint64)
-    st_dom = np.zeros(depth, np.uint64)
-    st_once = np.zeros(depth, np.uint64)
-    st_kept = np.zeros(depth, np.uint64)
-    st_cand = np.zeros(depth, np.uint64)
     dom = np.uint64(0)
     once = np.uint64(0)
-    x = lost0
+    x = lost
     while x:
         v = _lowest(x)
         x &= x - one
         once = (once & ~closed[v]) | (closed[v] & ~dom)
         dom |= closed[v]
-    x = lost0
+    return dom, once
+
+
+@njit(cache=True)
+def _each_keeps_its_own(lost, once, closed):  # pragma: no cover
+    """Does every round of `lost` dominate some round that no other lost round does?"""
+    one = np.uint64(1)
+    x = lost
     while x:
         v = _lowest(x)
         x &= x - one
         if not closed[v] & once:
-            return 0  # a forced lost round without a round of its own: no minimal set
+            return False
+    return True
+
+
+@njit(cache=True)
+def _blocked(kept, dom, n, low):  # pragma: no cover
+    """Is some round not yet dominated whose whole closed neighbourhood must stay won?"""
+    blocked = kept
+    for j in range(n):
+        blocked &= _flip(kept, j, low)
+    return (blocked & ~dom) != 0
+
+
+@njit(cache=True)
+def _search(n, closed, ball2, low, full, lost0, kept0, counts, max_nodes):  # pragma: no cover
+    """Count minimal dominating sets L with lost0 <= L, L & kept0 = 0 into counts[|L|]; the
+    nodes visited, or -1 once more than `max_nodes` (0: no limit) would be needed."""
+    one = np.uint64(1)
+    depth = 2**n + 2
+    st_lost, st_dom = np.zeros(depth, np.uint64), np.zeros(depth, np.uint64)
+    st_once, st_kept = np.zeros(depth, np.uint64), np.zeros(depth, np.uint64)
+    st_cand = np.zeros(depth, np.uint64)
+    dom, once = _dominate(lost0, closed)
+    if not _each_keeps_its_own(lost0, once, closed):
+        return 0  # a forced lost round without a round of its own: no minimal set
     if dom == full:
         counts[_popcount(lost0)] += 1
         return 1
-    nodes = 0
-    d = 0
-    st_lost[0] = lost0
-    st_dom[0] = dom
-    st_once[0] = once
-    st_kept[0] = kept0
+    nodes, d = 0, 0
+    st_lost[0], st_dom[0], st_once[0], st_kept[0] = lost0, dom, once, kept0
     st_cand[0] = closed[_lowest(full & ~dom)] & ~kept0
     while d >= 0:
         cand = st_cand[d]
@@ -130,24 +150,14 @@ def _search(n, closed, ball2, low, full, lost0, kept0, counts, max_nodes):  # pr
             return -1
         once = (once & ~closed[w]) | (closed[w] & ~dom)
         lost |= wb
-        ok = True
-        x = lost & ball2[w]  # only lost rounds within distance 2 of w can lose their own round
-        while x:
-            v = _lowest(x)
-            x &= x - one
-            if not closed[v] & once:
-                ok = False
-                break
-        if not ok:
+        # only lost rounds within distance 2 of w can lose their own round
+        if not _each_keeps_its_own(lost & ball2[w], once, closed):
             continue
         dom |= closed[w]
         if dom == full:
             counts[_popcount(lost)] += 1
             continue
-        blocked = kept  # rounds whose whole closed neighbourhood must stay won
-        for j in range(n):
-            blocked &= _flip(kept, j, low)
-        if blocked & ~dom:
+        if _blocked(kept, dom, n, low):
             continue
         d += 1
         st_lost[d], st_dom[d], st_once[d], st_kept[d] = lost, dom, once, kept
