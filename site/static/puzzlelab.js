@@ -38,3 +38,39 @@
   else fold();
   window.addEventListener("hashchange", openTarget);
 })();
+
+// Pictures drawn by widgets (a static explorer's views) get an alt text as they appear: the
+// section they illustrate and the view chosen (the pictures of cell outputs have theirs).
+(function () {
+  "use strict";
+
+  function section(img) {
+    let node = img.closest("section");
+    const head = node && node.querySelector(":scope > h1, :scope > h2, :scope > h3, :scope > h4");
+    return head ? head.textContent.replace(/#/g, "").trim() : "this page";
+  }
+
+  function chosen(img) {
+    const box = img.closest(".cell_output");
+    const select = box && box.querySelector("select");
+    if (select && select.selectedIndex >= 0) return select.options[select.selectedIndex].text;
+    const slider = box && box.querySelector("[aria-valuetext]");
+    return slider ? slider.getAttribute("aria-valuetext") : "";
+  }
+
+  function name(root) {
+    for (const img of root.querySelectorAll("img:not([alt])")) {
+      const view = chosen(img);
+      img.alt = "Figure of the section \u201c" + section(img) + "\u201d" + (view ? ", view " + view : "");
+    }
+  }
+
+  function watch() {
+    const article = document.querySelector("article.bd-article") || document.body;
+    name(article);
+    new MutationObserver(() => name(article)).observe(article, {childList: true, subtree: true});
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watch);
+  else watch();
+})();
