@@ -293,3 +293,20 @@ def test_a_live_view_the_page_shows_already_is_not_shown_twice():
     nb.metadata["widgets"] = {site_pages.STATE_MIME: {"state": state}}
     live = site_pages.still_views(nb, "kemps").cells[1].outputs
     assert len(live) == 1 and "the view shown above" in live[0].data["text/html"]
+
+
+# --- references a reader can follow ------------------------------------------------------------------
+def test_references_link_their_works_dois_and_github_projects():
+    import re
+
+    md = sources.bibliography_markdown()
+    for ref in sources.REFERENCES.values():
+        for link in filter(None, [ref.url, ref.code]):
+            assert link.startswith("https://") and f"]({link})" in md, (ref.key, link)
+        if ref.url and ref.url.startswith(sources.DOI):
+            assert re.fullmatch(r"https://doi\.org/10\.\d{4,9}/\S+", ref.url), ref.url
+            assert f"[doi:{ref.url.removeprefix(sources.DOI)}]" in md
+        assert not re.search(r"github", ref.venue + ref.title, re.I), \
+            f"{ref.key}: a GitHub project named in plain text; give it as url or code"
+    for project in ["rjtobin/HanSim", "Quuxplusone/Hanabi", "WuTheFWasThat/hanabi.rs"]:
+        assert f"[GitHub {project}](https://github.com/{project})" in md, project

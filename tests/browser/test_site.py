@@ -325,3 +325,23 @@ def test_no_serious_accessibility_violation(browser_context, site: str, name: st
         serious = sorted({f"{v['impact']} {v['id']} ({v['help']}): {v['nodes']} nodes, e.g. "
                           f"{v['targets']}" for v in found if v["impact"] in SERIOUS})
         assert not serious, f"{name}.html:\n" + "\n".join(serious)
+
+
+@pytest.mark.parametrize("name", ["hats", "kemps"])
+def test_a_figure_opens_full_size_when_tapped_on_a_phone(browser_context, site: str, name):
+    """At 390 px a figure is shrunk; tapping it opens the image file at its own size."""
+    page = browser_context.new_page()
+    try:
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(f"{site}{name}.html", wait_until="load")
+        figure = page.locator("article .cell_output a.puzzlelab-full-size img").first
+        figure.scroll_into_view_if_needed()
+        shown, natural = figure.evaluate("i => [i.clientWidth, i.naturalWidth]")
+        assert shown < natural, f"{name}: the figure is not shrunk at 390 px ({shown} px)"
+        figure.click()
+        page.wait_for_load_state("load")
+        assert re.search(r"\.(png|jpe?g|svg)$", page.url), f"{name}: a tap opened {page.url}"
+        opened = page.evaluate("() => document.images[0].naturalWidth")
+        assert opened == natural
+    finally:
+        page.close()

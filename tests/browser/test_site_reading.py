@@ -218,6 +218,7 @@ def test_bibliography_lists_every_reference_with_its_link(pages):
     for ref in sources.REFERENCES.values():
         assert ref.key.replace("_", "-") in ids, f"no anchor for {ref.short}"
         assert ref.url is None or ref.url in hrefs, f"no link for {ref.short}"
+        assert ref.code is None or ref.code in hrefs, f"no link to the code of {ref.short}"
 
 
 RAW_NAME = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")  # a column named like code: win_ci
