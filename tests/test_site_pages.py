@@ -310,3 +310,34 @@ def test_references_link_their_works_dois_and_github_projects():
             f"{ref.key}: a GitHub project named in plain text; give it as url or code"
     for project in ["rjtobin/HanSim", "Quuxplusone/Hanabi", "WuTheFWasThat/hanabi.rs"]:
         assert f"[GitHub {project}](https://github.com/{project})" in md, project
+
+
+def test_figure_alt_joins_a_title_wrapped_over_two_lines(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.set_title("Each circle is a chain (its number and its\nincorrect round)", fontsize=12)
+    ax.plot([0, 1], label="they cross at player 1")
+    ax.plot([1, 0], label="they cross at player 2")
+    ax.legend(fontsize=9)
+    fig.savefig(tmp_path / "chains.svg", bbox_inches="tight")
+    plt.close(fig)
+    alt = site_pages.figure_alt(["chains"], tmp_path)
+    assert "(its number and its incorrect round)" in alt
+    assert "player 1; they cross at player 2" in alt
+
+
+def test_an_inline_picture_becomes_an_image_file_that_opens_full_size(tmp_path):
+    import base64
+
+    png = base64.b64encode(b"\x89PNG\r\n\x1a\nfake").decode()
+    page = f'<div class="cell_output"><img alt="a win rate" src="data:image/png;base64,{png}"/></div>'
+    mended = site_html.mend_page(page, tmp_path / "_images")
+    files = list((tmp_path / "_images").iterdir())
+    assert len(files) == 1 and files[0].read_bytes() == b"\x89PNG\r\n\x1a\nfake"
+    assert f'href="_images/{files[0].name}"' in mended and "data:" not in mended
+    assert "data:" in site_html.mend_page(page) and "puzzlelab-full-size" not in \
+        site_html.mend_page(page), "without a folder for it, an inline picture stays unlinked"

@@ -16,6 +16,8 @@ Sphinx and MyST-NB write the HTML; this pass mends, on every page at once, what 
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 from pathlib import Path
 
@@ -102,14 +104,31 @@ def _section_title(node: Tag) -> str:
     return " ".join(heading.get_text(" ", strip=True).replace("#", "").split()) if heading else ""
 
 
-def mend_figures(soup: BeautifulSoup) -> None:
-    """Output pictures: each a link to its image file, each with an alt text saying what it is."""
+def _image_file(src: str, images: Path) -> str | None:
+    """A picture given inline (a data: address) written to images/<hash>.<ext>; its address."""
+    match = re.match(r"data:image/(png|jpeg|gif);base64,(.*)$", src, re.S)
+    if not match:
+        return None
+    data = base64.b64decode(match.group(2))
+    name = f"{hashlib.sha256(data).hexdigest()}.{match.group(1)}"
+    images.mkdir(parents=True, exist_ok=True)
+    if not (images / name).exists():
+        (images / name).write_bytes(data)
+    return f"{images.name}/{name}"
+
+
+def mend_figures(soup: BeautifulSoup, images: Path | None = None) -> None:
+    """Output pictures: each a link to its image file (an inline picture written to `images`
+    first), each with an alt text saying what it is."""
     for img in soup.select(".cell_output img"):
         alt = img.get("alt", "")
         if not alt or re.search(r"\.(png|svg|jpe?g|gif)$", alt) or "_images/" in alt:
             img["alt"] = f"Figure of the section “{_section_title(img)}”"
-        if img.find_parent("a") is None and img.get("src"):
-            link = soup.new_tag("a", href=img["src"], attrs={"class": FULL_SIZE})
+        if images is not None and (address := _image_file(img.get("src", ""), images)):
+            img["src"] = address
+        src = img.get("src", "")
+        if img.find_parent("a") is None and src and not src.startswith("data:"):
+            link = soup.new_tag("a", href=src, attrs={"class": FULL_SIZE})
             link["title"] = "Open the figure full size"
             img.wrap(link)
 
@@ -120,12 +139,12 @@ def mend_theme(soup: BeautifulSoup) -> None:
         del button["aria-label"]
 
 
-def mend_page(text: str) -> str:
-    """One built page, mended."""
+def mend_page(text: str, images: Path | None = None) -> str:
+    """One built page, mended (inline pictures written to `images`, the site's _images)."""
     soup = BeautifulSoup(text, "html.parser")
     mend_theme(soup)
     mend_folds(soup)
-    mend_figures(soup)
+    mend_figures(soup, images)
     return str(soup)
 
 
@@ -134,7 +153,7 @@ def mend_site(html: Path) -> list[str]:
     changed = []
     for page in sorted(html.glob("*.html")):
         text = page.read_text(encoding="utf-8")
-        mended = mend_page(text)
+        mended = mend_page(text, html / "_images")
         if mended != text:
             page.write_text(mended, encoding="utf-8")
             changed.append(page.name)

@@ -288,10 +288,10 @@ def figure_alt(names: list[str], folder: Path = figures.FIGURES) -> str | None:
         svg = folder / f"{name}.svg"
         if not svg.is_file():
             continue
-        found = figures.figure_texts(svg)
-        order = sorted(range(len(found)), key=lambda k: (-found[k].points, k))
+        found = _joined_lines(figures.figure_texts(svg))
+        order = sorted(range(len(found)), key=lambda k: (-found[k][1], k))
         for k in order:
-            text = " ".join(found[k].text.split())
+            text = found[k][0]
             if len(re.findall(r"[A-Za-z]{2,}", text)) >= 2 and "$" not in text \
                     and text not in texts:
                 texts.append(text)
@@ -299,6 +299,21 @@ def figure_alt(names: list[str], folder: Path = figures.FIGURES) -> str | None:
         return None
     alt = "Figure: " + "; ".join(texts)
     return alt if len(alt) <= ALT_CHARACTERS else alt[:ALT_CHARACTERS - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _joined_lines(texts: list) -> list[tuple[str, float]]:
+    """A figure's texts (in drawing order) with a title's wrapped lines joined: a lower-case
+    line of the same size after an open parenthesis, a comma or a dangling 'and', 'of', 'the'."""
+    joined: list[tuple[str, float]] = []
+    for item in texts:
+        text = " ".join(item.text.split())
+        if joined and joined[-1][1] == item.points and text[:1].islower() and (
+                joined[-1][0].count("(") > joined[-1][0].count(")")
+                or joined[-1][0].endswith((",", "-", " and", " of", " the"))):
+            joined[-1] = (f"{joined[-1][0]} {text}", item.points)
+        else:
+            joined.append((text, item.points))
+    return joined
 
 
 def add_alt_texts(nb: nbformat.NotebookNode, folder: Path = figures.FIGURES) -> None:

@@ -345,3 +345,15 @@ def test_a_figure_opens_full_size_when_tapped_on_a_phone(browser_context, site: 
         assert opened == natural
     finally:
         page.close()
+
+
+@pytest.mark.parametrize("name", NOTEBOOK_PAGES)
+def test_every_picture_shown_opens_full_size(browser_context, site: str, name):
+    """Every picture of an output, a static explorer's views included, is a link to its image."""
+    with opened(browser_context, f"{site}{name}.html") as page:
+        page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+        loose = page.evaluate("""() => Array.from(document.querySelectorAll(
+            'article .cell_output img')).filter(i => i.offsetParent !== null)
+            .filter(i => !(i.closest('a') && /^(blob:|http)/.test(i.closest('a').href)))
+            .map(i => (i.alt || i.src).slice(0, 60))""")
+        assert not loose, f"{name}: pictures that do not open full size: {loose[:3]}"
