@@ -101,3 +101,11 @@ def test_a_downloaded_notebook_says_in_one_line_what_is_missing(tmp_path: Path):
     assert shown.count("\n") == 0 and shown.startswith("ProjectMissing: puzzlelab is not")
     for needed in ["puzzlelab-0123.tar.gz", "make lab", "pip install -e", "notebooks/hats.ipynb"]:
         assert needed in shown, f"the message lacks {needed!r}: {shown}"
+
+
+def test_outside_a_git_checkout_the_site_offers_no_archive_and_says_so(tmp_path, monkeypatch):
+    monkeypatch.setattr(build_site, "ROOT", tmp_path)  # no .git here
+    archive, note = build_site.pack_project(tmp_path / "site")
+    assert archive is None and "outside a git checkout" in note
+    page = build_site.run_page(archive, note)
+    assert "make lab" in page and note in page and "{download}" not in page

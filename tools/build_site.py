@@ -158,7 +158,7 @@ def add_contents(index: Path, pages: list[str]) -> None:
     nbformat.write(nb, index)
 
 
-def page(notebook: Path, archive: str) -> nbformat.NotebookNode:
+def page(notebook: Path, archive: str | None) -> nbformat.NotebookNode:
     """The page of one notebook: its prose and tags now, the executed copy's outputs."""
     name = notebook.stem
     current = nbformat.read(notebook, as_version=4)
@@ -169,7 +169,7 @@ def page(notebook: Path, archive: str) -> nbformat.NotebookNode:
     site_pages.mend_outputs(nb, site_html.mend_fragment)
     if name in sources.NOTEBOOK_SOURCES:
         nb = site_pages.add_page_head(nb, name, f"{DOWNLOADS}/{notebook.name}",
-                                      f"{PROJECT}/{archive}")
+                                      f"{PROJECT}/{archive}" if archive else None)
     return nb
 
 
@@ -179,10 +179,17 @@ def git(*args: str) -> str:
                           text=True).stdout.strip()
 
 
-def pack_project(folder: Path) -> tuple[str, str | None]:
+def pack_project(folder: Path) -> tuple[str | None, str | None]:
     """`git archive` of the commit checked out, into `folder`; its file name, and a note when
-    the working tree has uncommitted changes (the archive holds the commit without them)."""
-    commit = git("rev-parse", "--short=12", "HEAD")
+    the working tree has uncommitted changes (the archive holds the commit without them) or
+    is no git checkout (an unpacked archive: then no archive, and the note says so)."""
+    try:
+        commit = git("rev-parse", "--short=12", "HEAD")
+    except (OSError, subprocess.CalledProcessError):
+        note = ("This site was built outside a git checkout (from an unpacked archive, say), so "
+                "it offers no project archive: run the notebooks in the folder it was built in.")
+        print(f"note: {note}", flush=True)
+        return None, note
     name = f"puzzlelab-{commit}"
     folder.mkdir(parents=True, exist_ok=True)
     subprocess.run(["git", "archive", "--format=tar.gz", f"--prefix={name}/",
@@ -197,19 +204,20 @@ def pack_project(folder: Path) -> tuple[str, str | None]:
     return f"{name}.tar.gz", note
 
 
-def run_page(archive: str, note: str | None) -> str:
+def run_page(archive: str | None, note: str | None) -> str:
     """The page "Run it": from the project archive to JupyterLab in three steps."""
-    folder = archive.removesuffix(".tar.gz")
+    folder = archive.removesuffix(".tar.gz") if archive else "puzzlelab-<commit>"
+    download = (f"{{download}}`{archive} <{PROJECT}/{archive}>`" if archive
+                else "the archive a published site of the project offers")
     return "\n".join([
         "# Run it", "",
         "Every page here is a notebook executed beforehand. To run one yourself, with every "
         "widget live, you need the whole project: the notebooks import its package, "
         "`puzzlelab`, and read its cached tables in `data/`. It needs Python 3.11, `pip` and "
         "`make`.", "",
-        f"1. Download the project: {{download}}`{archive} <{PROJECT}/{archive}>` (the "
-        "package, notebooks, data, Makefile and README at the commit this site was built "
-        "from).",
-        f"2. Unpack it and go into it: `tar xzf {archive}`, then `cd {folder}`.",
+        f"1. Download the project: {download} (the package, notebooks, data, Makefile and "
+        "README at the commit this site was built from).",
+        f"2. Unpack it and go into it: `tar xzf {folder}.tar.gz`, then `cd {folder}`.",
         "3. Run `make lab`: it creates `.venv`, installs the package and JupyterLab, and "
         "opens JupyterLab on `notebooks/`; open a notebook and run it (without `make`: "
         "`python3.11 -m venv .venv`, `.venv/bin/pip install -e '.[notebooks]'`, "
@@ -265,7 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     for notebook in notebooks:
         nbformat.write(page(notebook, archive), SOURCE / notebook.name)
         committed = nbformat.read(notebook, as_version=4)
-        nbformat.write(site_pages.download_copy(committed, notebook.stem, archive),
+        nbformat.write(site_pages.download_copy(committed, notebook.stem,
+                                                archive or "puzzlelab-<commit>.tar.gz"),
                        SOURCE / DOWNLOADS / notebook.name)
     shutil.rmtree(BUILD / "figures", ignore_errors=True)  # Markdown links to ../figures resolve
     shutil.copytree(ROOT / "figures", BUILD / "figures")
