@@ -266,7 +266,8 @@ def test_figure_alt_reads_a_saved_figure_s_titles(tmp_path):
     alt = site_pages.figure_alt(["wins"], tmp_path)
     assert alt.startswith("Figure: Share of rounds won by deal")
     assert site_pages.figure_alt(["missing"], tmp_path) is None
-    cell = code("plot()", outputs=[SHOWN])
+    picture = {"output_type": "display_data", "data": {"image/png": "AAAA"}, "metadata": {}}
+    cell = code("plot()", outputs=[picture])
     cell.metadata[site_pages.META] = {"figures": ["wins"]}
     nb = nbformat.v4.new_notebook(cells=[cell])
     site_pages.add_alt_texts(nb, tmp_path)
@@ -341,3 +342,19 @@ def test_an_inline_picture_becomes_an_image_file_that_opens_full_size(tmp_path):
     assert f'href="_images/{files[0].name}"' in mended and "data:" not in mended
     assert "data:" in site_html.mend_page(page) and "puzzlelab-full-size" not in \
         site_html.mend_page(page), "without a folder for it, an inline picture stays unlinked"
+
+
+def test_a_picture_an_explore_function_draws_is_described_by_its_docstring():
+    from puzzlelab.kemps import notebook as kemps_notebook
+
+    picture = {"output_type": "display_data", "data": {"image/png": "AAAA"}, "metadata": {}}
+    nb = nbformat.v4.new_notebook(cells=[
+        code("from puzzlelab.kemps import notebook as nb"),
+        code("nb.explore_knowledge(seed=3, deck_values=7, turn=6)", outputs=[picture]),
+        code("interact_safely(nb.explore_knowledge, seed=W.IntText(3))", outputs=[picture]),
+        code("nb.not_an_explorer()", outputs=[picture])])
+    site_pages.add_alt_texts(nb)
+    first = kemps_notebook.explore_knowledge.__doc__.split()[0]
+    alts = [c.metadata.get("mystnb", {}).get("image", {}).get("alt") for c in nb.cells]
+    assert alts[0] is None and alts[3] is None
+    assert alts[1] == alts[2] and alts[1].startswith(f"Figure: {first}") and "`" not in alts[1]

@@ -26,6 +26,7 @@
 from __future__ import annotations
 
 import argparse
+import copy
 import hashlib
 import os
 import re
@@ -163,9 +164,9 @@ def page(notebook: Path, archive: str | None) -> nbformat.NotebookNode:
     name = notebook.stem
     current = nbformat.read(notebook, as_version=4)
     executed = nbformat.read(EXECUTED / notebook.name, as_version=4)
-    nb = site_pages.merge_outputs(current, executed)
-    nb = site_pages.still_views(site_pages.fold_code(nb), name)
-    site_pages.add_alt_texts(nb, ROOT / "figures")
+    merged = site_pages.merge_outputs(current, executed)
+    nb = site_pages.still_views(site_pages.fold_code(copy.deepcopy(merged)), name)
+    site_pages.add_alt_texts(nb, ROOT / "figures", imports=merged)
     site_pages.mend_outputs(nb, site_html.mend_fragment)
     if name in sources.NOTEBOOK_SOURCES:
         nb = site_pages.add_page_head(nb, name, f"{DOWNLOADS}/{notebook.name}",

@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import copy
 import html
+import importlib
 import re
 from pathlib import Path
 
@@ -32,6 +33,7 @@ from puzzlelab import figures, sources
 
 __all__ = ["SETUP_TAG", "ALGORITHM_TAG", "LIVE_CLASS", "is_setup", "merge_outputs", "model_refs",
            "reachable_models", "explorer_controls", "add_page_head", "figure_alt", "add_alt_texts",
+           "explorer_alt",
            "fold_code", "still_views", "page_head", "RUN_COMMANDS", "RUN_PAGE", "live_label",
            "import_check_cell", "download_copy", "mend_outputs"]
 
@@ -316,13 +318,55 @@ def _joined_lines(texts: list) -> list[tuple[str, float]]:
     return joined
 
 
-def add_alt_texts(nb: nbformat.NotebookNode, folder: Path = figures.FIGURES) -> None:
-    """Give each cell that shows a saved figure an alt text (MyST-NB's cell image options)."""
-    for cell in nb.cells:
-        names = cell.get("metadata", {}).get(META, {}).get("figures")
-        if cell.cell_type != "code" or not names:
+def _module_aliases(nb: nbformat.NotebookNode) -> dict[str, str]:
+    """The names a notebook's imports bind to modules: {'nb': 'puzzlelab.kemps.notebook'}."""
+    aliases = {}
+    for cell in (c for c in nb.cells if c.cell_type == "code"):
+        try:
+            tree = ast.parse("\n".join(line for line in cell.source.splitlines()
+                                       if not line.lstrip().startswith("%")))
+        except SyntaxError:
             continue
-        alt = figure_alt(names, folder)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                aliases |= {a.asname or a.name: f"{node.module}.{a.name}" for a in node.names}
+            elif isinstance(node, ast.Import):
+                aliases |= {a.asname or a.name: a.name for a in node.names}
+    return aliases
+
+
+def explorer_alt(source: str, aliases: dict[str, str]) -> str | None:
+    """An alt text for the picture an `explore_…` function draws in a cell (called, or handed to
+    interact_safely): the first paragraph of that function's docstring."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("explore_") and \
+                isinstance(node.value, ast.Name) and node.value.id in aliases:
+            try:
+                module = importlib.import_module(aliases[node.value.id])
+            except ImportError:
+                continue
+            doc = getattr(getattr(module, node.attr, None), "__doc__", None)
+            if doc:
+                return "Figure: " + " ".join(doc.split("\n\n")[0].split()).replace("`", "")
+    return None
+
+
+def add_alt_texts(nb: nbformat.NotebookNode, folder: Path = figures.FIGURES,
+                  imports: nbformat.NotebookNode | None = None) -> None:
+    """Give each cell that shows a picture an alt text (MyST-NB's cell image options): the
+    titles of the figures it saved, else what the `explore_…` function it calls draws (its
+    module named by the imports of `imports`, the notebook before its set-up cells went)."""
+    aliases = _module_aliases(imports if imports is not None else nb)
+    for cell in nb.cells:
+        if cell.cell_type != "code" or not any(
+                "image/png" in o.get("data", {}) for o in cell.get("outputs", [])):
+            continue
+        names = cell.get("metadata", {}).get(META, {}).get("figures")
+        alt = (figure_alt(names, folder) if names else None) or explorer_alt(cell.source, aliases)
         if alt:
             cell.metadata.setdefault("mystnb", {}).setdefault("image", {})["alt"] = alt
 
