@@ -21,7 +21,8 @@ __all__ = ["REFERENCES", "SOURCE_DOCUMENTS", "NOTEBOOK_SOURCES", "Reference", "c
 
 @dataclass(frozen=True)
 class Reference:
-    """One cited work: who, what, when, where; `file` is set for the five source documents."""
+    """One cited work: who, what, when, where; `file` is set for the five source documents,
+    `url` is where to read it (a DOI where one exists), `code` a software repository's page."""
 
     key: str
     authors: str
@@ -30,6 +31,7 @@ class Reference:
     venue: str
     file: str | None = None
     url: str | None = None
+    code: str | None = None
 
     def __post_init__(self) -> None:
         checks.record(self)
@@ -57,6 +59,8 @@ SOURCE_DOCUMENTS: dict[str, Reference] = {r.key: r for r in _SOURCES}
 NOTEBOOK_SOURCES: dict[str, str] = {"russian_cards": "group11_rc", "codebreaking": "klimos2014",
                                     "kemps": "group6_kemps2023", "hanabi": "odwyer2018",
                                     "hats": "janssen2017"}
+DOI = "https://doi.org/"  # a reference's url under this is a DOI, written doi:10.…
+GITHUB = "https://github.com/"  # a software project's page, written GitHub owner/name
 BIBLIOGRAPHY = "references.md"  # notebooks/references.md, and the site's bibliography page
 
 
@@ -89,10 +93,16 @@ def source_of_notebook(name: str) -> Reference:
 
 
 def _entry(ref: Reference) -> str:
-    """One bibliography entry: authors (year). Title. Venue. Link."""
+    """One bibliography entry: authors (year). Title (linked). Venue. DOI or GitHub project. Code."""
     title = f"[*{ref.title}*]({ref.url})" if ref.url else f"*{ref.title}*"
     venue = ref.venue[:1].upper() + ref.venue[1:]
-    return f"{ref.authors} ({ref.year}). {title}. {venue}."
+    entry = f"{ref.authors} ({ref.year}). {title}. {venue}."
+    if ref.url and ref.url.startswith((DOI, GITHUB)):
+        label = "doi:" if ref.url.startswith(DOI) else "GitHub "
+        entry += f" [{label}{ref.url.removeprefix(DOI).removeprefix(GITHUB)}]({ref.url})."
+    if ref.code:
+        entry += f" Code: [GitHub {ref.code.removeprefix(GITHUB)}]({ref.code})."
+    return entry
 
 
 def bibliography_markdown(site: bool = False) -> str:

@@ -719,3 +719,12 @@ def test_long_run_table_improves_the_default_one():
     a, b, c = cheapest.name
     assert rg.fewer_hands(a, b, c, int(cheapest.smallest) - 1, 2 * cheapest.last_step_work + 1
                           )[0] == "none"
+
+
+def test_cell_view_shows_a_seven_hand_witness_whole_not_six_and_1_more():
+    from puzzlelab.russian_cards import notebook as rc_notebook
+
+    view = rc_notebook.cell_view(3, 3, 1)
+    row = next(label for label in view.index if label.startswith("witness"))
+    shown = view.loc[row].iloc[0]
+    assert row == "witness (7 hands)" and "more" not in shown and len(shown.split()) == 7

@@ -211,3 +211,150 @@ def test_story_leaves_out_appendices_tables_code_and_where_we_differ():
       <section id="e"><h2>E. Where we differ from the source</h2><p>hidden</p></section>
     </section></article></body></html>"""
     assert story_words.words(story_words.story_text_html(html)) == story_words.words(text)
+
+
+# --- the built pages mended for every reader (tools/site_html.py) --------------------------------
+import site_html  # noqa: E402
+
+
+def test_tables_lose_empty_header_cells_booleans_and_calculator_numbers():
+    html = ("<table><thead><tr><th></th><th>ok</th><th>n</th></tr></thead><tbody><tr>"
+            "<th>a</th><td>True</td><td>6.0108039E+8</td></tr><tr><th>b</th><td>False</td>"
+            "<td>1.5e-3</td></tr></tbody></table>")
+    mended = site_html.mend_fragment(html)
+    assert "<th></th>" not in mended and "<td></td>" in mended
+    assert ">yes<" in mended and ">no<" in mended and "True" not in mended
+    assert "601,080,390" in mended and "1.5 × 10⁻³" in mended
+    assert site_html.number_text("12") is None and site_html.number_text("E+8") is None
+
+
+def test_fold_bars_say_what_they_open_and_empty_ones_go():
+    page = ('<div class="cell"><details class="hide above-input"><summary aria-label="x">'
+            '<p class="collapsed">Show code</p><p class="expanded">Hide code</p></summary>'
+            '<div class="cell_input"><pre># the census of won sets\nx = census()</pre></div>'
+            '</details><div class="cell_output"><p>42</p></div></div>'
+            '<div class="cell" id="empty"><details class="hide above-input"><summary>'
+            '<p class="collapsed">Show code</p></summary><div class="cell_input"><pre>y = 1'
+            '</pre></div></details><div class="cell_output"></div></div>')
+    mended = site_html.mend_page(page)
+    assert "Show code: the census of won sets" in mended
+    assert "Hide code: the census of won sets" in mended and "aria-label" not in mended
+    assert 'id="empty"' not in mended
+    assert site_html.fold_label("x = " + "a" * 100).endswith("…")
+
+
+def test_figures_open_full_size_and_keep_or_get_an_alt_text():
+    page = ('<h2>The win rate</h2><div class="cell_output"><img alt="Figure: wins" '
+            'src="_images/a.png"/><img alt="_images/b.png" src="_images/b.png"/></div>')
+    mended = site_html.mend_page(page)
+    assert mended.count('class="puzzlelab-full-size"') == 2
+    assert '<a class="puzzlelab-full-size" href="_images/a.png"' in mended
+    assert 'alt="Figure: wins"' in mended and "Figure of the section “The win rate”" in mended
+
+
+def test_figure_alt_reads_a_saved_figure_s_titles(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.set_title("Share of rounds won by deal", fontsize=12)
+    ax.set_xlabel("players", fontsize=9)
+    fig.savefig(tmp_path / "wins.svg", bbox_inches="tight")
+    plt.close(fig)
+    alt = site_pages.figure_alt(["wins"], tmp_path)
+    assert alt.startswith("Figure: Share of rounds won by deal")
+    assert site_pages.figure_alt(["missing"], tmp_path) is None
+    picture = {"output_type": "display_data", "data": {"image/png": "AAAA"}, "metadata": {}}
+    cell = code("plot()", outputs=[picture])
+    cell.metadata[site_pages.META] = {"figures": ["wins"]}
+    nb = nbformat.v4.new_notebook(cells=[cell])
+    site_pages.add_alt_texts(nb, tmp_path)
+    assert nb.cells[0].metadata["mystnb"]["image"]["alt"] == alt
+
+
+def test_download_copy_starts_with_the_import_check():
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Title")])
+    nb.metadata["widgets"] = {"state": {}}
+    copied = site_pages.download_copy(nb, "hats", "puzzlelab-abc.tar.gz")
+    assert 'find_spec("puzzlelab")' in copied.cells[0].source
+    assert "puzzlelab-abc.tar.gz" in copied.cells[0].source and "widgets" not in copied.metadata
+    assert len(nb.cells) == 1, "the committed notebook is not changed"
+
+
+def test_a_live_view_the_page_shows_already_is_not_shown_twice():
+    picture = {"output_type": "display_data", "data": {"image/png": "AAAA"}, "metadata": {}}
+    state = {"live": {"model_name": "VBoxModel", "state": {"children": ["IPY_MODEL_out"]}},
+             "out": {"model_name": "OutputModel", "state": {"outputs": [picture]}}}
+    view = {"output_type": "display_data", "metadata": {},
+            "data": {site_pages.VIEW_MIME: {"model_id": "live"}}}
+    nb = nbformat.v4.new_notebook(cells=[code("show()", outputs=[picture]),
+                                         code("interact()", outputs=[view])])
+    nb.metadata["widgets"] = {site_pages.STATE_MIME: {"state": state}}
+    live = site_pages.still_views(nb, "kemps").cells[1].outputs
+    assert len(live) == 1 and "the view shown above" in live[0].data["text/html"]
+
+
+# --- references a reader can follow ------------------------------------------------------------------
+def test_references_link_their_works_dois_and_github_projects():
+    import re
+
+    md = sources.bibliography_markdown()
+    for ref in sources.REFERENCES.values():
+        for link in filter(None, [ref.url, ref.code]):
+            assert link.startswith("https://") and f"]({link})" in md, (ref.key, link)
+        if ref.url and ref.url.startswith(sources.DOI):
+            assert re.fullmatch(r"https://doi\.org/10\.\d{4,9}/\S+", ref.url), ref.url
+            assert f"[doi:{ref.url.removeprefix(sources.DOI)}]" in md
+        assert not re.search(r"github", ref.venue + ref.title, re.I), \
+            f"{ref.key}: a GitHub project named in plain text; give it as url or code"
+    for project in ["rjtobin/HanSim", "Quuxplusone/Hanabi", "WuTheFWasThat/hanabi.rs"]:
+        assert f"[GitHub {project}](https://github.com/{project})" in md, project
+
+
+def test_figure_alt_joins_a_title_wrapped_over_two_lines(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.set_title("Each circle is a chain (its number and its\nincorrect round)", fontsize=12)
+    ax.plot([0, 1], label="they cross at player 1")
+    ax.plot([1, 0], label="they cross at player 2")
+    ax.legend(fontsize=9)
+    fig.savefig(tmp_path / "chains.svg", bbox_inches="tight")
+    plt.close(fig)
+    alt = site_pages.figure_alt(["chains"], tmp_path)
+    assert "(its number and its incorrect round)" in alt
+    assert "player 1; they cross at player 2" in alt
+
+
+def test_an_inline_picture_becomes_an_image_file_that_opens_full_size(tmp_path):
+    import base64
+
+    png = base64.b64encode(b"\x89PNG\r\n\x1a\nfake").decode()
+    page = f'<div class="cell_output"><img alt="a win rate" src="data:image/png;base64,{png}"/></div>'
+    mended = site_html.mend_page(page, tmp_path / "_images")
+    files = list((tmp_path / "_images").iterdir())
+    assert len(files) == 1 and files[0].read_bytes() == b"\x89PNG\r\n\x1a\nfake"
+    assert f'href="_images/{files[0].name}"' in mended and "data:" not in mended
+    assert "data:" in site_html.mend_page(page) and "puzzlelab-full-size" not in \
+        site_html.mend_page(page), "without a folder for it, an inline picture stays unlinked"
+
+
+def test_a_picture_an_explore_function_draws_is_described_by_its_docstring():
+    from puzzlelab.kemps import notebook as kemps_notebook
+
+    picture = {"output_type": "display_data", "data": {"image/png": "AAAA"}, "metadata": {}}
+    nb = nbformat.v4.new_notebook(cells=[
+        code("from puzzlelab.kemps import notebook as nb"),
+        code("nb.explore_knowledge(seed=3, deck_values=7, turn=6)", outputs=[picture]),
+        code("interact_safely(nb.explore_knowledge, seed=W.IntText(3))", outputs=[picture]),
+        code("nb.not_an_explorer()", outputs=[picture])])
+    site_pages.add_alt_texts(nb)
+    first = kemps_notebook.explore_knowledge.__doc__.split()[0]
+    alts = [c.metadata.get("mystnb", {}).get("image", {}).get("alt") for c in nb.cells]
+    assert alts[0] is None and alts[3] is None
+    assert alts[1] == alts[2] and alts[1].startswith(f"Figure: {first}") and "`" not in alts[1]

@@ -13,14 +13,20 @@
    The README's table of notebooks becomes the page `notebooks`, puzzlelab.sources the page
    `references` (the bibliography); the home page (the overview notebook `index`) gets a
    hidden table of contents that orders the sidebar as the home page orders its puzzles.
-3. The widget manager, RequireJS and MathJax are copied from site/node_modules (npm ci) into
-   the site's own _static folder; Sphinx with MyST-NB writes site/_build/html (any warning,
-   such as a link to a missing page or an unreadable image, fails the build).
+   The project at the commit checked out (`git archive HEAD`) is offered beside each notebook,
+   and the page `run` says how to go from it to JupyterLab; a downloaded notebook starts with
+   a cell that checks that puzzlelab can be imported. Each figure's picture gets an alt text
+   read from the figure it saved (`FigureLog`), and output tables are mended (site_html).
+3. The widget manager, RequireJS, MathJax and axe-core (for the browser tests) are copied from
+   site/node_modules (npm ci) into the site's own _static folder; Sphinx with MyST-NB writes
+   site/_build/html (any warning, such as a link to a missing page or an unreadable image,
+   fails the build); tools/site_html.py then mends every page (fold labels, figure links).
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import hashlib
 import os
 import re
@@ -32,6 +38,7 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+import site_html  # tools/site_html.py, beside this script
 import site_pages  # tools/site_pages.py, beside this script
 from puzzlelab import sources
 
@@ -48,10 +55,12 @@ ASSETS = {  # where in node_modules -> where under _static
     "@jupyter-widgets/html-manager/dist": "widgets",
     "requirejs/require.js": "requirejs/require.min.js",
     "mathjax/es5": "mathjax",
+    "axe-core/axe.min.js": "axe/axe.min.js",  # accessibility checks of the browser tests
 }
 UNUSED = ["*.map", "libembed-amd.js", "embed.js", "*.LICENSE.txt"]  # the pages load embed-amd.js
 INPUTS = [("puzzlelab", "*.py"), ("data", "*.csv")]  # figures/ are outputs, not inputs
 DOWNLOADS = "_notebooks"  # the committed notebooks, offered for download (not pages)
+PROJECT = "_project"  # the project at the built commit (git archive), offered for download
 
 
 def fingerprint(notebook: Path) -> str:
@@ -79,6 +88,29 @@ def stage() -> None:
     os.environ["PUZZLELAB_ROOT"] = str(STAGE)  # the kernels read and write there
 
 
+class FigureLog:
+    """An nbclient hook: records in each executed cell's metadata the figures it saved.
+
+    A plot helper saves figures/<name>.svg (`puzzlelab.figures.finish`); the page gives the
+    cell's picture an alt text read from that figure's titles (`site_pages.figure_alt`).
+    """
+
+    def __init__(self) -> None:
+        self.seen = self.snapshot()
+
+    @staticmethod
+    def snapshot() -> dict[str, int]:
+        """The staged figures and when each was last written."""
+        return {p.stem: p.stat().st_mtime_ns for p in (STAGE / "figures").glob("*.svg")}
+
+    def __call__(self, cell: nbformat.NotebookNode, **_: object) -> None:
+        now = self.snapshot()
+        saved = sorted(name for name, stamp in now.items() if self.seen.get(name) != stamp)
+        self.seen = now
+        if saved:
+            cell.metadata.setdefault(site_pages.META, {})["figures"] = saved
+
+
 def publish(notebook: Path, target: Path, timeout: int, tries: int = 3) -> None:
     """Execute a staged copy of `notebook` in its folder and save it with its widget state.
 
@@ -88,7 +120,7 @@ def publish(notebook: Path, target: Path, timeout: int, tries: int = 3) -> None:
     for attempt in range(1, tries + 1):
         nb = nbformat.read(notebook, as_version=4)
         client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                                store_widget_state=True,
+                                store_widget_state=True, on_cell_executed=FigureLog(),
                                 resources={"metadata": {"path": str(notebook.parent)}})
         try:
             client.execute()
@@ -127,16 +159,75 @@ def add_contents(index: Path, pages: list[str]) -> None:
     nbformat.write(nb, index)
 
 
-def page(notebook: Path) -> nbformat.NotebookNode:
+def page(notebook: Path, archive: str | None) -> nbformat.NotebookNode:
     """The page of one notebook: its prose and tags now, the executed copy's outputs."""
     name = notebook.stem
     current = nbformat.read(notebook, as_version=4)
     executed = nbformat.read(EXECUTED / notebook.name, as_version=4)
-    nb = site_pages.merge_outputs(current, executed)
-    nb = site_pages.still_views(site_pages.fold_code(nb), name)
+    merged = site_pages.merge_outputs(current, executed)
+    nb = site_pages.still_views(site_pages.fold_code(copy.deepcopy(merged)), name)
+    site_pages.add_alt_texts(nb, ROOT / "figures", imports=merged)
+    site_pages.mend_outputs(nb, site_html.mend_fragment)
     if name in sources.NOTEBOOK_SOURCES:
-        nb = site_pages.add_page_head(nb, name, f"{DOWNLOADS}/{notebook.name}")
+        nb = site_pages.add_page_head(nb, name, f"{DOWNLOADS}/{notebook.name}",
+                                      f"{PROJECT}/{archive}" if archive else None)
     return nb
+
+
+def git(*args: str) -> str:
+    """The output of a git command run in the repository."""
+    return subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def pack_project(folder: Path) -> tuple[str | None, str | None]:
+    """`git archive` of the commit checked out, into `folder`; its file name, and a note when
+    the working tree has uncommitted changes (the archive holds the commit without them) or
+    is no git checkout (an unpacked archive: then no archive, and the note says so)."""
+    try:
+        commit = git("rev-parse", "--short=12", "HEAD")
+    except (OSError, subprocess.CalledProcessError):
+        note = ("This site was built outside a git checkout (from an unpacked archive, say), so "
+                "it offers no project archive: run the notebooks in the folder it was built in.")
+        print(f"note: {note}", flush=True)
+        return None, note
+    name = f"puzzlelab-{commit}"
+    folder.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["git", "archive", "--format=tar.gz", f"--prefix={name}/",
+                    "-o", str(folder / f"{name}.tar.gz"), "HEAD"], cwd=ROOT, check=True)
+    dirty = git("status", "--porcelain", "--untracked-files=no")
+    note = None
+    if dirty:
+        note = (f"This site was built from a working tree with uncommitted changes; the "
+                f"archive holds commit {commit} without them, so a page may differ from the "
+                f"notebook you run.")
+        print(f"note: {note}", flush=True)
+    return f"{name}.tar.gz", note
+
+
+def run_page(archive: str | None, note: str | None) -> str:
+    """The page "Run it": from the project archive to JupyterLab in three steps."""
+    folder = archive.removesuffix(".tar.gz") if archive else "puzzlelab-<commit>"
+    download = (f"{{download}}`{archive} <{PROJECT}/{archive}>`" if archive
+                else "the archive a published site of the project offers")
+    return "\n".join([
+        "# Run it", "",
+        "Every page here is a notebook executed beforehand. To run one yourself, with every "
+        "widget live, you need the whole project: the notebooks import its package, "
+        "`puzzlelab`, and read its cached tables in `data/`. It needs Python 3.11, `pip` and "
+        "`make`.", "",
+        f"1. Download the project: {download} (the package, notebooks, data, Makefile and "
+        "README at the commit this site was built from).",
+        f"2. Unpack it and go into it: `tar xzf {folder}.tar.gz`, then `cd {folder}`.",
+        "3. Run `make lab`: it creates `.venv`, installs the package and JupyterLab, and "
+        "opens JupyterLab on `notebooks/`; open a notebook and run it (without `make`: "
+        "`python3.11 -m venv .venv`, `.venv/bin/pip install -e '.[notebooks]'`, "
+        "`.venv/bin/jupyter lab notebooks`).", "",
+        "A notebook downloaded alone from a page runs inside that folder: put it in "
+        "`notebooks/` (its first cell says what is missing when it runs anywhere else). The "
+        "project's README says more: how to recompute every table, the tests, the layout.",
+        *(["", f"*{note}*"] if note else []), "",
+    ])
 
 
 def copy_assets() -> None:
@@ -178,9 +269,14 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(SOURCE)
     SOURCE.mkdir()
     (SOURCE / DOWNLOADS).mkdir()
+    archive, note = pack_project(SOURCE / PROJECT)
+    (SOURCE / f"{site_pages.RUN_PAGE}.md").write_text(run_page(archive, note))
     for notebook in notebooks:
-        nbformat.write(page(notebook), SOURCE / notebook.name)
-        shutil.copy2(notebook, SOURCE / DOWNLOADS / notebook.name)
+        nbformat.write(page(notebook, archive), SOURCE / notebook.name)
+        committed = nbformat.read(notebook, as_version=4)
+        nbformat.write(site_pages.download_copy(committed, notebook.stem,
+                                                archive or "puzzlelab-<commit>.tar.gz"),
+                       SOURCE / DOWNLOADS / notebook.name)
     shutil.rmtree(BUILD / "figures", ignore_errors=True)  # Markdown links to ../figures resolve
     shutil.copytree(ROOT / "figures", BUILD / "figures")
     readme = (ROOT / "README.md").read_text()
@@ -188,7 +284,8 @@ def main(argv: list[str] | None = None) -> int:
     (SOURCE / sources.BIBLIOGRAPHY).write_text(sources.bibliography_markdown(site=True))
     names = [nb.stem for nb in notebooks if nb.stem != "index"]
     order = notebook_order(ROOT / "notebooks" / "index.ipynb", names)
-    add_contents(SOURCE / "index.ipynb", [*order, "notebooks", "references"])
+    add_contents(SOURCE / "index.ipynb",
+                 [*order, "notebooks", site_pages.RUN_PAGE, "references"])
     copy_assets()
     shutil.rmtree(HTML, ignore_errors=True)  # no page left from an earlier build
     command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-W", "--keep-going",
@@ -198,6 +295,8 @@ def main(argv: list[str] | None = None) -> int:
     # (../figures/x.png from notebooks/index.ipynb in JupyterLab, /figures/x.png on the site).
     shutil.rmtree(HTML / "figures", ignore_errors=True)
     shutil.copytree(ROOT / "figures", HTML / "figures", ignore=shutil.ignore_patterns("*.svg"))
+    if status == 0:
+        site_html.mend_site(HTML)
     return status
 
 

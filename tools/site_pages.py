@@ -23,26 +23,33 @@ from __future__ import annotations
 import ast
 import copy
 import html
+import importlib
 import re
+from pathlib import Path
 
 import nbformat
 
-from puzzlelab import sources
+from puzzlelab import figures, sources
 
 __all__ = ["SETUP_TAG", "ALGORITHM_TAG", "LIVE_CLASS", "is_setup", "merge_outputs", "model_refs",
-           "reachable_models", "explorer_controls", "add_page_head",
-           "fold_code", "still_views", "page_head", "RUN_COMMANDS", "live_label"]
+           "reachable_models", "explorer_controls", "add_page_head", "figure_alt", "add_alt_texts",
+           "explorer_alt",
+           "fold_code", "still_views", "page_head", "RUN_COMMANDS", "RUN_PAGE", "live_label",
+           "import_check_cell", "download_copy", "mend_outputs"]
 
 SETUP_TAG, ALGORITHM_TAG = "setup", "algorithm"
 HIDE_INPUT = "hide-input"
 LIVE_CLASS = "puzzlelab-live-only"
 HEAD_CLASS = "puzzlelab-about"
+META = "puzzlelab"  # cell metadata the build writes: {"figures": [names the cell saved]}
 STATE_MIME = "application/vnd.jupyter.widget-state+json"
 VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 OPTION_CALLS = {"set_option", "filterwarnings", "simplefilter", "use", "seed"}
 CONSTANT_CALLS = {"range", "Path", "frozenset", "set", "tuple", "list", "dict"}
 # The two commands that run a notebook live, from a copy of the repository.
 RUN_COMMANDS = ("make lab", "open notebooks/{name}.ipynb")
+RUN_PAGE = "run"  # the page that says how to go from the project archive to JupyterLab
+ALT_CHARACTERS = 240  # an alt text's length at most (a screen reader reads all of it)
 
 
 def _constant(node: ast.AST) -> bool:
@@ -101,6 +108,8 @@ def merge_outputs(current: nbformat.NotebookNode,
     merged = copy.deepcopy(current)
     for cell, done in zip((c for c in merged.cells if c.cell_type == "code"), ran):
         cell.outputs, cell.execution_count = done.outputs, done.execution_count
+        if META in done.metadata:
+            cell.metadata[META] = copy.deepcopy(done.metadata[META])
     merged.metadata = copy.deepcopy(executed.metadata)
     return merged
 
@@ -173,22 +182,36 @@ def _opening_view(state: dict, root: str) -> list[dict]:
     return [nbformat.from_dict(o) for o in outputs]
 
 
-def live_label(name: str) -> str:
-    """The one-line label above the still picture of a live widget."""
+def live_label(name: str, above: bool = False) -> str:
+    """The one-line label above the still picture of a live widget (`above`: the picture is
+    the output just shown, so it is not shown again)."""
     first, second = (c.format(name=name) for c in RUN_COMMANDS)
-    return (f'<p class="{LIVE_CLASS}"><strong>Live in JupyterLab</strong> — the view as it '
-            f'opens; to change it, run <code>{first}</code>, then {second.split(" ", 1)[0]} '
+    view = "the view shown above, made live" if above else "the view as it opens"
+    return (f'<p class="{LIVE_CLASS}"><strong>Live in JupyterLab</strong> — {view}; to change '
+            f'it, run <code>{first}</code>, then {second.split(" ", 1)[0]} '
             f'<code>{second.split(" ", 1)[1]}</code>.</p>')
 
 
+def _output_key(output: dict) -> str | None:
+    """What a reader sees of an output, to tell a repeated view (a picture, HTML or text)."""
+    data = output.get("data", {})
+    for mime in ("image/png", "text/html"):
+        if mime in data:
+            value = data[mime]
+            return mime + ("".join(value) if isinstance(value, list) else value)
+    text = output.get("text")
+    return "text" + ("".join(text) if isinstance(text, list) else text) if text else None
+
+
 def still_views(nb: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
-    """Live widgets replaced by their opening view and the label; unused widget state dropped."""
+    """Live widgets replaced by their opening view and the label (the label alone when the page
+    shows that view already); unused widget state dropped."""
     widgets = nb.metadata.get("widgets", {}).get(STATE_MIME)
     if not widgets:
         return nb
     state = widgets["state"]
     controls = explorer_controls(state)
-    kept_views = []
+    kept_views, shown = [], set()
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
@@ -203,9 +226,14 @@ def still_views(nb: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
                 outputs.append(output)
                 kept_views.append(view["model_id"])
                 continue
-            label = nbformat.v4.new_output("display_data", data={"text/html": live_label(name)})
-            outputs += [label, *_opening_view(state, view["model_id"])]
+            opening = _opening_view(state, view["model_id"])
+            keys = {_output_key(o) for o in opening} - {None}
+            above = bool(keys) and keys <= shown
+            label = nbformat.v4.new_output("display_data",
+                                           data={"text/html": live_label(name, above)})
+            outputs += [label] if above else [label, *opening]
         cell.outputs = outputs
+        shown |= {_output_key(o) for o in outputs} - {None}
     keep = set(reachable_models(state, kept_views))
     links = [k for k, v in state.items() if v.get("model_name") in
              {"LinkModel", "DirectionalLinkModel"} and set(model_refs(v.get("state", {}))) <= keep]
@@ -216,26 +244,29 @@ def still_views(nb: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
     return nb
 
 
-def page_head(name: str, download: str) -> str:
-    """MyST for the top of a notebook's page: its source document, the download, how to run."""
+def page_head(name: str, download: str, project: str | None = None) -> str:
+    """MyST for the top of a notebook's page: its source document, the downloads, how to run."""
     ref = sources.source_of_notebook(name)
     title = f"[*{ref.title}*]({ref.url})" if ref.url else f"*{ref.title}*"
     first, second = (c.format(name=name) for c in RUN_COMMANDS)
+    archive = (f", and the project it runs in, {{download}}`{Path(project).name} <{project}>` "
+               f"([how to run it]({RUN_PAGE}.md))" if project else "")
     return "\n".join([
         f'<div class="{HEAD_CLASS}">',
         "",
         f"**Source:** {ref.authors} ({ref.year}), {title}, {ref.venue}. "
         "[All references](references.md).",
         "",
-        f"**Run it:** {{download}}`download {name}.ipynb <{download}>`, or live from a copy "
-        f"of the repository: `{first}`, then {second.split(' ', 1)[0]} "
+        f"**Run it:** download the notebook, {{download}}`{name}.ipynb <{download}>`{archive}; "
+        f"live from a copy of the project: `{first}`, then {second.split(' ', 1)[0]} "
         f"`{second.split(' ', 1)[1]}`.",
         "",
         "</div>",
     ])
 
 
-def add_page_head(nb: nbformat.NotebookNode, name: str, download: str) -> nbformat.NotebookNode:
+def add_page_head(nb: nbformat.NotebookNode, name: str, download: str,
+                  project: str | None = None) -> nbformat.NotebookNode:
     """Insert the page head right after the notebook's title (its first `# ` line)."""
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "markdown":
@@ -245,8 +276,154 @@ def add_page_head(nb: nbformat.NotebookNode, name: str, download: str) -> nbform
             raise ValueError(f"{name}: the first Markdown cell has no '# ' title")
         before, after = cell.source[:match.end()], cell.source[match.end():].lstrip("\n")
         cell.source = before
-        head = nbformat.v4.new_markdown_cell(page_head(name, download))
+        head = nbformat.v4.new_markdown_cell(page_head(name, download, project))
         rest = [nbformat.v4.new_markdown_cell(after)] if after.strip() else []
         nb.cells[index + 1:index + 1] = [head, *rest]
         return nb
     raise ValueError(f"{name}: no Markdown cell")
+
+
+def figure_alt(names: list[str], folder: Path = figures.FIGURES) -> str | None:
+    """An alt text for the picture of saved figures: their titles and labels, largest first."""
+    texts: list[str] = []
+    for name in names:
+        svg = folder / f"{name}.svg"
+        if not svg.is_file():
+            continue
+        found = _joined_lines(figures.figure_texts(svg))
+        order = sorted(range(len(found)), key=lambda k: (-found[k][1], k))
+        for k in order:
+            text = found[k][0]
+            if len(re.findall(r"[A-Za-z]{2,}", text)) >= 2 and "$" not in text \
+                    and text not in texts:
+                texts.append(text)
+    if not texts:
+        return None
+    alt = "Figure: " + "; ".join(texts)
+    return alt if len(alt) <= ALT_CHARACTERS else alt[:ALT_CHARACTERS - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _joined_lines(texts: list) -> list[tuple[str, float]]:
+    """A figure's texts (in drawing order) with a title's wrapped lines joined: a lower-case
+    line of the same size after an open parenthesis, a comma or a dangling 'and', 'of', 'the'."""
+    joined: list[tuple[str, float]] = []
+    for item in texts:
+        text = " ".join(item.text.split())
+        if joined and joined[-1][1] == item.points and text[:1].islower() and (
+                joined[-1][0].count("(") > joined[-1][0].count(")")
+                or joined[-1][0].endswith((",", "-", " and", " of", " the"))):
+            joined[-1] = (f"{joined[-1][0]} {text}", item.points)
+        else:
+            joined.append((text, item.points))
+    return joined
+
+
+def _module_aliases(nb: nbformat.NotebookNode) -> dict[str, str]:
+    """The names a notebook's imports bind to modules: {'nb': 'puzzlelab.kemps.notebook'}."""
+    aliases = {}
+    for cell in (c for c in nb.cells if c.cell_type == "code"):
+        try:
+            tree = ast.parse("\n".join(line for line in cell.source.splitlines()
+                                       if not line.lstrip().startswith("%")))
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                aliases |= {a.asname or a.name: f"{node.module}.{a.name}" for a in node.names}
+            elif isinstance(node, ast.Import):
+                aliases |= {a.asname or a.name: a.name for a in node.names}
+    return aliases
+
+
+def explorer_alt(source: str, aliases: dict[str, str]) -> str | None:
+    """An alt text for the picture an `explore_…` function draws in a cell (called, or handed to
+    interact_safely): the first paragraph of that function's docstring."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("explore_") and \
+                isinstance(node.value, ast.Name) and node.value.id in aliases:
+            try:
+                module = importlib.import_module(aliases[node.value.id])
+            except ImportError:
+                continue
+            doc = getattr(getattr(module, node.attr, None), "__doc__", None)
+            if doc:
+                return "Figure: " + " ".join(doc.split("\n\n")[0].split()).replace("`", "")
+    return None
+
+
+def add_alt_texts(nb: nbformat.NotebookNode, folder: Path = figures.FIGURES,
+                  imports: nbformat.NotebookNode | None = None) -> None:
+    """Give each cell that shows a picture an alt text (MyST-NB's cell image options): the
+    titles of the figures it saved, else what the `explore_…` function it calls draws (its
+    module named by the imports of `imports`, the notebook before its set-up cells went)."""
+    aliases = _module_aliases(imports if imports is not None else nb)
+    for cell in nb.cells:
+        if cell.cell_type != "code" or not any(
+                "image/png" in o.get("data", {}) for o in cell.get("outputs", [])):
+            continue
+        names = cell.get("metadata", {}).get(META, {}).get("figures")
+        alt = (figure_alt(names, folder) if names else None) or explorer_alt(cell.source, aliases)
+        if alt:
+            cell.metadata.setdefault("mystnb", {}).setdefault("image", {})["alt"] = alt
+
+
+IMPORT_CHECK = """\
+# This notebook runs inside the puzzlelab project: it imports the package and reads data/.
+import importlib.util
+
+
+class ProjectMissing(Exception):
+    \"\"\"Shown as its one line (IPython's _render_traceback_), and stops "Run All".\"\"\"
+
+    def _render_traceback_(self) -> list[str]:
+        return [f"ProjectMissing: {{self}}"]
+
+
+if importlib.util.find_spec("puzzlelab") is None:
+    raise ProjectMissing(
+        "puzzlelab is not installed: download the project ({archive}, offered beside this "
+        "notebook on the site), unpack it, run `make lab` in it (or `pip install -e "
+        "'.[notebooks]'`, then `jupyter lab notebooks`) and open notebooks/{name}.ipynb there")
+"""
+
+
+def import_check_cell(name: str, archive: str) -> nbformat.NotebookNode:
+    """The first cell of a downloaded notebook: says in one line how to get puzzlelab if absent."""
+    cell = nbformat.v4.new_code_cell(IMPORT_CHECK.format(name=name, archive=archive))
+    cell.metadata["tags"] = [SETUP_TAG]
+    return cell
+
+
+def download_copy(nb: nbformat.NotebookNode, name: str, archive: str) -> nbformat.NotebookNode:
+    """The notebook offered for download: the committed one with the import check first."""
+    copied = copy.deepcopy(nb)
+    copied.cells.insert(0, import_check_cell(name, archive))
+    copied.metadata.pop("widgets", None)
+    return copied
+
+
+def _mend_html(output: dict, mend) -> None:
+    """Apply `mend` to an output's HTML, in place."""
+    data = output.get("data", {})
+    if "text/html" in data:
+        value = data["text/html"]
+        data["text/html"] = mend("".join(value) if isinstance(value, list) else value)
+
+
+def mend_outputs(nb: nbformat.NotebookNode, mend) -> nbformat.NotebookNode:
+    """Apply `mend` (HTML -> HTML) to every HTML output: of cells, and of widget views."""
+    for cell in nb.cells:
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            _mend_html(output, mend)
+    state = nb.metadata.get("widgets", {}).get(STATE_MIME, {}).get("state", {})
+    for entry in state.values():
+        if entry.get("model_name") == "OutputModel":
+            for output in entry["state"].get("outputs", []):
+                _mend_html(output, mend)
+        elif entry.get("model_name") == "HTMLModel" and entry["state"].get("value"):
+            entry["state"]["value"] = mend(entry["state"]["value"])
+    return nb

@@ -226,10 +226,11 @@ def _grid_rows() -> dict[tuple[int, int, int], Any]:
 
 
 def _few(ann: Iterable[Iterable[int]], most: int = 8) -> str:
-    """`short(ann)` for at most `most` hands, then '… and k more'."""
+    """`short(ann)` for at most `most` hands, then '… and k more' (k >= 2: one more is shown)."""
     hands = list(ann)
-    more = f" … and {len(hands) - most} more" if len(hands) > most else ""
-    return short(hands[:most]) + more
+    if len(hands) <= most + 1:
+        return short(hands)
+    return short(hands[:most]) + f" … and {len(hands) - most} more"
 
 
 def _verdict(a: int, b: int, c: int) -> Verdict:

@@ -19,7 +19,7 @@ from pagewatch import (VIEW_MIME, Explorer, PageWatch, broken_images, explorers,
 ROOT = Path(__file__).resolve().parents[2]
 SITE_HTML = ROOT / "site" / "_build" / "html"
 NOTEBOOK_PAGES = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
-OTHER_PAGES = ["notebooks", "references", "search"]
+OTHER_PAGES = ["notebooks", "run", "references", "search"]
 SAMPLES = 3  # options tried per explorer besides the first (spread over its range)
 
 
@@ -302,3 +302,58 @@ def test_mathematics_is_typeset(browser_context, site: str, name):
         errors = page.evaluate("() => document.querySelectorAll('article mjx-merror').length")
         assert not left, f"{name}: formulas left as TeX: {left[:3]}"
         assert not errors, f"{name}: {errors} formulas MathJax could not read"
+
+
+# --- accessibility: axe-core (site/package.json, served from the site's _static) ---------------
+AXE = "_static/axe/axe.min.js"
+SERIOUS = {"serious", "critical"}
+AXE_RUN = """async () => {
+    const result = await axe.run(document, {resultTypes: ['violations']});
+    return result.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+        nodes: v.nodes.length, targets: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
+}"""
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_no_serious_accessibility_violation(browser_context, site: str, name: str):
+    """axe-core finds nothing of impact "serious" or "critical", folds closed and open."""
+    with opened(browser_context, f"{site}{name}.html") as page:
+        page.add_script_tag(url=f"{site}{AXE}")
+        found = page.evaluate(AXE_RUN)
+        page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+        found += page.evaluate(AXE_RUN)
+        serious = sorted({f"{v['impact']} {v['id']} ({v['help']}): {v['nodes']} nodes, e.g. "
+                          f"{v['targets']}" for v in found if v["impact"] in SERIOUS})
+        assert not serious, f"{name}.html:\n" + "\n".join(serious)
+
+
+@pytest.mark.parametrize("name", ["hats", "kemps"])
+def test_a_figure_opens_full_size_when_tapped_on_a_phone(browser_context, site: str, name):
+    """At 390 px a figure is shrunk; tapping it opens the image file at its own size."""
+    page = browser_context.new_page()
+    try:
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(f"{site}{name}.html", wait_until="load")
+        figure = page.locator("article .cell_output a.puzzlelab-full-size img").first
+        figure.scroll_into_view_if_needed()
+        shown, natural = figure.evaluate("i => [i.clientWidth, i.naturalWidth]")
+        assert shown < natural, f"{name}: the figure is not shrunk at 390 px ({shown} px)"
+        figure.click()
+        page.wait_for_load_state("load")
+        assert re.search(r"\.(png|jpe?g|svg)$", page.url), f"{name}: a tap opened {page.url}"
+        opened = page.evaluate("() => document.images[0].naturalWidth")
+        assert opened == natural
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("name", NOTEBOOK_PAGES)
+def test_every_picture_shown_opens_full_size(browser_context, site: str, name):
+    """Every picture of an output, a static explorer's views included, is a link to its image."""
+    with opened(browser_context, f"{site}{name}.html") as page:
+        page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+        loose = page.evaluate("""() => Array.from(document.querySelectorAll(
+            'article .cell_output img')).filter(i => i.offsetParent !== null)
+            .filter(i => !(i.closest('a') && /^(blob:|http)/.test(i.closest('a').href)))
+            .map(i => (i.alt || i.src).slice(0, 60))""")
+        assert not loose, f"{name}: pictures that do not open full size: {loose[:3]}"

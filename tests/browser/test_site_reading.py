@@ -218,6 +218,7 @@ def test_bibliography_lists_every_reference_with_its_link(pages):
     for ref in sources.REFERENCES.values():
         assert ref.key.replace("_", "-") in ids, f"no anchor for {ref.short}"
         assert ref.url is None or ref.url in hrefs, f"no link for {ref.short}"
+        assert ref.code is None or ref.code in hrefs, f"no link to the code of {ref.short}"
 
 
 RAW_NAME = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")  # a column named like code: win_ci
@@ -229,3 +230,124 @@ def test_table_columns_have_readable_names(pages, name):
                   if th.tag == "th" and th.find("thead") is None and
                   RAW_NAME.match(" ".join(th.text().split()))})
     assert not raw, f"{name}: column names written as code (name them in words): {raw[:8]}"
+
+
+# --- what the reader sees in outputs: no Python or TeX machinery, nothing hidden or repeated ---
+def rendered_text(node: Node) -> str:
+    """Visible text outside code, mathematics and scripts, tables and outputs included (a fold's
+    label quotes its code, so it counts as code)."""
+    if node.tag in {"script", "style", "pre", "code", "template"}:
+        return ""
+    if node.classes & {"math", "highlight", "cell_input", "headerlink", "collapsed", "expanded"}:
+        return ""
+    return "".join(c if isinstance(c, str) else " " + rendered_text(c) + " " for c in node.children)
+
+
+def widget_views(name: str) -> list[Node]:
+    """The HTML of the views a page's static explorers switch between (drawn from widget state)."""
+    nb = json.loads((ROOT / "site" / "_build" / "src" / f"{name}.ipynb").read_text())
+    state = nb.get("metadata", {}).get("widgets", {}).get(site_pages.STATE_MIME, {})
+    fragments = []
+    for entry in state.get("state", {}).values():
+        if entry.get("model_name") == "OutputModel":
+            fragments += ["".join(o.get("data", {}).get("text/html", "")) or
+                          "".join(o.get("text", "")) for o in entry["state"].get("outputs", [])]
+        elif entry.get("model_name") == "HTMLModel":
+            fragments.append(entry["state"].get("value", ""))
+    return [parse_html(f"<div class='cell_output'>{f}</div>") for f in fragments if f]
+
+
+def output_cells(page: Node, views: list[Node]) -> list[Node]:
+    """The table cells of the page's outputs and of its explorers' views."""
+    return [c for root in [page, *views] for n in root.iter() if "cell_output" in n.classes
+            for c in n.iter() if c.tag in {"td", "th"}]
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_tables_show_no_python_booleans_or_calculator_numbers(pages, name):
+    cells = [" ".join(c.text().split()) for c in output_cells(article(pages[name]),
+                                                              widget_views(name))]
+    booleans = [t for t in cells if t in {"True", "False"}]
+    calculator = [t for t in cells if re.search(r"\d[eE] ?[+-] ?\d", t)]
+    assert not booleans and not calculator, \
+        f"{name}: Python booleans {booleans[:3]}, numbers like 6.01E+8 {calculator[:3]}"
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_no_table_head_has_an_empty_header_cell(pages, name):
+    empty = [t for root in [article(pages[name]), *widget_views(name)] for t in root.iter()
+             if t.tag == "th" and not t.text().strip()]
+    assert not empty, f"{name}: {len(empty)} empty header cells"
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_no_tex_notation_outside_mathematics(pages, name):
+    texts = [rendered_text(article(pages[name]))] + [rendered_text(v) for v in widget_views(name)]
+    found = [text[max(0, m.start() - 30):m.end() + 30].strip() for text in texts for m in
+             re.finditer(r"_\{|\^\{|\$|⌈log_|\d[eE] ?\+ ?\d", text)]
+    assert not found, f"{name}: TeX or calculator notation shown as text: {found[:3]}"
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_nothing_hidden_behind_and_1_more(pages, name):
+    texts = [visible_text(article(pages[name]))] + [visible_text(v) for v in widget_views(name)]
+    found = [f for t in texts for f in re.findall(r".{0,40}\band 1 more\b", " ".join(t.split()))]
+    assert not found, f"{name}: a single item hidden behind 'and 1 more': {found[:3]}"
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_fold_bars_say_what_they_open_and_are_never_empty(pages, name):
+    bars = [d for d in article(pages[name]).iter() if d.tag == "details" and "hide" in d.classes]
+    unnamed, empty = [], []
+    for bar in bars:
+        summary = bar.find("summary")
+        words = " ".join(summary.text().split()) if summary else ""
+        if summary is None or "Toggle hidden content" in summary.attrs.get("aria-label", "") \
+                or not re.search(r"Show code: \S", words):
+            unnamed.append(words[:60])
+    for cell in (n for n in article(pages[name]).iter() if n.tag == "div" and "cell" in n.classes):
+        outputs = cell.find("div", "cell_output")
+        if any(d.tag == "details" for d in cell.iter()) and (
+                outputs is None or not any(isinstance(c, Node) for c in outputs.children)):
+            empty.append((cell.find("div", "cell_input") or cell).text().strip()[:60])
+    assert not unnamed and not empty, f"{name}: unnamed folds {unnamed[:3]}, empty {empty[:3]}"
+
+
+@pytest.mark.parametrize("name", PUZZLES)
+def test_every_figure_has_alt_text_and_opens_full_size(pages, name, site_html):
+    """Each picture of an output says what it shows (its figure's titles or its explorer's
+    docstring, not a file path or the section fallback) and links to its image file."""
+    problems = []
+    for output in (n for n in article(pages[name]).iter() if "cell_output" in n.classes):
+        links = {id(i): a for a in output.iter() if a.tag == "a" for i in a.iter()
+                 if i.tag == "img"}
+        for img in (n for n in output.iter() if n.tag == "img"):
+            src, alt = img.attrs.get("src", ""), img.attrs.get("alt", "")
+            if not alt.startswith("Figure: ") or re.search(r"\.(png|svg|jpe?g)\b|_images/", alt):
+                problems.append(f"{src[:40]}: alt text {alt[:50]!r}")
+            link = links.get(id(img))
+            if link is None or link.attrs.get("href") != src or not (site_html / src).is_file():
+                problems.append(f"{src[:40]}: not a link to its image file")
+    assert not problems, f"{name}: {problems[:4]}"
+
+
+def test_run_page_says_how_to_get_from_the_archive_to_jupyterlab(pages, site_html):
+    page = pages[site_pages.RUN_PAGE]
+    text = " ".join(visible_text(article(page)).split())
+    archives = [a.attrs["href"] for a in article(page).iter()
+                if a.tag == "a" and a.attrs.get("href", "").endswith(".tar.gz")]
+    assert archives and (site_html / archives[0]).is_file(), "no project archive to download"
+    steps = [n for n in article(page).iter() if n.tag == "ol"]
+    assert steps and len([li for li in steps[0].children if isinstance(li, Node)]) == 3
+    assert "make lab" in text and "tar xzf" in text
+
+
+@pytest.mark.parametrize("name", PUZZLES)
+def test_page_offers_the_notebook_and_the_project(pages, name, site_html):
+    head = next(n for n in pages[name].iter() if site_pages.HEAD_CLASS in n.classes)
+    links = [a.attrs.get("href", "") for a in head.iter() if a.tag == "a"]
+    archive = [h for h in links if h.endswith(".tar.gz")]
+    assert archive and (site_html / archive[0]).is_file(), f"{name}: no project download"
+    notebook = json.loads((site_html / next(h for h in links if h.endswith(".ipynb"))).read_text())
+    first = "".join(notebook["cells"][0]["source"])
+    assert "find_spec(\"puzzlelab\")" in first and archive[0].rsplit("/", 1)[-1] in first
