@@ -51,13 +51,65 @@ Kind = Literal["play", "discard", "hint"]
 
 
 def card_name(card: int) -> str:
-    """'R1' for the red 1: the colour's initial and the value."""
+    """'R1' for the red 1: the colour's initial and the value.
+
+    Parameters
+    ----------
+    card : int
+        A card identity, 5 * colour + (value - 1), colours in the order of `model.COLOURS`.
+
+    Returns
+    -------
+    str
+        The colour's initial and the value.
+
+    Raises
+    ------
+    ValueError
+        If `card` is not an identity from 0 to 24.
+
+    Examples
+    --------
+    >>> card_name(0), card_name(12), card_name(24)
+    ('R1', 'Y3', 'B5')
+
+    References
+    ----------
+    The cards of the Hanabi post (source document 003, the possibility table).
+    """
     card = checks.integer(card, "card", low=0, high=CARDS - 1)
     return f"{COLOURS[card // 5][0]}{card % 5 + 1}"
 
 
 def card_of(name: str) -> int:
-    """The card named 'R1' (colour initial and value), the inverse of `card_name`."""
+    """The card named 'R1' (colour initial and value), the inverse of `card_name`.
+
+    Parameters
+    ----------
+    name : str
+        A colour initial (R, W, Y, G, B) and a value 1 to 5.
+
+    Returns
+    -------
+    int
+        The card identity, 5 * colour + (value - 1).
+
+    Raises
+    ------
+    ValueError
+        If `name` is not of that form.
+
+    Examples
+    --------
+    >>> card_of("Y3")
+    12
+    >>> all(card_of(card_name(c)) == c for c in range(25))
+    True
+
+    References
+    ----------
+    The cards of the Hanabi post (source document 003, the possibility table).
+    """
     name = checks.text(name, "name")
     initials = [c[0] for c in COLOURS]
     if len(name) != 2 or name[0] not in initials or name[1] not in VALUES:
@@ -67,7 +119,34 @@ def card_of(name: str) -> int:
 
 
 def touches(hint: str, card: int) -> bool:
-    """Does the hint (a colour or a value name) point at the card?"""
+    """Does the hint (a colour or a value name) point at the card?
+
+    Parameters
+    ----------
+    hint : str
+        One of `HINTS`: a colour name ("Red") or a value ("3").
+    card : int
+        A card identity, 0 to 24.
+
+    Returns
+    -------
+    bool
+        True when the card has that colour or that value.
+
+    Raises
+    ------
+    ValueError
+        If the hint or the card is not one.
+
+    Examples
+    --------
+    >>> touches("Yellow", card_of("Y3")), touches("3", card_of("Y3")), touches("4", card_of("Y3"))
+    (True, True, False)
+
+    References
+    ----------
+    The rules of a hint: the Hanabi post (source document 003) and Cox et al. (2015), Section 2.
+    """
     hint = checks.choice(hint, "hint", HINTS)
     card = checks.integer(card, "card", low=0, high=CARDS - 1)
     if hint in COLOURS:
@@ -100,7 +179,34 @@ class Rules:
 
 
 def as_rules(rules: Rules | int) -> Rules:
-    """The rules given, or the standard rules for a player count."""
+    """The rules given, or the standard rules for a player count.
+
+    Parameters
+    ----------
+    rules : Rules or int
+        A `Rules`, or a number of players from 2 to 5.
+
+    Returns
+    -------
+    Rules
+        `rules` itself, or ``Rules(rules)``.
+
+    Raises
+    ------
+    ValueError
+        If the number of players is not 2 to 5 (an `ArgumentTypeError` if it is no number).
+
+    Examples
+    --------
+    >>> as_rules(3).hand_size, as_rules(4).hand_size
+    (5, 4)
+    >>> as_rules(cox_rules(5)).fuses
+    4
+
+    References
+    ----------
+    The standard rules as Cox et al. (2015, Section 2) and the simulators state them.
+    """
     if isinstance(rules, Rules):
         return rules
     if isinstance(rules, bool) or not isinstance(rules, (int, np.integer)):
@@ -230,7 +336,35 @@ class View:
 
 
 def dealt_deck(seed: int) -> list[int]:
-    """The deck of the deal `seed`, in drawing order (numpy's PCG64 permutation of `DECK`)."""
+    """The deck of the deal `seed`, in drawing order (numpy's PCG64 permutation of `DECK`).
+
+    Parameters
+    ----------
+    seed : int
+        A non-negative seed; deal i of every table in data/ is `dealt_deck(i)`.
+
+    Returns
+    -------
+    list of int
+        The 50 cards, first drawn first.
+
+    Raises
+    ------
+    ValueError
+        If the seed is negative or not an integer.
+
+    Examples
+    --------
+    >>> deck = dealt_deck(0)
+    >>> len(deck), sorted(deck) == sorted(DECK)
+    (50, True)
+    >>> [card_name(c) for c in deck[:5]] == [card_name(c) for c in dealt_deck(0)[:5]]
+    True
+
+    References
+    ----------
+    The 50-card deck of the rules (Cox et al. 2015, Section 2).
+    """
     order = np.random.default_rng(checks.seed(seed)).permutation(len(DECK))
     return [DECK[i] for i in order]
 
