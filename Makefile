@@ -29,12 +29,12 @@ reproduce: $(STAMP)
 ## Unit tests, every notebook checked cell by cell against its committed outputs, then the
 ## browser tests when Debian's chromium is installed (one line says so when it is not).
 test: $(STAMP)
-	$(QUIET) MPLBACKEND=Agg $(BIN)/python -m pytest -q -n 2 --ignore=tests/browser tests
+	$(QUIET) MPLBACKEND=Agg $(BIN)/python -m pytest -q -n 2 --doctest-modules --ignore=tests/browser tests puzzlelab
 	$(QUIET) $(BIN)/python -m pytest -q -n 2 --dist loadfile $(NBVAL) $(NOTEBOOKS)
 	@$(MAKE) --no-print-directory browser-test-if-present
 
 unit: $(STAMP)
-	$(QUIET) MPLBACKEND=Agg $(BIN)/python -m pytest -q -n 2 --ignore=tests/browser tests
+	$(QUIET) MPLBACKEND=Agg $(BIN)/python -m pytest -q -n 2 --doctest-modules --ignore=tests/browser tests puzzlelab
 
 ## The static site in site/_build/html: executed publishing copies with widget state, offline.
 $(NPM_STAMP): site/package.json site/package-lock.json

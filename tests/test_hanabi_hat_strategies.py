@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from puzzlelab.hanabi import hat_compiled as C
+from puzzlelab.hanabi import kernels as K
 from puzzlelab.hanabi import hat_strategies as S
 from puzzlelab.hanabi.model import COLOURS, VALUES, hanabi_table
 from puzzlelab.hanabi.rules import CARDS, HINTS, Game, Rules, card_of, touches
@@ -117,16 +118,23 @@ def test_with_nothing_known_every_way_of_counting_gives_two_groups():
         assert len(S.hint_groups([S.ALL_CARDS] * 4, packing)) == 2
 
 
+def compiled_groups(row: np.ndarray, k: int, kind: int) -> list[frozenset[str]]:
+    """The compiled sure groups of a hand (kind 0 mixed, 1 colours, 2 values), by hint name."""
+    out = np.full(10, -1, dtype=np.int64)
+    groups = K.sure_partition(row, k, kind, out)
+    hints = HINTS if kind == 0 else HINTS[:5] if kind == 1 else HINTS[5:]
+    return [frozenset(hints[h] for h in range(len(hints)) if out[h] == j) for j in range(groups)]
+
+
 def test_the_compiled_groups_are_the_solvers_groups():
-    out = np.zeros(10, dtype=np.int64)
     for _ in range(400):
         k = int(RNG.integers(1, 6))
         row = np.array([random_mask(RNG, int(RNG.integers(CARDS))) for _ in range(k)] +
                        [0] * (5 - k), dtype=np.int64)
-        for code, packing in enumerate(S.PACKINGS):
-            groups = C._groups(row, k, code, out)
-            ours = [frozenset(HINTS[h] for h in range(10) if out[h] == j) for j in range(groups)]
-            assert ours == S.hint_groups(row[:k].tolist(), packing)
+        masks = row[:k].tolist()
+        assert compiled_groups(row, k, 0) == S.hint_groups(masks, "mixed")
+        assert compiled_groups(row, k, 1) + compiled_groups(row, k, 2) == \
+            S.hint_groups(masks, "separate")
 
 
 # ----- classes, targets, dead cards -------------------------------------------------------------
@@ -147,7 +155,7 @@ def test_card_classes_split_every_possibility_into_at_most_m_classes():
         live = len(classes) - len(dead)
         if live <= m - bool(dead):  # room for each live identity alone
             assert len(used) == live + bool(dead)
-        compiled = C._card_classes(mask, np.array(fw), np.bincount(thrown, minlength=CARDS), m)
+        compiled = K.card_classes(mask, np.array(fw), np.bincount(thrown, minlength=CARDS), m)
         assert {c: int(compiled[c]) for c in range(CARDS) if compiled[c] >= 0} == classes
 
 
@@ -209,7 +217,7 @@ def test_the_compiled_strategy_plays_the_same_moves(packing, players):
         g = team.game
         assert C.compiled_moves(players, seed, packing) == [t.move for t in g.history]
         moduli = [s.plan.modulus for s in team.steps]
-        bits = sum(int(C._BITS[m]) for m in moduli)
+        bits = sum(round(np.log2(m) * C.BITS_SCALE) for m in moduli)
         assert stats[seed].tolist() == [g.score, C.ENDS.index(g.end),
                                         g.rules.fuses - g.fuses_left, len(team.steps), bits,
                                         sum(moduli), g.turn, 0]

@@ -18,10 +18,11 @@ import numpy as np
 from numba import njit
 
 from .. import checks
-from .hat_strategies import ALL_CARDS, COPIES_OF, HINT_CARDS, PACKINGS, RANK_ORDER
+from .hat_strategies import ALL_CARDS, COPIES_OF, HINT_CARDS, PACKINGS
 from .kernels import (
-    BITS, END, ERRORS, MESSAGES, N_DISC, N_HINTS, TOKENS, TURN, after_move, count_out, game_stats,
-    new_game, popcount, single_card, sure_partition, used_cards,
+    BITS, END, ERRORS, MESSAGES, N_DISC, N_HINTS, TOKENS, TURN, after_move, card_classes,
+    count_out, critical_card, dead_card, game_stats, new_game, playable_card, popcount,
+    single_card, sure_partition, used_cards,
 )
 from .rules import CARDS, HINTS, Move, Rules, as_rules, dealt_deck
 
@@ -33,34 +34,12 @@ MAX_TURNS = 256  # more than any game can last (each turn spends a token or a ca
 BITS_SCALE = 1024  # column "bits": sum over hints of log2(M), in units of 1/1024 bit
 _BITS = np.round(np.log2(np.maximum(np.arange(65), 1)) * BITS_SCALE).astype(np.int64)
 _COPIES = np.array(COPIES_OF, dtype=np.int64)
-_RANK_ORDER = np.array(RANK_ORDER, dtype=np.int64)
 _HINT_CARDS = np.array(HINT_CARDS, dtype=np.int64)
 _ALL = ALL_CARDS
 _PACKING = {p: i for i, p in enumerate(PACKINGS)}
 
 
 # ----- small pieces -----------------------------------------------------------------------------
-
-@njit(cache=True)
-def _playable(c: int, fw: np.ndarray) -> bool:
-    return fw[c // 5] == c % 5
-
-
-@njit(cache=True)
-def _dead(c: int, fw: np.ndarray, disc: np.ndarray) -> bool:
-    colour, value = c // 5, c % 5
-    if value < fw[colour]:
-        return True
-    for v in range(fw[colour], value):
-        if disc[5 * colour + v] == _COPIES[5 * colour + v]:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _critical(c: int, fw: np.ndarray, disc: np.ndarray) -> bool:
-    return not _dead(c, fw, disc) and disc[c] == _COPIES[c] - 1
-
 
 @njit(cache=True)
 def _target_slot(row: np.ndarray, length: int, left: np.ndarray, fw: np.ndarray) -> int:
@@ -74,7 +53,7 @@ def _target_slot(row: np.ndarray, length: int, left: np.ndarray, fw: np.ndarray)
             if (m >> c) & 1:
                 w = max(left[c], 0)
                 total += w
-                if _playable(c, fw):
+                if playable_card(c, fw):
                     good += w
         if total and good * best_t > best_p * total:
             best, best_p, best_t = s, good, total
@@ -84,42 +63,6 @@ def _target_slot(row: np.ndarray, length: int, left: np.ndarray, fw: np.ndarray)
         if single_card(row[s]) < 0:
             return s
     return 0
-
-
-@njit(cache=True)
-def _card_classes(mask: int, fw: np.ndarray, disc: np.ndarray, modulus: int) -> np.ndarray:
-    """Each card's class (-1: not possible), as `hat_strategies.card_classes`."""
-    classes = np.full(CARDS, -1, dtype=np.int64)
-    live = np.empty(CARDS, dtype=np.int64)
-    n_live, any_dead = 0, False
-    for c in _RANK_ORDER:
-        if (mask >> c) & 1:
-            if _dead(c, fw, disc):
-                classes[c] = 0
-                any_dead = True
-            else:
-                live[n_live] = c
-                n_live += 1
-    first, room = (1, modulus - 1) if any_dead else (0, modulus)
-    if n_live <= room:
-        for i in range(n_live):
-            classes[live[i]] = first + i
-        return classes
-    singles = 0
-    for i in range(room):
-        if i + modulus * (room - i) >= n_live:
-            singles = i
-    blocks = room - singles
-    size, extra = divmod(n_live - singles, blocks)
-    for i in range(singles):
-        classes[live[i]] = first + i
-    start = singles
-    for b in range(blocks):
-        end = start + size + (1 if b < extra else 0)
-        for i in range(start, end):
-            classes[live[i]] = first + singles + b
-        start = end
-    return classes
 
 
 @njit(cache=True)
@@ -175,7 +118,7 @@ def _first_sure(own: np.ndarray, length: int, fw: np.ndarray, disc: np.ndarray,
     for s in range(length):
         ok = True
         for c in range(CARDS):
-            if (own[s] >> c) & 1 and not (_dead(c, fw, disc) if dead else _playable(c, fw)):
+            if (own[s] >> c) & 1 and not (dead_card(c, fw, disc) if dead else playable_card(c, fw)):
                 ok = False
                 break
         if ok:
@@ -199,7 +142,7 @@ def _least_needed(me: int, own: np.ndarray, hands: np.ndarray, lens: np.ndarray,
                     return s
     for s in range(lens[me]):
         c = single_card(own[s])
-        if c >= 0 and not _critical(c, fw, disc):
+        if c >= 0 and not critical_card(c, fw, disc):
             return s
     for s in range(lens[me]):
         if single_card(own[s]) < 0:
@@ -280,7 +223,7 @@ def _hat_hint(me: int, hands: np.ndarray, masks: np.ndarray, lens: np.ndarray,
     for k in range(1, n):
         p = (me + k) % n
         slots[p] = _target_slot(masks[p], lens[p], left, fw)
-        classes[p, :] = _card_classes(masks[p, slots[p]], fw, disc, modulus)
+        classes[p, :] = card_classes(masks[p, slots[p]], fw, disc, modulus)
         values[p] = classes[p, hands[p, slots[p]]]
         total += values[p]
     message = total % modulus
@@ -344,7 +287,39 @@ def _play_block(decks: np.ndarray, n: int, h: int, packing: int, max_tokens: int
 # ----- the public face --------------------------------------------------------------------------
 
 def play_deals(rules: Rules | int, seeds: Sequence[int], packing: str = "plain") -> np.ndarray:
-    """One row of `STATS` per deal: the information strategy in every seat, compiled."""
+    """One row of `STATS` per deal: the information strategy in every seat, compiled.
+
+    Parameters
+    ----------
+    rules : Rules or int
+        The rules, or a number of players (2 to 5) for the standard rules.
+    seeds : sequence of int
+        The deals: deal i is `rules.dealt_deck(seeds[i])`.
+    packing : str
+        How the messages are counted (`hat_strategies.PACKINGS`): "plain" two groups per
+        teammate as published, "mixed" the largest partition, "separate" colours and values
+        packed apart.
+
+    Returns
+    -------
+    numpy.ndarray
+        An integer row per deal, columns `STATS`.
+
+    Raises
+    ------
+    ValueError
+        On a bad packing, seed or number of players, or a broken hat step.
+
+    Examples
+    --------
+    >>> stats = play_deals(5, range(3), "plain")
+    >>> stats.shape, [int(m) for m in stats[:, 5] // stats[:, 3]]  # M = 2 (5 - 1) a hint
+    ((3, 8), [8, 8, 8])
+
+    References
+    ----------
+    Cox et al. (2015), the information strategy; the Hanabi post (source document 003).
+    """
     rules = as_rules(rules)
     packing = checks.choice(packing, "packing", PACKINGS)
     seeds = checks.integers(seeds, "seeds", low=0)
@@ -358,7 +333,15 @@ def play_deals(rules: Rules | int, seeds: Sequence[int], packing: str = "plain")
 
 
 def compiled_moves(rules: Rules | int, seed: int, packing: str = "plain") -> list[Move]:
-    """The moves of one deal played by the compiled information strategy."""
+    """The moves of one deal played by the compiled information strategy.
+
+    Examples
+    --------
+    >>> from puzzlelab.hanabi.hat_strategies import play
+    >>> team = play(4, 2, "information", "mixed")  # the readable strategy on the engine
+    >>> compiled_moves(4, 2, "mixed") == [t.move for t in team.game.history]
+    True
+    """
     rules = as_rules(rules)
     packing = checks.choice(packing, "packing", PACKINGS)
     deck = np.array(dealt_deck(checks.seed(seed)), dtype=np.int64)
@@ -370,7 +353,27 @@ def compiled_moves(rules: Rules | int, seed: int, packing: str = "plain") -> lis
 
 def moves_of(codes: Sequence[int]) -> list[Move]:
     """The moves coded kind * 100 + detail by the compiled strategies: 0 + slot (play),
-    100 + slot (discard), 200 + 10 * target + hint index (hint)."""
+    100 + slot (discard), 200 + 10 * target + hint index (hint).
+
+    Parameters
+    ----------
+    codes : sequence of int
+        Coded moves, each 0 to 299.
+
+    Returns
+    -------
+    list of rules.Move
+
+    Raises
+    ------
+    ValueError
+        If a code is out of range.
+
+    Examples
+    --------
+    >>> [m.code for m in moves_of([3, 101, 212, 207])]
+    ['p3', 'd1', 'h1:Yellow', 'h0:3']
+    """
     out = []
     for code in checks.integers(codes, "codes", low=0, high=299):
         kind, detail = divmod(code, 100)

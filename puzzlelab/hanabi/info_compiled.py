@@ -443,8 +443,44 @@ def _play_block(decks: np.ndarray, n: int, h: int, mode: int, max_tokens: int,
 # ----- the public face --------------------------------------------------------------------------
 
 def play_deals(rules: Rules | int, seeds: Sequence[int], hints: str = "best") -> np.ndarray:
-    """One row of `STATS` per deal (deal i is `rules.dealt_deck(seeds[i])`): the strong
-    information strategy in every seat, its messages counted by `hints` (`HINT_COUNTS`)."""
+    """One row of `STATS` per deal: the strong information strategy in every seat.
+
+    Parameters
+    ----------
+    rules : Rules or int
+        The rules of play; a number of players (2 to 5) stands for the standard rules.
+    seeds : sequence of int
+        Which deals: row i plays `rules.dealt_deck(seeds[i])`.
+    hints : str
+        How many messages a hint carries to each teammate (`HINT_COUNTS`): "cox" two, "index"
+        three or four read from a named card, "packing" the largest partition into sure
+        groups, "best" the larger of the last two.
+
+    Returns
+    -------
+    numpy.ndarray
+        An integer row per deal, columns `STATS` (score, end, fuses used, hints, bits in
+        1/`BITS_SCALE`, messages, turns, errors).
+
+    Raises
+    ------
+    ValueError
+        On a bad count, seed or number of players, or if a game broke the hat code (never
+        seen: each hat value is read back, and knowledge checked true, every turn).
+
+    Examples
+    --------
+    >>> stats = play_deals(3, range(4))
+    >>> stats.shape, bool((stats[:, 0] <= 25).all()), bool((stats[:, 7] == 0).all())
+    ((4, 8), True, True)
+    >>> bool((play_deals(3, range(4)) == stats).all())  # seeded: the same games again
+    True
+
+    References
+    ----------
+    Cox et al. (2015), the information strategy; Wu (2016, hanabi.rs) and O'Dwyer (2019,
+    InfoBot), questions in the hat; the Hanabi post (source document 003), sure groups.
+    """
     rules = as_rules(rules)
     mode = HINT_COUNTS.index(checks.choice(hints, "hints", HINT_COUNTS))
     seeds = checks.integers(seeds, "seeds", low=0)
@@ -459,7 +495,40 @@ def play_deals(rules: Rules | int, seeds: Sequence[int], hints: str = "best") ->
 
 
 def compiled_moves(rules: Rules | int, seed: int, hints: str = "best") -> list[Move]:
-    """The moves of one deal played by the strong information strategy."""
+    """The moves of one deal played by the strong information strategy.
+
+    Parameters
+    ----------
+    rules : Rules or int
+        The rules, or a number of players (2 to 5).
+    seed : int
+        The deal, `rules.dealt_deck(seed)`.
+    hints : str
+        The count of messages per teammate (`HINT_COUNTS`).
+
+    Returns
+    -------
+    list of rules.Move
+        Every move in turn order; `rules.Game` replays them to the same end.
+
+    Raises
+    ------
+    ValueError
+        On a bad count, seed or number of players.
+
+    Examples
+    --------
+    >>> from puzzlelab.hanabi.rules import Game
+    >>> game = Game(2, seed=7)
+    >>> for move in compiled_moves(2, 7):
+    ...     _ = game.apply(move)
+    >>> game.over, game.score == int(play_deals(2, [7])[0, 0])
+    (True, True)
+
+    References
+    ----------
+    Wu (2016, hanabi.rs) and O'Dwyer (2019, InfoBot); Cox et al. (2015).
+    """
     rules = as_rules(rules)
     mode = HINT_COUNTS.index(checks.choice(hints, "hints", HINT_COUNTS))
     deck = np.array(dealt_deck(checks.seed(seed)), dtype=np.int64)

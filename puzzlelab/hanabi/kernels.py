@@ -13,16 +13,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .hat_strategies import ALL_CARDS, COPIES_OF
+from .hat_strategies import ALL_CARDS, COPIES_OF, RANK_ORDER
 from .rules import CARDS
 
 __all__ = [
     "ALL", "BITS", "END", "ERRORS", "FINAL", "FUSES", "MESSAGES", "N_DISC", "N_HINTS", "POS",
-    "TOKENS", "TURN", "after_move", "count_out", "end_turn", "game_stats", "low_bit", "new_game",
-    "popcount", "single_card", "sure_partition", "take_card", "used_cards",
+    "TOKENS", "TURN", "after_move", "card_classes", "count_out", "critical_card", "dead_card",
+    "end_turn", "game_stats", "low_bit", "new_game", "playable_card", "popcount", "single_card",
+    "sure_partition", "take_card", "used_cards",
 ]
 
 _COPIES = np.array(COPIES_OF, dtype=np.int64)
+_RANK_ORDER = np.array(RANK_ORDER, dtype=np.int64)
 ALL = ALL_CARDS  # a card nobody knows anything about
 # The scalars of a game in play, by index into one array (`play_game`): the next card of the
 # deck, cards discarded, hint tokens, fuses left, turns left once the deck is out (-1 before),
@@ -228,6 +230,68 @@ def sure_partition(row: np.ndarray, length: int, kind: int, out: np.ndarray) -> 
             if (parts[i] >> b) & 1:
                 out[b] = i
     return k
+
+
+# ----- cards on the board ----------------------------------------------------------------------
+
+@njit(cache=True)
+def playable_card(c: int, fw: np.ndarray) -> bool:
+    """Is card c the next of its colour on the fireworks `fw`?"""
+    return fw[c // 5] == c % 5
+
+
+@njit(cache=True)
+def dead_card(c: int, fw: np.ndarray, disc: np.ndarray) -> bool:
+    """Can card c never be played (played already, or a lower card all discarded)?"""
+    colour, value = c // 5, c % 5
+    if value < fw[colour]:
+        return True
+    for v in range(fw[colour], value):
+        if disc[5 * colour + v] == _COPIES[5 * colour + v]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def critical_card(c: int, fw: np.ndarray, disc: np.ndarray) -> bool:
+    """Is card c needed and its last copy?"""
+    return not dead_card(c, fw, disc) and disc[c] == _COPIES[c] - 1
+
+
+@njit(cache=True)
+def card_classes(mask: int, fw: np.ndarray, disc: np.ndarray, modulus: int) -> np.ndarray:
+    """Each card's class (-1: not possible), as `hat_strategies.card_classes`."""
+    classes = np.full(CARDS, -1, dtype=np.int64)
+    live = np.empty(CARDS, dtype=np.int64)
+    n_live, any_dead = 0, False
+    for c in _RANK_ORDER:
+        if (mask >> c) & 1:
+            if dead_card(c, fw, disc):
+                classes[c] = 0
+                any_dead = True
+            else:
+                live[n_live] = c
+                n_live += 1
+    first, room = (1, modulus - 1) if any_dead else (0, modulus)
+    if n_live <= room:
+        for i in range(n_live):
+            classes[live[i]] = first + i
+        return classes
+    singles = 0
+    for i in range(room):
+        if i + modulus * (room - i) >= n_live:
+            singles = i
+    blocks = room - singles
+    size, extra = divmod(n_live - singles, blocks)
+    for i in range(singles):
+        classes[live[i]] = first + i
+    start = singles
+    for b in range(blocks):
+        end = start + size + (1 if b < extra else 0)
+        for i in range(start, end):
+            classes[live[i]] = first + singles + b
+        start = end
+    return classes
 
 
 # ----- a game in play ---------------------------------------------------------------------------
