@@ -23,6 +23,7 @@ import pytest
 
 from puzzlelab import cache
 from puzzlelab.hanabi import hat_compiled as C
+from puzzlelab.hanabi import info_compiled as I
 from puzzlelab.hanabi.hat_strategies import PACKINGS
 from puzzlelab.hanabi.model import COLOURS
 from puzzlelab.hanabi.rules import (
@@ -171,6 +172,15 @@ def test_our_games_are_accepted_by_the_peers_server_with_the_same_scores(players
         games = [(players, dealt_deck(s), C.compiled_moves(players, s, packing)) for s in SEEDS]
         answers = bench.replay_in_peer(binary, games)
         assert answers == [f"ok {s}" for s in scores], packing
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_the_strong_strategys_games_are_accepted_by_the_peers_server(players, peer_replayer):
+    bench, binary = peer_replayer
+    for hints in I.HINT_COUNTS:
+        scores = I.play_deals(players, SEEDS, hints)[:, 0].tolist()
+        games = [(players, dealt_deck(s), I.compiled_moves(players, s, hints)) for s in SEEDS]
+        assert bench.replay_in_peer(binary, games) == [f"ok {s}" for s in scores], hints
 
 
 def test_the_peers_server_refuses_what_the_rules_refuse(peer_replayer):
