@@ -108,16 +108,16 @@ def test_bad_explorations_say_what_is_wrong():
 def test_the_peer_table_shows_ours_and_the_peers_measured_and_wu_quoted():
     peers = T.peer_scores()
     shown = N.beside_peers(peers)
-    assert set(shown.index.get_level_values("players")) == {2, 3, 4, 5}
+    assert list(shown.index) == [2, 3, 4, 5]
+    assert [c.split(",")[0] for c in shown.columns] == [
+        "ours", "O'Dwyer's InfoBot", "O'Dwyer's SmartBot", "Wu (2016)"]
     for n in (2, 3, 4, 5):
-        rows = shown.loc[n]
-        assert list(rows.figures) == ["measured, same run"] * 3 + ["quoted"]
         ours = peers[(peers.program == "puzzlelab") & (peers.bot == "strong best")
                      & (peers.players == n)].iloc[0]
-        assert rows.iloc[0]["mean score"].startswith(f"{ours['mean']:.3f}")
-        assert "InfoBot" in rows.index[1] and "SmartBot" in rows.index[2]
+        assert shown.loc[n].iloc[0].startswith(f"{ours['mean']:.3f}")
+        assert shown.loc[n].iloc[0].endswith(f"{ours['perfect_pct']:.1f}\u00a0%")
     both = N.beside_peers(peers, ours=["strong best", "plain"])
-    assert len(both) == len(shown) + 4
+    assert len(both.columns) == len(shown.columns) + 1
 
 
 def test_bad_peer_tables_are_refused_clearly():

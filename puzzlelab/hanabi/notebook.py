@@ -318,37 +318,37 @@ def beside_published(summary: pd.DataFrame, quoted: pd.DataFrame | None = None) 
     return table.set_index(["players", "who"])
 
 
-_PEER_NAMES = {"InfoBot": "O'Dwyer's InfoBot (hat guessing)", "SmartBot": "O'Dwyer's SmartBot"}
+_PEER_NAMES = {"InfoBot": "O'Dwyer's InfoBot", "SmartBot": "O'Dwyer's SmartBot"}
 
 
 def beside_peers(peers: pd.DataFrame, ours: Sequence[str] = ("strong best",),
                  quoted: pd.DataFrame | None = None) -> pd.DataFrame:
     """Our strategies `ours` beside the peer bots measured in the same run (`peer_scores`),
-    with Wu's published hanabi.rs figures as the next mark: a row per player count and
-    player, the mean score with its 95% interval, perfect games and games played."""
+    and Wu's published hanabi.rs figures as the next mark: a row per player count, a column
+    per player, each cell the mean score with its 95% interval and the perfect games."""
     need = ["program", "bot", "players", "games", "mean", "ci_low", "ci_high", "perfect_pct"]
     if not isinstance(peers, pd.DataFrame) or [c for c in need if c not in peers.columns]:
         raise ValueError(f"peers must be a peer_scores DataFrame with the columns {need}")
     ours = [checks.choice(o, "ours", list(HAT_VARIANTS)) for o in checks.sequence(ours, "ours")]
     quoted = published_hat_scores() if quoted is None else quoted
-    rows = []
+    cells = []
     for r in peers.itertuples():
         mine = r.program == "puzzlelab"
-        if (mine and r.bot not in ours) or (not mine and r.bot not in _PEER_NAMES):
-            continue
-        who = f"ours, {HAT_VARIANTS[r.bot]}" if mine else _PEER_NAMES[r.bot]
-        rows.append({"players": r.players, "who": who, "figures": "measured, same run",
-                     "order": 0 if mine else 1,
-                     "mean score": _pm(r.mean, (r.ci_high - r.ci_low) / 2, 3),
-                     "perfect games (%)": f"{r.perfect_pct:.1f}", "games": f"{r.games:,}"})
-    for r in quoted[quoted.source == "wu2016"].itertuples():
-        rows.append({"players": r.players, "who": f"{sources.cite(r.source)}, {r.strategy}",
-                     "figures": "quoted", "order": 2, "mean score": f"{r.score:.4f}",
-                     "perfect games (%)": f"{r.perfect_pct:g}", "games": "20,000"})
-    if not rows:
+        if (mine and r.bot in ours) or (not mine and r.bot in _PEER_NAMES):
+            who = (("ours" if len(ours) == 1 else f"ours, {r.bot}") if mine
+                   else _PEER_NAMES[r.bot])
+            cells.append((r.players, who, f"{_pm(r.mean, (r.ci_high - r.ci_low) / 2, 3)}, "
+                                          f"{r.perfect_pct:.1f}\u00a0%"))
+    if not cells:
         raise ValueError("peers holds none of the bots to show")
-    table = pd.DataFrame(rows).sort_values(["players", "order"], kind="stable")
-    return table.drop(columns="order").set_index(["players", "who"])
+    for r in quoted[quoted.source == "wu2016"].itertuples():
+        cells.append((r.players, f"{sources.cite(r.source)}, hanabi.rs (quoted)",
+                      f"{r.score:.3f}, {r.perfect_pct:g}\u00a0%"))
+    table = pd.DataFrame(cells, columns=["players", "who", "cell"])
+    order = sorted(dict.fromkeys(table.who), key=lambda w: not w.startswith("ours"))
+    table = table.pivot(index="players", columns="who", values="cell")[order].fillna("–")
+    table.columns.name = "mean score ± 95% interval, perfect games"
+    return table
 
 
 def plot_hat_scores(summary: pd.DataFrame, gains: pd.DataFrame | None = None,
