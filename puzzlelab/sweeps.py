@@ -10,7 +10,8 @@ not depend on which worker ran what.
 `sweep_table` is the resumable form for tasks that return table rows: every finished chunk
 is written to `data/partial/<name>/` as it completes, an interrupted run continues from
 there, and the folder is removed once the whole table is assembled. A chunk records the
-sweep's name, its task, its parameters and a hash of the task's code; one that is damaged,
+sweep's name, its task, its parameters and a hash of the code it runs (its module and every
+module of this package that one imports, and the package version); one that is damaged,
 unverified or made for other parameters or other code is computed again, with a warning.
 
 A local pool never has more processes than `checks.worker_limit()` (nor than there are
@@ -35,17 +36,22 @@ line) and `command_line`, which ends a bad command with one line, never a traceb
 from __future__ import annotations
 
 import argparse
+import ast
+import asyncio
 import contextlib
 import functools
 import hashlib
+import importlib.metadata
 import inspect
 import pickle
 import shlex
 import shutil
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
@@ -259,19 +265,83 @@ def _task_id(task: Callable) -> str:
     return f"{getattr(task, '__module__', '')}.{getattr(task, '__qualname__', '?')}{settings}"
 
 
-@functools.lru_cache(maxsize=None)
-def _module_hash(module: str) -> str:
-    """A hash of a module's source (of its name when it has none, as for built-ins)."""
+PACKAGE = __name__.rpartition(".")[0]  # "puzzlelab": the modules a chunk's code hash follows
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _module_file(module: str) -> Path | None:
+    """The source file of a module: of this package, found by its name without importing it;
+    of any other, the file it was loaded from (None when there is none, as for built-ins)."""
+    if module == PACKAGE or module.startswith(PACKAGE + "."):
+        base = PACKAGE_DIR.joinpath(*module.split(".")[1:])
+        for path in (base.with_suffix(".py"), base / "__init__.py"):
+            if path.is_file():
+                return path
+        return None
+    found = getattr(sys.modules.get(module), "__file__", None)
+    return Path(found) if found and str(found).endswith(".py") else None
+
+
+def _imported(module: str, source: str, is_package: bool) -> set[str]:
+    """The modules of this package that `source` imports anywhere (inside functions too)."""
     try:
-        source = inspect.getsource(sys.modules[module])
-    except (KeyError, TypeError, OSError):
-        source = module
-    return hashlib.sha256(source.encode()).hexdigest()[:16]
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    here = module if is_package else module.rpartition(".")[0]
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = here.split(".")
+                parent = ".".join(parts[: len(parts) - node.level + 1])
+                base = f"{parent}.{base}" if base else parent
+            names.add(base)
+            names.update(f"{base}.{a.name}" for a in node.names)
+    return {n for n in names if (n == PACKAGE or n.startswith(PACKAGE + "."))
+            and _module_file(n) is not None}
+
+
+def _code_modules(module: str) -> dict[str, bytes]:
+    """The source of `module` and of every module of this package it runs (what it imports,
+    directly or not, lazily or not), by name: what a chunk's code hash covers."""
+    sources: dict[str, bytes] = {}
+    todo = [module]
+    while todo:
+        name = todo.pop()
+        if name in sources:
+            continue
+        path = _module_file(name)
+        try:
+            sources[name] = path.read_bytes() if path is not None else name.encode()
+        except OSError:
+            sources[name] = name.encode()
+        if path is not None:
+            text = sources[name].decode("utf-8", "replace")
+            todo.extend(_imported(name, text, path.name == "__init__.py"))
+    return sources
+
+
+def _version() -> str:
+    """This package's installed version ('unknown' outside an installation)."""
+    try:
+        return importlib.metadata.version(PACKAGE)
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def _code_hash(task: Callable) -> str:
-    """A hash of the source of the module that defines the task's function."""
-    return _module_hash(getattr(_unwrapped(task), "__module__", None) or "?")
+    """A hash of the code a task runs: the source of the module defining its function and of
+    every module of this package that module imports (its strategies, engine, rules...), and
+    the package's version. Read afresh on each call, so an edit made since counts."""
+    digest = hashlib.sha256(_version().encode())
+    for name, source in sorted(_code_modules(getattr(_unwrapped(task), "__module__", None)
+                                             or "?").items()):
+        digest.update(f"\0{name}\0{len(source)}\0".encode() + source)
+    return digest.hexdigest()[:16]
 
 
 def _chunk_key(name: str, task: Callable, params: Sequence[Any]) -> str:
@@ -279,10 +349,9 @@ def _chunk_key(name: str, task: Callable, params: Sequence[Any]) -> str:
     return hashlib.sha256(what.encode()).hexdigest()[:16]
 
 
-def _chunk_record(name: str, task: Callable, params: Sequence[Any]) -> dict[str, str]:
+def _chunk_record(name: str, task: Callable, params: Sequence[Any], code: str) -> dict[str, str]:
     """What a chunk file records about itself: the sweep, its task, parameters and code."""
-    return {"sweep": name, "task": _task_id(task), "params": repr(list(params)),
-            "code": _code_hash(task)}
+    return {"sweep": name, "task": _task_id(task), "params": repr(list(params)), "code": code}
 
 
 def _discard(path: Any) -> None:
@@ -327,7 +396,8 @@ def sweep_table(
     params = _params(params)
     chunks = _chunks(len(params), chunk_size)
     keys = {c: _chunk_key(name, task, [params[i] for i in c]) for c in chunks}
-    records = {c: _chunk_record(name, task, [params[i] for i in c]) for c in chunks}
+    code = _code_hash(task)
+    records = {c: _chunk_record(name, task, [params[i] for i in c], code) for c in chunks}
     parts: dict[range, pd.DataFrame] = {}
     for chunk, key in keys.items():
         saved = _saved_chunk(folder / f"{key}.csv", records[chunk])
@@ -453,15 +523,56 @@ def local_cluster(workers: int) -> Any:
                                         dashboard_address=None)
 
 
+async def _identity(distributed: Any, address: str, timeout: float) -> Any:
+    """The scheduler's answer to Dask's `identity` request, over a comm of its own."""
+    comm = await distributed.comm.connect(address, timeout=timeout)
+    try:
+        await comm.write({"op": "identity", "reply": True})
+        return await comm.read()
+    finally:
+        comm.abort()
+
+
+def _handshake(distributed: Any, address: str, timeout: float) -> str | None:
+    """Why whatever listens at `address` is not a Dask scheduler answering within `timeout`
+    seconds (None when it is one): a Dask handshake with a deadline of its own, run on a thread
+    of its own (whatever event loop the caller has), whatever sits on the port."""
+    outcome: list[Any] = []
+
+    def ask() -> None:
+        try:
+            outcome.append(asyncio.run(asyncio.wait_for(
+                _identity(distributed, address, timeout), timeout)))
+        except BaseException as err:  # noqa: BLE001 - any failure says the same: not a scheduler
+            outcome.append(err)
+
+    thread = threading.Thread(target=ask, name="puzzlelab-scheduler-handshake", daemon=True)
+    thread.start()
+    thread.join(timeout + 2)
+    if not outcome:
+        return "no answer"
+    answer = outcome[0]
+    if isinstance(answer, (TimeoutError, asyncio.TimeoutError)):
+        return "no answer"
+    if isinstance(answer, BaseException):
+        return (str(answer).strip().splitlines() or [type(answer).__name__])[0][:200]
+    if not isinstance(answer, dict) or answer.get("type") != "Scheduler":
+        return "something that is not a Dask scheduler answered"
+    return None
+
+
 def _connect(distributed: Any, address: str, timeout: float) -> Any:
     """A Dask client of the scheduler at `address`; ValueError in one line if it cannot be
-    reached within `timeout` seconds."""
-    try:
-        return distributed.Client(address, timeout=timeout)
-    except (OSError, TimeoutError, ValueError, TypeError) as err:
-        why = (str(err).strip().splitlines() or [type(err).__name__])[0]
-        raise ValueError(f"cannot reach the Dask scheduler at {address} within {timeout:g} s "
-                         f"({why})") from None
+    reached within `timeout` seconds (a handshake first: a listener that is not a Dask
+    scheduler, or never answers, is named within the timeout)."""
+    why = _handshake(distributed, address, timeout)
+    if why is None:
+        try:
+            return distributed.Client(address, timeout=timeout)
+        except (OSError, TimeoutError, ValueError, TypeError) as err:
+            why = (str(err).strip().splitlines() or [type(err).__name__])[0]
+    raise ValueError(f"cannot reach the Dask scheduler at {address} within {timeout:g} s "
+                     f"({why})")
 
 
 def executor_from_arguments(
