@@ -43,6 +43,7 @@ import functools
 import hashlib
 import importlib.metadata
 import inspect
+import os
 import pickle
 import shlex
 import shutil
@@ -355,15 +356,19 @@ def _chunk_record(name: str, task: Callable, params: Sequence[Any], code: str) -
 
 
 def _discard(path: Any) -> None:
+    """Remove a chunk's files, whatever stands in their place (a folder too)."""
     for p in (path, checksum_path(path), metadata_path(path)):
-        with contextlib.suppress(FileNotFoundError):
-            p.unlink()
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                p.unlink()
 
 
 def _saved_chunk(path: Any, record: dict[str, str]) -> pd.DataFrame | None:
     """A finished chunk read back, or None when there is none or it cannot be trusted (then it
     is deleted, with a warning, and computed again)."""
-    if not (path.exists() or checksum_path(path).exists() or metadata_path(path).exists()):
+    if not any(os.path.lexists(p) for p in (path, checksum_path(path), metadata_path(path))):
         return None
     try:
         return read_csv_checked(path, expect=record)
@@ -393,6 +398,10 @@ def sweep_table(
     desc = _check_desc(desc)
     keep_partial = checks.boolean(keep_partial, "keep_partial")
     folder = partial_dir(name)
+    for where in (folder.parent, folder):
+        if os.path.lexists(where) and not where.is_dir():
+            raise ValueError(f"{where} must be a folder of finished chunks: remove the file that "
+                             f"stands there")
     params = _params(params)
     chunks = _chunks(len(params), chunk_size)
     keys = {c: _chunk_key(name, task, [params[i] for i in c]) for c in chunks}
@@ -643,6 +652,12 @@ def command_line(main: Callable[[], Any]) -> None:
         main()
     except ValueError as err:
         raise SystemExit(f"error: {_one_line(err)}") from None
+    except OSError as err:  # a file that cannot be read or written, whatever wrote it
+        where = f"{err.filename}: " if err.filename else ""
+        raise SystemExit(f"error: {_one_line(where + (err.strerror or str(err)))}") from None
+    except MemoryError:
+        raise SystemExit("error: out of memory (a smaller size, or fewer workers, may fit)"
+                         ) from None
     except KeyboardInterrupt:
         raise SystemExit("interrupted (a resumable sweep keeps its finished chunks in "
                          "data/partial/)") from None

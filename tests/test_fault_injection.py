@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -15,9 +17,11 @@ import sys
 import textwrap
 import threading
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from puzzlelab import cache, sweeps
@@ -149,3 +153,266 @@ def test_a_strategy_edited_between_two_runs_is_not_mixed_into_the_resumed_table(
     assert fresh["said"] == []
     assert len(resumed["said"]) == 2 and all(
         "was made with another code" in w and "\n" not in w for w in resumed["said"])
+
+
+# --- 1. a table's CSV, checksum and metadata change as one unit -----------------------------------
+STEPS = ("replace", "rename", "rmdir", "mkdir", "fsync", "unlink")  # what a write does to files
+
+
+def _write_killed_at(step: int, table: cache.Table, df: pd.DataFrame) -> bool:
+    """Write `df` as `table` in a child process killed just before its `step`-th file operation
+    (of `STEPS`); True when the write finished before that step."""
+    pid = os.fork()
+    if pid == 0:  # the child: count the operations, die at the chosen one
+        code = 1
+        try:
+            count = iter(range(1, 10**6))
+            for name in STEPS:
+                real = getattr(os, name)
+
+                def counted(*args, _real=real, **kwargs):
+                    if next(count) == step:
+                        os._exit(9)
+                    return _real(*args, **kwargs)
+                setattr(os, name, counted)
+            cache.write_table(df, table)
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) in (0, 9), status
+    return os.WEXITSTATUS(status) == 0
+
+
+def test_a_table_killed_at_any_step_of_its_write_reads_as_the_old_or_the_new(tmp_path, monkeypatch):
+    table = cache.Table("unit_demo", params={"n": 3})
+    old = pd.DataFrame({"x": [1, 2, 3], "y": ["a", "b", "c"]})
+    new = pd.DataFrame({"x": [1, 2, 3, 4], "y": ["a", "B", "c", "d"]})
+    step, finished = 0, False
+    while not finished:
+        step += 1
+        assert step < 200
+        monkeypatch.setattr(cache, "DATA", tmp_path / f"step{step}")
+        cache.write_table(old, table)
+        finished = _write_killed_at(step, table, new)
+        read = cache.read_table(table)  # finishes or drops the cut write, then reads
+        assert read.equals(old) or read.equals(new), (step, read)
+        assert finished <= read.equals(new)
+        csv = cache.data_path("unit_demo")
+        digest = hashlib.sha256(csv.read_bytes()).hexdigest()
+        assert cache.checksum_path(csv).read_text() == f"{digest}  unit_demo.csv\n", step
+        assert json.loads(cache.metadata_path(csv).read_text())["sha256"] == digest, step
+        assert [p.name for p in (cache.DATA / "checksums").iterdir() if p.name.startswith(".")
+                ] == [], step  # nothing half-written left behind
+    assert step > 6  # every file operation of the write was a place to die
+
+
+# --- 5, 7. odd file types and failing writes: one line each, never a hang ------------------------
+@pytest.fixture
+def data_dir(tmp_path, monkeypatch):
+    """An empty data/ of its own (and the folder beside it for .puzzlelab/)."""
+    monkeypatch.setattr(cache, "DATA", tmp_path / "data")
+    monkeypatch.delenv(cache.RECOMPUTE_ENV, raising=False)
+    monkeypatch.delenv(cache.CHANGES_ENV, raising=False)
+    (tmp_path / "data").mkdir()
+    return tmp_path / "data"
+
+
+DEMO = cache.Table("odd_demo", params={"n": 1})
+ROWS = pd.DataFrame({"x": [1, 2]})
+
+
+def _oddity(kind: str, data: Path) -> None:
+    """Put something that is not a plain file where one of odd_demo's files belongs."""
+    csv = data / "odd_demo.csv"
+    target = {"json dir": cache.metadata_path(csv), "sha256 dir": cache.checksum_path(csv),
+              "csv dir": csv, "csv loop": csv, "csv fifo": csv, "checksums file": None}[kind]
+    if kind == "checksums file":
+        shutil.rmtree(data / "checksums")
+        (data / "checksums").write_text("not a folder")
+        return
+    target.unlink()
+    if kind == "csv loop":
+        target.symlink_to(target)
+    elif kind == "csv fifo":
+        os.mkfifo(target)
+    else:
+        target.mkdir()
+
+
+ODD = ["json dir", "sha256 dir", "csv dir", "csv loop", "csv fifo", "checksums file"]
+
+
+@pytest.mark.parametrize("kind", ODD)
+def test_an_odd_file_type_is_one_line_and_never_waited_on(data_dir, kind):
+    from puzzlelab import cli
+
+    cache.write_table(ROWS, DEMO)
+    _oddity(kind, data_dir)
+    start = time.perf_counter()
+    with pytest.raises(ValueError) as err:
+        cache.read_table(DEMO)
+    assert "\n" not in str(err.value) and "odd_demo" in str(err.value) or "checksums" in str(
+        err.value), err.value
+    listing = cli.table_list()
+    [state] = listing.loc[listing["name"] == "odd_demo", "state"]
+    assert state != "ok"
+    with pytest.raises(ValueError, match="cannot (read|write)|checksum|metadata|a folder"):
+        cache.compute_table(DEMO, lambda: ROWS)
+    assert time.perf_counter() - start < 10
+
+
+def test_a_failing_write_is_one_line_and_leaves_the_table_as_it_was(data_dir):
+    import resource
+
+    cache.write_table(ROWS, DEMO)
+    before = {p: p.read_bytes() for p in data_dir.rglob("*") if p.is_file()}
+    pid = os.fork()
+    if pid == 0:
+        code = 3
+        try:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (4, 4))  # ulimit -f: File too large
+            try:
+                cache.write_table(pd.DataFrame({"x": range(1000)}), DEMO)
+            except ValueError as err:
+                code = 0 if str(err).startswith("cannot write") and "\n" not in str(err) else 4
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.WEXITSTATUS(status) == 0, status
+    assert {p: p.read_bytes() for p in data_dir.rglob("*") if p.is_file()} == before
+    pd.testing.assert_frame_equal(cache.read_table(DEMO), ROWS)
+
+
+def test_a_chunk_file_that_is_a_folder_is_computed_again(data_dir):
+    sweeps.sweep_table("folder_chunk", _row, [1, 2], keep_partial=True)
+    [meta] = list((cache.partial_dir("folder_chunk") / "checksums").glob("*.json"))[:1]
+    meta.unlink()
+    meta.mkdir()
+    with pytest.warns(cache.CacheWarning, match="cannot be used"):
+        table = sweeps.sweep_table("folder_chunk", _row, [1, 2])
+    assert table["x"].tolist() == [1, 2]
+
+
+def _row(p: int) -> dict:
+    return {"x": p}
+
+
+def test_a_file_in_place_of_the_chunk_folder_is_refused_before_any_work(data_dir):
+    (data_dir / "partial").mkdir()
+    (data_dir / "partial" / "blocked").write_text("")
+    with pytest.raises(ValueError, match="must be a folder of finished chunks"):
+        sweeps.sweep_table("blocked", _fail, [1])
+
+
+def _fail(p: int) -> dict:
+    raise AssertionError("no work before the folder is checked")
+
+
+# --- 8. names --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["x" * 300, "evil\nname", " ", "-rf", "x*?[a]", "a.b", "", "é"])
+def test_a_table_name_outside_the_safe_pattern_is_refused(name, data_dir):
+    with pytest.raises(ValueError, match="plain file stem"):
+        cache.data_path(name)
+    with pytest.raises(ValueError, match="plain file stem"):
+        cache.Table(name)
+
+
+def test_the_longest_safe_name_is_taken(data_dir):
+    assert cache.data_path("a" * 100).name == "a" * 100 + ".csv"
+    assert cache.Table("x", params={"p": 2.5}).variant(p=3.5).name == "x_p3p5"
+
+
+def test_a_bad_name_on_a_command_line_is_one_line_before_any_work(data_dir):
+    from puzzlelab.kemps import tables as kemps_tables
+
+    with pytest.raises(ValueError, match="plain file stem") as err:
+        kemps_tables.streaming_main(["--lineups", "tom/tom/tom", "--deals", "100",
+                                     "--name", "evil\nname"])
+    assert not list(data_dir.rglob("*.csv"))
+    assert "\n" not in str(err.value).replace("'evil\\nname'", "")
+
+
+# --- 9. state files -------------------------------------------------------------------------------
+@pytest.mark.parametrize("text,says", [
+    ('{"tables": []}', "not a record of times"),
+    ('{"tables": {"odd_demo": {"seconds": 3, "workers": "abc"}}}', "workers"),
+    ('{"tables": {"odd_demo": {"seconds": NaN}}}', "seconds"),
+    ('{"tables": {"odd_demo": {"seconds": -5}}}', "seconds"),
+    ('{"tables": {"odd_demo": {"seconds": 1e300}}}', "seconds"),
+    ("[1, 2", "not a record of times"),
+])
+def test_a_bad_times_file_is_named_and_set_aside_not_blocking(data_dir, text, says):
+    from puzzlelab import runner
+
+    _, measured = runner.times_files()
+    measured.parent.mkdir()
+    measured.write_text(text)
+    with pytest.warns(UserWarning, match=f"{measured}.*{says}|{says}.*{measured}"):
+        assert runner.expected_seconds("tables", "odd_demo") is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        runner.record_seconds("tables", "odd_demo", 2.0, workers=1)
+        assert runner.expected_seconds("tables", "odd_demo")["seconds"] == 2.0
+
+
+def test_a_times_folder_that_cannot_be_written_does_not_fail_the_run(data_dir):
+    from puzzlelab import runner
+
+    (data_dir.parent / ".puzzlelab").write_text("a file where the folder belongs")
+    with pytest.warns(UserWarning, match="the time taken was not kept"):
+        runner.record_seconds("tables", "odd_demo", 2.0)
+
+
+@pytest.fixture
+def scratch_root(tmp_path, monkeypatch):
+    """A copy of the repository's data/ to compute in (the real one is only read)."""
+    shutil.copytree(ROOT / "data", tmp_path / "data", ignore=shutil.ignore_patterns("partial"))
+    monkeypatch.setattr(cache, "DATA", tmp_path / "data")
+    monkeypatch.delenv(cache.RECOMPUTE_ENV, raising=False)
+    monkeypatch.delenv(cache.CHANGES_ENV, raising=False)
+    monkeypatch.setenv("TQDM_DISABLE", "1")
+    return tmp_path
+
+
+SMALL = "russian_cards_sum_mod"  # computed in a second
+
+
+@pytest.mark.parametrize("seconds", ["NaN", "-5", "1e300"])
+def test_bad_seconds_in_a_tables_metadata_are_named_not_blocking(scratch_root, seconds, capsys):
+    from puzzlelab import cli
+
+    meta = cache.metadata_path(cache.data_path(SMALL))
+    record = json.loads(meta.read_text())
+    record["seconds"] = "@"
+    meta.write_text(json.dumps(record).replace('"@"', seconds))
+    listing = cli.table_list("russian_cards")
+    assert listing.loc[listing["name"] == SMALL, "state"].tolist() == ["bad metadata"]
+    assert cli.main(["compute", SMALL]) == 0
+    err = capsys.readouterr().err
+    assert f"seconds in data/checksums/{SMALL}.json must be a number" in err
+    assert [line for line in err.splitlines() if line.strip()] == [err.strip()]
+
+
+@pytest.mark.parametrize("text", ['{"tables": []}', '{"tables": {"%s": {"seconds": NaN}}}' % SMALL,
+                                  '{"tables": {"%s": {"seconds": 1, "workers": "abc"}}}' % SMALL])
+def test_a_bad_times_file_does_not_block_a_compute(scratch_root, text, capsys):
+    from puzzlelab import cli
+
+    (scratch_root / ".puzzlelab").mkdir()
+    (scratch_root / ".puzzlelab" / "times.json").write_text(text)
+    assert cli.main(["compute", SMALL]) == 0
+    err = capsys.readouterr().err
+    assert "times.json" in err and "Traceback" not in err
+
+
+def test_a_compute_that_repairs_a_damaged_table_says_so(scratch_root, capsys):
+    from puzzlelab import cli
+
+    csv = cache.data_path(SMALL)
+    good = csv.read_bytes()
+    csv.write_bytes(good.replace(b"\n", b"\n0,", 1))
+    assert cli.main(["compute", SMALL]) == 0
+    out = capsys.readouterr().out
+    assert "unchanged" not in out and f"rewrote data/{SMALL}.csv" in out, out
+    assert csv.read_bytes() == good
