@@ -470,6 +470,14 @@ def _subcommand(subs: Any, function: Callable[[argparse.Namespace], None]
     return command
 
 
+def _timeout_option(text: str) -> int:
+    """--timeout: whole seconds a cell may run, 1 to a day."""
+    try:
+        return checks.integer(sweeps.ascii_int(text), "the timeout", low=1, high=86_400)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def parser() -> argparse.ArgumentParser:
     """The `puzzlelab` argument parser (bad arguments raise ValueError: one line)."""
     top = sweeps.CommandParser(prog=PROG, description=__doc__.splitlines()[0])
@@ -488,7 +496,7 @@ def parser() -> argparse.ArgumentParser:
                        help="these notebooks only (hanabi, hats, index, ...)")
     rerun.add_argument("--recompute", action="store_true",
                        help="recompute data/ (make reproduce) instead of reading it")
-    rerun.add_argument("--timeout", type=int, default=None,
+    rerun.add_argument("--timeout", type=_timeout_option, default=None,
                        help=f"seconds a cell may run (default {NOTEBOOK_TIMEOUT}, "
                             f"with --recompute {RECOMPUTE_TIMEOUT})")
     for command in (rebuild, rerun):

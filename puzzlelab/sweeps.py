@@ -43,15 +43,18 @@ import functools
 import hashlib
 import importlib.metadata
 import inspect
+import math
 import os
 import pickle
+import re
 import shlex
 import shutil
 import sys
 import threading
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import (Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor,
+                                as_completed)
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -65,8 +68,8 @@ from .progress import tqdm
 
 __all__ = [
     "CONNECT_TIMEOUT", "QUIET_DASK", "CommandParser", "add_executor_arguments", "command_line",
-    "executor_from_arguments", "invocation", "local_cluster", "spawn_seeds", "sweep",
-    "sweep_table",
+    "ascii_int", "executor_from_arguments", "finite_float", "invocation", "local_cluster",
+    "spawn_seeds", "sweep", "sweep_table",
 ]
 
 CONNECT_TIMEOUT = 5.0  # seconds to reach a Dask scheduler before the command says it cannot
@@ -338,9 +341,13 @@ def _code_hash(task: Callable) -> str:
     """A hash of the code a task runs: the source of the module defining its function and of
     every module of this package that module imports (its strategies, engine, rules...), and
     the package's version. Read afresh on each call, so an edit made since counts."""
+    module = getattr(_unwrapped(task), "__module__", None) or "?"
+    # read on a thread of its own: CPython 3.11's parser can refuse (SystemError) on a thread
+    # that has just unwound a RecursionError
+    with ThreadPoolExecutor(1) as reader:
+        sources = reader.submit(_code_modules, module).result()
     digest = hashlib.sha256(_version().encode())
-    for name, source in sorted(_code_modules(getattr(_unwrapped(task), "__module__", None)
-                                             or "?").items()):
+    for name, source in sorted(sources.items()):
         digest.update(f"\0{name}\0{len(source)}\0".encode() + source)
     return digest.hexdigest()[:16]
 
@@ -468,15 +475,42 @@ class CommandParser(argparse.ArgumentParser):
             fromfile_prefix_chars=fromfile_prefix_chars, argument_default=argument_default,
             conflict_handler=conflict_handler, add_help=bool(add_help),
             allow_abbrev=bool(allow_abbrev), exit_on_error=bool(exit_on_error))
+        self.register("type", int, ascii_int)  # every type=int and type=float of this parser
+        self.register("type", float, finite_float)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise ValueError(message)
 
 
+def ascii_int(text: str) -> int:
+    """An option's integer, written in ASCII digits (int() would read '٢' as 2)."""
+    text = checks.text(text, "text")
+    if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text) or len(text.strip()) > 30:
+        raise ValueError(f"not an integer in digits 0-9: {text!r}")
+    return int(text)
+
+
+ascii_int.__name__ = "int"  # argparse names the type in its message: "invalid int value"
+
+
+def finite_float(text: str) -> float:
+    """An option's finite number, written in ASCII (no nan, inf or other scripts' digits)."""
+    text = checks.text(text, "text")
+    if not text.isascii() or len(text) > 40:
+        raise ValueError(f"not a number in ASCII: {text!r}")
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"not a finite number: {text!r}")
+    return value
+
+
+finite_float.__name__ = "float"
+
+
 def _workers_option(text: str) -> int:
     """--workers: a positive integer within `checks.worker_limit()`."""
     try:
-        value = int(text)
+        value = ascii_int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
     try:
@@ -488,7 +522,7 @@ def _workers_option(text: str) -> int:
 def _seconds_option(text: str) -> float:
     """--connect-timeout: a positive number of seconds."""
     try:
-        seconds = float(text)
+        seconds = finite_float(text)
         return checks.number(seconds, "the timeout", low=0.1, high=3600)  # type: ignore
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None

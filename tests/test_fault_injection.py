@@ -8,7 +8,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import hashlib
+import itertools
 import json
+import math
 import os
 import shutil
 import socket
@@ -416,3 +418,132 @@ def test_a_compute_that_repairs_a_damaged_table_says_so(scratch_root, capsys):
     out = capsys.readouterr().out
     assert "unchanged" not in out and f"rewrote data/{SMALL}.csv" in out, out
     assert csv.read_bytes() == good
+
+
+# --- 4. the game language sizes its inputs before building ----------------------------------------
+def _variables(n: int) -> str:
+    return "VARIABLES " + ", ".join(f"v{i}" for i in range(n)) + "\n"
+
+
+EXPERIMENT = "ALPHABET 'a', 'b'\nMAPPING 'F' v0, v1\nEXPERIMENT 'e' 1\nOUTCOME 'x' F$1\nOUTCOME 'y' !F$1\n"
+ZERO = "EXPERIMENT 'e' 0\nOUTCOME 'x' v0\nOUTCOME 'y' !v0\n"
+WIDE = {  # the issue's game files (each at most about 1 MB), and what refuses them
+    "Exactly-5000 of 10,000": (_variables(2) + "RESTRICTION Exactly-5000("
+                               + ", ".join(["v0"] * 10_000) + ")\n" + EXPERIMENT,
+                               r"line 2, column 1: evaluating the restrictions .* seconds"),
+    "50,000 symbols": (_variables(2) + "ALPHABET " + ", ".join(f"s{i}" for i in range(50_000))
+                       + "\n" + ZERO, r"line 2, column \d+: the alphabet lists 50000 symbols"),
+    "200,000 symbols": (_variables(2) + "ALPHABET " + ", ".join(f"s{i}" for i in range(200_000))
+                        + "\n" + ZERO, "the alphabet lists 200000 symbols"),
+    "30,000 outcomes": (_variables(2) + "EXPERIMENT 'e' 0\n" + "".join(
+        f"OUTCOME 'o{i}' v0 & !v0\n" for i in range(30_000)), r"line 20003, column 1: .* more "
+                                                              r"than 20000 outcomes"),
+    "25,000 experiments": ("".join([_variables(2)] + [f"EXPERIMENT 'e{i}' 0\nOUTCOME 'x' v0\n"
+                                                      f"OUTCOME 'y' !v0\n" for i in range(25_000)]),
+                           r"line \d+, column 1: more than \d+ experiment types"),
+    "100,000 variables": (_variables(100_000) + ZERO,
+                          r"line 1, column \d+: 100000 variables: enumerating 2\*\*100000"),
+    "20,000 operands on 23 variables": (
+        _variables(23) + "RESTRICTION Exactly-1(v0, v1) & (" + " | ".join(["!v0"] * 20_000)
+        + ")\n" + EXPERIMENT, r"line 2, column 1: evaluating the restrictions on 2\*\*23"),
+}
+
+
+@pytest.mark.parametrize("case", WIDE)
+def test_a_wide_game_file_is_refused_in_seconds_at_its_line(case, tmp_path):
+    from puzzlelab.codebreaking import language
+
+    text, says = WIDE[case]
+    path = tmp_path / "wide.cobra"
+    path.write_text(text)
+    assert path.stat().st_size <= 2**20 * 1.7
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=says):
+        language.load(path)
+    assert time.perf_counter() - start < 10
+
+
+def test_a_game_within_the_estimate_still_loads(tmp_path):
+    from puzzlelab.codebreaking import language
+
+    text = _variables(19) + "RESTRICTION Exactly-100(" + ", ".join(
+        f"v{i % 19}" for i in range(190)) + ")\n" + EXPERIMENT  # ten of the 19 variables true
+    start = time.perf_counter()
+    game = language.parse(text)
+    assert time.perf_counter() - start < 10
+    assert game.n_codes == math.comb(19, 10)
+
+
+def test_threshold_of_streamed_operands_agrees_with_counting():
+    from puzzlelab.codebreaking import language
+
+    text = _variables(6) + "RESTRICTION Exactly-2(v0, v1, v2, v3 | v4, v5, v0)\n" + EXPERIMENT
+    game = language.parse(text)
+    codes = [c for c in itertools.product([True, False], repeat=6)
+             if sum([c[0], c[1], c[2], c[3] or c[4], c[5], c[0]]) == 2]
+    assert game.n_codes == len(codes)
+
+
+# --- 5. a game file's bytes -------------------------------------------------------------------------
+@pytest.mark.parametrize("data,line,column", [
+    (b"VARIABLES a\xff, b\n", 1, 12),
+    (b"# caf\xc3\xa9\r\nVARIABLES x\nRESTRICTION x & \xe9\n", 3, 17),
+    (b"\xef\xbb\xbfVARIABLES \x80", 1, 11),
+])
+def test_a_byte_that_is_not_utf8_is_reported_at_its_line_and_column(tmp_path, data, line, column):
+    from puzzlelab.codebreaking import language
+
+    path = tmp_path / "bad.cobra"
+    path.write_bytes(data)
+    with pytest.raises(ValueError, match=f"line {line}, column {column}: byte 0x.. is not UTF-8"):
+        language.load(path)
+
+
+# --- 6, 11. numeric options in range and in ASCII, exclusive options, the callers' words ----------
+@pytest.mark.parametrize("argv,says", [
+    (["compute", "x", "--workers", "\u0662"], "argument --workers: invalid int value"),
+    (["compute", "x", "--connect-timeout", "nan"], "not a finite number"),
+    (["compute", "x", "--connect-timeout", "\u0665"], "not a number in ASCII"),
+    (["reproduce", "--timeout", "-5"], "the timeout must be an integer between 1 and 86400"),
+    (["reproduce", "--timeout", "\u0665"], "argument --timeout"),
+])
+def test_numeric_options_are_ascii_and_in_range(argv, says):
+    from puzzlelab import cli
+
+    with pytest.raises(ValueError, match=says):
+        cli.parser().parse_args(argv)
+
+
+def test_two_long_runs_at_once_are_refused_before_either_starts(data_dir):
+    from puzzlelab.russian_cards import tables as russian_cards_tables
+
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match="--matrix: not allowed with argument --descend"):
+        russian_cards_tables.main(["--descend", "--matrix"])
+    assert time.perf_counter() - start < 5
+
+
+@pytest.mark.parametrize("kwargs,says", [
+    ({"positions": 0}, "positions must be"), ({"symbols": 0}, "symbols must be"),
+    ({"positions": 101}, "positions must be")])
+def test_bulls_and_cows_errors_use_its_own_words(kwargs, says):
+    from puzzlelab.codebreaking import games
+
+    with pytest.raises(ValueError, match=says):
+        games.bulls_and_cows(**kwargs)
+
+
+# --- 10. sizes refused up front ---------------------------------------------------------------------
+def test_a_billion_deals_are_refused_with_an_estimate_before_any_work(data_dir):
+    from puzzlelab.kemps import streaming
+    from puzzlelab.kemps import tables as kemps_tables
+
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"deal_sums of 1000000000 deals x 1 line-ups \(at least "
+                                         r"[0-9.e+]+ CPU-hours\) would need about 1e\+09 games"):
+        streaming.deal_sums([["greedy"] * 3], deals=10**9)
+    with pytest.raises(ValueError, match="--deals with 1 line-up"):
+        kemps_tables.streaming_main(["--lineups", "tom/tom/tom", "--deals", str(10**9),
+                                     "--name", "huge"])
+    assert time.perf_counter() - start < 5
+    assert not (data_dir / "partial").exists()
