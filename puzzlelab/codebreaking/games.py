@@ -191,7 +191,9 @@ def check_size(pegs: int, colors: int, distinct: bool = False,
                names: tuple[str, str] = ("pegs", "colors")) -> tuple[int, int]:
     """(pegs, colors) of a game of codes (of distinct symbols if `distinct`) that fits here;
     `names` are the caller's words for them in a message (Bulls and Cows: positions, symbols)."""
-    where, what = names
+    if not isinstance(names, tuple) or len(names) != 2:
+        raise checks.ArgumentTypeError(f"names must be a pair of words, got {names!r}")
+    where, what = (checks.text(word, "names") for word in names)
     pegs, colors = _positive(where, pegs, high=MAX_PEGS), _positive(what, colors)
     if checks.boolean(distinct, "distinct") and colors < pegs:
         raise ValueError(f"{pegs} distinct symbols need at least {pegs} symbols, got {colors}")
