@@ -15,11 +15,18 @@ and recomputed, or, for a long run that `make reproduce` does not recompute, ref
 `ValueError` naming the command that rebuilds it. `verify=` re-checks what a table claims (a
 witness, a proof's bounds) when it is read.
 
-Nothing is lost: every file is written to a temporary file in its own folder and renamed over
-the old one (with the checksum and metadata in the same locked step, so that a reader in
-another process never sees half a table or a table and a checksum that disagree); a table of
-the same name and other parameters is never replaced; a recompute that changes a table says
-which rows and cells changed; one that gives the same bytes leaves every file untouched.
+Nothing is lost: a table's CSV, checksum and metadata change as one unit. A write prepares the
+new files in a hidden folder beside the checksums, renames that folder (the moment the write
+counts), then moves each file into place, all under an exclusive lock; whoever next reads or
+writes the table finishes a write that counted and drops one that did not, so a process killed
+between any two steps leaves the old table or the new one, never a mixture. A table of the same
+name and other parameters is never replaced; a recompute that changes a table says which rows
+and cells changed; one that gives the same bytes leaves every file untouched.
+
+Every failure is one line naming the file: a write that fails (a full disk, a read-only folder,
+`ulimit -f`) is a ValueError and leaves the old files as they were; a folder, FIFO or link loop
+where a file belongs is refused without being opened for a blocking read. Names are plain file
+stems: ASCII letters, digits, `_` and `-`, at most 100 characters, not starting with `-`.
 """
 
 from __future__ import annotations
@@ -31,6 +38,9 @@ import importlib
 import io
 import json
 import os
+import re
+import shutil
+import stat
 import sys
 import tempfile
 import time
@@ -63,6 +73,7 @@ RECOMPUTE_ENV = "PUZZLELAB_RECOMPUTE"
 CHANGES_ENV = "PUZZLELAB_CHANGES"  # a file that collects change reports (tools/run_notebooks.py)
 CHECKSUMS = "checksums"
 PARTIAL = "partial"
+MAX_NAME = 100  # characters in a table's or a sweep's name
 PUZZLES = ("russian_cards", "hats", "codebreaking", "kemps", "hanabi")
 # The modules that declare (`register`) the named tables: each puzzle's table layer. `registered`
 # imports them by name (the one place where a shared piece reaches up into the puzzles).
@@ -96,11 +107,18 @@ def recomputing(*names: str) -> Iterator[None]:
         _RECOMPUTING.difference_update(added)
 
 
+NAME_PATTERN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]{0,%d}" % (MAX_NAME - 1))
+
+
 def _check_name(name: object, what: str = "cache name") -> str:
+    """A name that is safe as a file stem everywhere: ASCII letters, digits, `_` and `-`, at
+    most `MAX_NAME` characters, not starting with `-` (no spaces, wildcards, line breaks)."""
     if not isinstance(name, str):
         raise ArgumentTypeError(f"{what} must be a string, got {name!r} ({type(name).__name__})")
-    if not name or "/" in name or "\\" in name or name.startswith(".") or "\0" in name:
-        raise ValueError(f"{what} must be a plain file stem, got {name!r}")
+    if NAME_PATTERN.fullmatch(name) is None:
+        shown = name if len(name) <= 60 else name[:57] + "..."
+        raise ValueError(f"{what} must be a plain file stem (letters, digits, _ and -, at most "
+                         f"{MAX_NAME} characters, not starting with -), got {shown!r}")
     return name
 
 
@@ -195,7 +213,8 @@ def _short_value(value: Any) -> str:
     if isinstance(value, list):
         return "-".join(_short_value(v) for v in value)
     text = format(value, "g") if isinstance(value, float) else str(value)
-    return "".join(ch if ch.isalnum() or ch in ".-" else "-" for ch in text)
+    return "".join(ch if ch.isascii() and ch.isalnum() or ch == "-" else "p" if ch == "." else "-"
+                   for ch in text)
 
 
 _REGISTRY: dict[str, Table] = {}
@@ -308,18 +327,32 @@ def _atomic_write(path: Path, data: bytes) -> None:
     except (FileExistsError, NotADirectoryError):  # a file where a folder must be
         raise ValueError(f"cannot write {path}: a file stands where a folder of its path "
                          f"must be") from None
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as err:
+        raise _write_error(path.parent, err) from None
+    tmp = ""
     try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    except BaseException as err:
+        if tmp:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        if isinstance(err, OSError):
+            raise _write_error(path, err) from None
         raise
+
+
+def _write_error(path: Path, err: OSError) -> ValueError:
+    """A failed write as one line naming the file."""
+    why = err.strerror or type(err).__name__
+    if isinstance(err, IsADirectoryError) or path.is_dir():
+        why = "a folder stands where the file must be"
+    return ValueError(f"cannot write {path}: {why}")
 
 
 def atomic_write(path: str | os.PathLike, data: bytes) -> Path:
@@ -336,7 +369,10 @@ def _locked(csv: Path, *, exclusive: bool) -> Iterator[None]:
     """Hold the lock of the checksums folder beside `csv` (shared to read, exclusive to write)."""
     folder = csv.parent / CHECKSUMS
     if exclusive:
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise _write_error(folder, err) from None
     if fcntl is None or not folder.is_dir():
         yield
         return
@@ -348,11 +384,30 @@ def _locked(csv: Path, *, exclusive: bool) -> Iterator[None]:
         os.close(fd)  # closing releases the lock
 
 
+KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+         (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+
+
 def _read_bytes(path: Path) -> bytes | None:
+    """A file's bytes (None when there is none); a path that is not a regular file (a folder, a
+    FIFO, a link loop) or cannot be read is a ValueError naming it. Never waits on a FIFO."""
     try:
-        return path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         return None
+    except OSError as err:
+        raise ValueError(f"cannot read {path}: {err.strerror or type(err).__name__}") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = next((k for test, k in KINDS if test(mode)), "not a regular file")
+            raise ValueError(f"cannot read {path}: it is {kind}, not a file")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read()
+    except OSError as err:
+        raise ValueError(f"cannot read {path}: {err.strerror or type(err).__name__}") from None
+    finally:
+        os.close(fd)
 
 
 @dataclasses.dataclass
@@ -365,9 +420,84 @@ class _Snapshot:
 
 
 def _snapshot(csv: Path, *, locked: bool = True) -> _Snapshot:
+    """The table's three files read together (under the shared lock when `locked`), after
+    finishing or undoing a write that was cut short (`_recover`)."""
+    if locked and _interrupted(csv):
+        with contextlib.suppress(OSError, ValueError), _locked(csv, exclusive=True):
+            _recover(csv)  # a read-only folder: the files are read as they are
     with _locked(csv, exclusive=False) if locked else contextlib.nullcontext():
         return _Snapshot(_read_bytes(csv), _read_bytes(checksum_path(csv)),
                          _read_bytes(metadata_path(csv)))
+
+
+# --- one table, one atomic unit: its CSV, checksum and metadata change together ----------------
+# A write puts the new files in a hidden folder beside the checksums (`.<name>.write.tmp`),
+# renames that folder to `.<name>.write` (the moment the write counts), then moves each file
+# into place and removes the folder. Whoever next takes the lock finishes a write that counts
+# (moves what is left) and drops one that does not (the old files were never touched).
+ROLES = ("csv", "sha256", "json")
+
+
+def _journal(csv: Path) -> Path:
+    """The folder of a write that counts (its files still to be moved into place)."""
+    return csv.parent / CHECKSUMS / f".{csv.stem}.write"
+
+
+def _pending(csv: Path) -> Path:
+    """The folder where a write prepares its files before it counts."""
+    return csv.parent / CHECKSUMS / f".{csv.stem}.write.tmp"
+
+
+def _destination(csv: Path, role: str) -> Path:
+    return {"csv": csv, "sha256": checksum_path(csv), "json": metadata_path(csv)}[role]
+
+
+def _interrupted(csv: Path) -> bool:
+    """Is a write of this table unfinished (its folder left by a kill or a crash)?"""
+    try:
+        return _journal(csv).is_dir() or _pending(csv).is_dir()
+    except OSError:
+        return False
+
+
+def _recover(csv: Path) -> None:
+    """Finish a write that counts, drop one that does not (under the exclusive lock)."""
+    journal, pending = _journal(csv), _pending(csv)
+    if journal.is_dir():
+        for role in ROLES:
+            source = journal / role
+            if source.exists():
+                os.replace(source, _destination(csv, role))
+        os.rmdir(journal)
+    if pending.is_dir():
+        shutil.rmtree(pending)
+
+
+def _fsync_folder(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _commit(csv: Path, files: dict[str, bytes]) -> None:
+    """Replace some of a table's files (by role) as one unit (under the exclusive lock)."""
+    _recover(csv)
+    pending = _pending(csv)
+    pending.mkdir()
+    for role, data in files.items():
+        with open(pending / role, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(pending / role, 0o644)
+    _fsync_folder(pending)
+    os.replace(pending, _journal(csv))  # from here on the new table is the table
+    _fsync_folder(pending.parent)
+    _recover(csv)
+    _fsync_folder(csv.parent)
 
 
 def _metadata(snap: _Snapshot) -> dict | None:
@@ -475,6 +605,10 @@ def _store(csv: Path, data: bytes, fields: Mapping[str, Any]) -> _Snapshot:
     """
     digest = _digest(data)
     with _locked(csv, exclusive=True):
+        try:
+            _recover(csv)
+        except OSError as err:
+            raise _write_error(Path(err.filename2 or err.filename or csv), err) from None
         old = _snapshot(csv, locked=False)
         meta = {"name": csv.stem, **fields, "rows": len(_parse(data)), "sha256": digest}
         previous = _metadata(old) if old.data == data else None
@@ -483,11 +617,17 @@ def _store(csv: Path, data: bytes, fields: Mapping[str, Any]) -> _Snapshot:
                 if key in previous:
                     meta[key] = previous[key]
         checksum = f"{digest}  {csv.name}\n".encode("utf-8")
-        for path, new, before in ((csv, data, old.data),
-                                  (checksum_path(csv), checksum, old.checksum),
-                                  (metadata_path(csv), _json_bytes(meta), old.metadata)):
-            if new != before:
-                _atomic_write(path, new)
+        files = {role: new for role, new, before in (("csv", data, old.data),
+                                                     ("sha256", checksum, old.checksum),
+                                                     ("json", _json_bytes(meta), old.metadata))
+                 if new != before}
+        if files:
+            try:
+                _commit(csv, files)
+            except OSError as err:
+                with contextlib.suppress(OSError):
+                    shutil.rmtree(_pending(csv))
+                raise _write_error(Path(err.filename2 or csv), err) from None
     return old
 
 
@@ -571,7 +711,11 @@ def record_metadata(table: str | Table, *, computed_at: str | None = None,
 
 def table_metadata(name: str) -> dict | None:
     """The metadata recorded for data/<name>.csv (None when it has none or it is unreadable)."""
-    return _metadata(_snapshot(data_path(name)))
+    path = data_path(name)
+    try:
+        return _metadata(_snapshot(path))
+    except ValueError:  # a folder or a FIFO in place of a file: no metadata to read
+        return None
 
 
 def check_writable(table: str | Table) -> Table:
@@ -579,6 +723,7 @@ def check_writable(table: str | Table) -> Table:
     table only with its declared version and parameters, any other never over a table of
     the same name made with other parameters (ValueError naming both)."""
     spec = _spec(table)
+    _snapshot(data_path(spec.name))  # a folder, FIFO or link loop in its place: refused now
     declared = _declared(spec.name)
     if declared is not None and (declared.version, declared.params) != (spec.version, spec.params):
         raise ValueError(f"data/{spec.name}.csv is the table of version {declared.version} with "

@@ -84,22 +84,35 @@ def _computable(name: str, declared: dict[str, cache.Table], builds: dict[str, C
 
 
 # --- puzzlelab tables ----------------------------------------------------------------------------
+STATES = (("cannot read", "not a file"), ("no metadata", "missing metadata"),
+          ("unreadable metadata", "missing metadata"), ("checksum", "changed"),
+          ("does not match", "changed"), ("rows where", "changed"),
+          ("cannot be read as a table", "changed"))
+
+
 def _state(name: str, declared: dict[str, cache.Table]) -> str:
-    """ok, changed (bytes not those recorded), missing metadata, stale (other version or
-    parameters than declared) or missing (declared, never computed here)."""
+    """ok, changed (bytes not those recorded), missing metadata, bad metadata (a field out of
+    range), stale (other version or parameters than declared), missing (declared, never
+    computed here) or not a file (a folder, a FIFO, a link loop in its place)."""
     path = cache.data_path(name)
-    if not path.exists():
+    if not os.path.lexists(path):
         return "missing"
-    meta = cache.table_metadata(name)
-    if meta is None:
-        return "missing metadata"
-    if meta.get("sha256") != hashlib.sha256(path.read_bytes()).hexdigest():
-        return "changed"
     try:
-        cache.read_table(declared.get(name, name))
+        cache.read_table(declared.get(name, name))  # never opens a FIFO: its type is checked
     except ValueError as err:
-        return "changed" if "checksum" in str(err) else "stale"
+        return next((state for words, state in STATES if words in str(err)), "stale")
+    try:
+        _recorded_seconds(cache.table_metadata(name) or {}, name)
+    except ValueError:
+        return "bad metadata"
     return "ok"
+
+
+def _recorded_seconds(meta: dict, name: str) -> float | None:
+    """The seconds a table's metadata records (None when it records none)."""
+    seconds = meta.get("seconds")
+    where = f"data/{cache.CHECKSUMS}/{name}.json"
+    return checks.number(seconds, f"seconds in {where}", low=0, high=1e9, allow_none=True)
 
 
 def _rebuild_command(name: str, declared: dict[str, cache.Table], builds: dict[str, Callable],
@@ -209,8 +222,12 @@ def _estimate(name: str, declared: dict[str, cache.Table], workers: int) -> floa
     """Seconds `name` should take on `workers` workers, from the last recorded run."""
     known = runner.expected_seconds("tables", name)
     if known is None:
-        seconds = (cache.table_metadata(name) or {}).get("seconds")
-        known = {"seconds": seconds, "workers": 1} if isinstance(seconds, (int, float)) else None
+        try:
+            seconds = _recorded_seconds(cache.table_metadata(name) or {}, name)
+        except ValueError as err:
+            warnings.warn(f"{err}: no estimate from it", cache.CacheWarning, stacklevel=2)
+            seconds = None
+        known = {"seconds": seconds, "workers": 1} if seconds is not None else None
     if known is None:
         return None
     parallel = known.get("parallel", True)
@@ -237,7 +254,7 @@ def _check_names(names: Sequence[str], args: argparse.Namespace,
     return list(dict.fromkeys(names))
 
 
-def _outcome(name: str, before: dict | None, changes: Path) -> str:
+def _outcome(name: str, before: dict | None, changes: Path, damage: str | None = None) -> str:
     after = cache.table_metadata(name) or {}
     if changes.exists() and changes.read_text(encoding="utf-8").strip():
         lines = changes.read_text(encoding="utf-8").strip().splitlines()
@@ -245,6 +262,8 @@ def _outcome(name: str, before: dict | None, changes: Path) -> str:
         return "\n".join(f"  CHANGED {line}" for line in lines)
     if before is None:
         return f"  wrote data/{name}.csv ({after.get('rows', '?')} rows, new)"
+    if damage is not None:
+        return f"  rewrote data/{name}.csv ({after.get('rows')} rows; it {damage})"
     if before.get("sha256") == after.get("sha256"):
         return f"  unchanged: data/{name}.csv has the same bytes ({after.get('rows')} rows), " \
                "no file written"
@@ -289,6 +308,7 @@ def _compute_each(names: list[str], estimates: list[float | None], args: argpars
             shutil.rmtree(cache.partial_dir(name))
             print(f"  discarded the finished chunks in data/partial/{name}/", flush=True)
         before = cache.table_metadata(name) if cache.data_path(name).exists() else None
+        damage = _damage(name, declared) if before is not None else None
         progress = runner.Progress(name, len(names), expected, unit="table")
         start = time.perf_counter()
         with progress.ticking():
@@ -298,7 +318,16 @@ def _compute_each(names: list[str], estimates: list[float | None], args: argpars
         runner.record_seconds("tables", name, seconds, commit=args.record_times,
                               workers=args.workers, parallel=parallel)
         print(f"  {name}: done in {duration(seconds)}", flush=True)
-        print(_outcome(name, before, changes), flush=True)
+        print(_outcome(name, before, changes, damage), flush=True)
+
+
+def _damage(name: str, declared: dict[str, cache.Table]) -> str | None:
+    """Why the table in data/ cannot be used as it is (None when it can)."""
+    try:
+        cache.read_table(declared.get(name, name))
+    except ValueError as err:
+        return str(err).split(str(cache.data_path(name)), 1)[-1].split("; ")[0].strip()
+    return None
 
 
 # --- puzzlelab reproduce -------------------------------------------------------------------------
@@ -441,6 +470,14 @@ def _subcommand(subs: Any, function: Callable[[argparse.Namespace], None]
     return command
 
 
+def _timeout_option(text: str) -> int:
+    """--timeout: whole seconds a cell may run, 1 to a day."""
+    try:
+        return checks.integer(sweeps.ascii_int(text), "the timeout", low=1, high=86_400)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def parser() -> argparse.ArgumentParser:
     """The `puzzlelab` argument parser (bad arguments raise ValueError: one line)."""
     top = sweeps.CommandParser(prog=PROG, description=__doc__.splitlines()[0])
@@ -459,7 +496,7 @@ def parser() -> argparse.ArgumentParser:
                        help="these notebooks only (hanabi, hats, index, ...)")
     rerun.add_argument("--recompute", action="store_true",
                        help="recompute data/ (make reproduce) instead of reading it")
-    rerun.add_argument("--timeout", type=int, default=None,
+    rerun.add_argument("--timeout", type=_timeout_option, default=None,
                        help=f"seconds a cell may run (default {NOTEBOOK_TIMEOUT}, "
                             f"with --recompute {RECOMPUTE_TIMEOUT})")
     for command in (rebuild, rerun):

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -51,21 +53,55 @@ def times_files() -> tuple[Path, Path]:
 
 
 def _read(path: Path) -> dict[str, dict[str, Any]]:
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    """A times file: {kind: {name: entry}}, {} when there is none. One of another shape or
+    unreadable is set aside (renamed `<file>.bad`, when it is the measured one) with a warning
+    naming it, never an error that blocks a run."""
+    if not path.parent.is_dir():  # no folder to keep times in (or a file in its place)
         return {}
-    return record if isinstance(record, dict) else {}
+    try:
+        text = path.read_text(encoding="utf-8") if path.is_file() or not path.exists() else None
+        record = json.loads(text) if text is not None else None
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as err:
+        record, text = None, str(err)
+    if isinstance(record, dict) and all(isinstance(v, dict) for v in record.values()):
+        return record
+    aside = ""
+    if path == times_files()[1]:
+        with contextlib.suppress(OSError):
+            os.replace(path, path.with_name(path.name + ".bad"))
+            aside = f" (set aside as {path.name}.bad)"
+    warnings.warn(f"{path} is not a record of times ({{kind: {{name: {{seconds: ...}}}}}}): "
+                  f"ignored{aside}", UserWarning, stacklevel=3)
+    return {}
+
+
+def _entry(path: Path, entry: object) -> dict[str, Any] | None:
+    """A times entry with every field checked (None, with a warning naming the file, if not)."""
+    if entry is None:
+        return None
+    try:
+        if not isinstance(entry, dict):
+            raise ValueError(f"an entry must be a mapping, got {entry!r}")
+        checks.number(entry.get("seconds"), "seconds", low=0, high=1e9)
+        checks.integer(entry.get("workers", 1), "workers", low=1, high=10**6)
+        checks.boolean(entry.get("parallel", True), "parallel")
+    except ValueError as err:
+        warnings.warn(f"{path}: {err}; ignored", UserWarning, stacklevel=3)
+        return None
+    return entry
 
 
 def expected_seconds(kind: str, name: str) -> dict[str, Any] | None:
     """What is known of how long `name` (a notebook or a table, by `kind`) takes: the last
-    measured run here, else the committed expectation; None when neither knows it."""
+    measured run here, else the committed expectation; None when neither knows it (an entry
+    out of range is ignored with a warning naming its file)."""
     kind, name = checks.text(kind, "kind"), checks.text(name, "name")
     committed, measured = times_files()
     for path in (measured, committed):
-        entry = _read(path).get(kind, {}).get(name)
-        if isinstance(entry, dict) and isinstance(entry.get("seconds"), (int, float)):
+        entry = _entry(path, _read(path).get(kind, {}).get(name))
+        if entry is not None:
             return entry
     return None
 
@@ -81,7 +117,12 @@ def record_seconds(kind: str, name: str, seconds: float, *, commit: bool = False
         record = _read(path)
         record.setdefault(kind, {})[name] = {"seconds": round(float(seconds), 1), **details}
         text = json.dumps(record, indent=1, sort_keys=True) + "\n"
-        cache.atomic_write(path, text.encode("utf-8"))
+        try:
+            cache.atomic_write(path, text.encode("utf-8"))
+        except ValueError as err:  # the measured time is a convenience: say so, go on
+            if path == committed:
+                raise
+            warnings.warn(f"the time taken was not kept: {err}", UserWarning, stacklevel=2)
 
 
 def duration(seconds: float) -> str:

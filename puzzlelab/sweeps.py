@@ -10,7 +10,8 @@ not depend on which worker ran what.
 `sweep_table` is the resumable form for tasks that return table rows: every finished chunk
 is written to `data/partial/<name>/` as it completes, an interrupted run continues from
 there, and the folder is removed once the whole table is assembled. A chunk records the
-sweep's name, its task, its parameters and a hash of the task's code; one that is damaged,
+sweep's name, its task, its parameters and a hash of the code it runs (its module and every
+module of this package that one imports, and the package version); one that is damaged,
 unverified or made for other parameters or other code is computed again, with a warning.
 
 A local pool never has more processes than `checks.worker_limit()` (nor than there are
@@ -35,17 +36,26 @@ line) and `command_line`, which ends a bad command with one line, never a traceb
 from __future__ import annotations
 
 import argparse
+import ast
+import asyncio
 import contextlib
 import functools
 import hashlib
+import importlib.metadata
 import inspect
+import math
+import os
 import pickle
+import re
 import shlex
 import shutil
 import sys
+import threading
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import (Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor,
+                                as_completed)
+from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
@@ -58,8 +68,8 @@ from .progress import tqdm
 
 __all__ = [
     "CONNECT_TIMEOUT", "QUIET_DASK", "CommandParser", "add_executor_arguments", "command_line",
-    "executor_from_arguments", "invocation", "local_cluster", "spawn_seeds", "sweep",
-    "sweep_table",
+    "ascii_int", "executor_from_arguments", "finite_float", "invocation", "local_cluster",
+    "spawn_seeds", "sweep", "sweep_table",
 ]
 
 CONNECT_TIMEOUT = 5.0  # seconds to reach a Dask scheduler before the command says it cannot
@@ -259,19 +269,87 @@ def _task_id(task: Callable) -> str:
     return f"{getattr(task, '__module__', '')}.{getattr(task, '__qualname__', '?')}{settings}"
 
 
-@functools.lru_cache(maxsize=None)
-def _module_hash(module: str) -> str:
-    """A hash of a module's source (of its name when it has none, as for built-ins)."""
+PACKAGE = __name__.rpartition(".")[0]  # "puzzlelab": the modules a chunk's code hash follows
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _module_file(module: str) -> Path | None:
+    """The source file of a module: of this package, found by its name without importing it;
+    of any other, the file it was loaded from (None when there is none, as for built-ins)."""
+    if module == PACKAGE or module.startswith(PACKAGE + "."):
+        base = PACKAGE_DIR.joinpath(*module.split(".")[1:])
+        for path in (base.with_suffix(".py"), base / "__init__.py"):
+            if path.is_file():
+                return path
+        return None
+    found = getattr(sys.modules.get(module), "__file__", None)
+    return Path(found) if found and str(found).endswith(".py") else None
+
+
+def _imported(module: str, source: str, is_package: bool) -> set[str]:
+    """The modules of this package that `source` imports anywhere (inside functions too)."""
     try:
-        source = inspect.getsource(sys.modules[module])
-    except (KeyError, TypeError, OSError):
-        source = module
-    return hashlib.sha256(source.encode()).hexdigest()[:16]
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    here = module if is_package else module.rpartition(".")[0]
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = here.split(".")
+                parent = ".".join(parts[: len(parts) - node.level + 1])
+                base = f"{parent}.{base}" if base else parent
+            names.add(base)
+            names.update(f"{base}.{a.name}" for a in node.names)
+    return {n for n in names if (n == PACKAGE or n.startswith(PACKAGE + "."))
+            and _module_file(n) is not None}
+
+
+def _code_modules(module: str) -> dict[str, bytes]:
+    """The source of `module` and of every module of this package it runs (what it imports,
+    directly or not, lazily or not), by name: what a chunk's code hash covers."""
+    sources: dict[str, bytes] = {}
+    todo = [module]
+    while todo:
+        name = todo.pop()
+        if name in sources:
+            continue
+        path = _module_file(name)
+        try:
+            sources[name] = path.read_bytes() if path is not None else name.encode()
+        except OSError:
+            sources[name] = name.encode()
+        if path is not None:
+            text = sources[name].decode("utf-8", "replace")
+            todo.extend(_imported(name, text, path.name == "__init__.py"))
+    return sources
+
+
+def _version() -> str:
+    """This package's installed version ('unknown' outside an installation)."""
+    try:
+        return importlib.metadata.version(PACKAGE)
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def _code_hash(task: Callable) -> str:
-    """A hash of the source of the module that defines the task's function."""
-    return _module_hash(getattr(_unwrapped(task), "__module__", None) or "?")
+    """A hash of the code a task runs: the source of the module defining its function and of
+    every module of this package that module imports (its strategies, engine, rules...), and
+    the package's version. Read afresh on each call, so an edit made since counts."""
+    module = getattr(_unwrapped(task), "__module__", None) or "?"
+    # read on a thread of its own: CPython 3.11's parser can refuse (SystemError) on a thread
+    # that has just unwound a RecursionError
+    with ThreadPoolExecutor(1) as reader:
+        sources = reader.submit(_code_modules, module).result()
+    digest = hashlib.sha256(_version().encode())
+    for name, source in sorted(sources.items()):
+        digest.update(f"\0{name}\0{len(source)}\0".encode() + source)
+    return digest.hexdigest()[:16]
 
 
 def _chunk_key(name: str, task: Callable, params: Sequence[Any]) -> str:
@@ -279,22 +357,25 @@ def _chunk_key(name: str, task: Callable, params: Sequence[Any]) -> str:
     return hashlib.sha256(what.encode()).hexdigest()[:16]
 
 
-def _chunk_record(name: str, task: Callable, params: Sequence[Any]) -> dict[str, str]:
+def _chunk_record(name: str, task: Callable, params: Sequence[Any], code: str) -> dict[str, str]:
     """What a chunk file records about itself: the sweep, its task, parameters and code."""
-    return {"sweep": name, "task": _task_id(task), "params": repr(list(params)),
-            "code": _code_hash(task)}
+    return {"sweep": name, "task": _task_id(task), "params": repr(list(params)), "code": code}
 
 
 def _discard(path: Any) -> None:
+    """Remove a chunk's files, whatever stands in their place (a folder too)."""
     for p in (path, checksum_path(path), metadata_path(path)):
-        with contextlib.suppress(FileNotFoundError):
-            p.unlink()
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                p.unlink()
 
 
 def _saved_chunk(path: Any, record: dict[str, str]) -> pd.DataFrame | None:
     """A finished chunk read back, or None when there is none or it cannot be trusted (then it
     is deleted, with a warning, and computed again)."""
-    if not (path.exists() or checksum_path(path).exists() or metadata_path(path).exists()):
+    if not any(os.path.lexists(p) for p in (path, checksum_path(path), metadata_path(path))):
         return None
     try:
         return read_csv_checked(path, expect=record)
@@ -324,10 +405,15 @@ def sweep_table(
     desc = _check_desc(desc)
     keep_partial = checks.boolean(keep_partial, "keep_partial")
     folder = partial_dir(name)
+    for where in (folder.parent, folder):
+        if os.path.lexists(where) and not where.is_dir():
+            raise ValueError(f"{where} must be a folder of finished chunks: remove the file that "
+                             f"stands there")
     params = _params(params)
     chunks = _chunks(len(params), chunk_size)
     keys = {c: _chunk_key(name, task, [params[i] for i in c]) for c in chunks}
-    records = {c: _chunk_record(name, task, [params[i] for i in c]) for c in chunks}
+    code = _code_hash(task)
+    records = {c: _chunk_record(name, task, [params[i] for i in c], code) for c in chunks}
     parts: dict[range, pd.DataFrame] = {}
     for chunk, key in keys.items():
         saved = _saved_chunk(folder / f"{key}.csv", records[chunk])
@@ -389,15 +475,42 @@ class CommandParser(argparse.ArgumentParser):
             fromfile_prefix_chars=fromfile_prefix_chars, argument_default=argument_default,
             conflict_handler=conflict_handler, add_help=bool(add_help),
             allow_abbrev=bool(allow_abbrev), exit_on_error=bool(exit_on_error))
+        self.register("type", int, ascii_int)  # every type=int and type=float of this parser
+        self.register("type", float, finite_float)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise ValueError(message)
 
 
+def ascii_int(text: str) -> int:
+    """An option's integer, written in ASCII digits (int() would read '٢' as 2)."""
+    text = checks.text(text, "text")
+    if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text) or len(text.strip()) > 30:
+        raise ValueError(f"not an integer in digits 0-9: {text!r}")
+    return int(text)
+
+
+ascii_int.__name__ = "int"  # argparse names the type in its message: "invalid int value"
+
+
+def finite_float(text: str) -> float:
+    """An option's finite number, written in ASCII (no nan, inf or other scripts' digits)."""
+    text = checks.text(text, "text")
+    if not text.isascii() or len(text) > 40:
+        raise ValueError(f"not a number in ASCII: {text!r}")
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"not a finite number: {text!r}")
+    return value
+
+
+finite_float.__name__ = "float"
+
+
 def _workers_option(text: str) -> int:
     """--workers: a positive integer within `checks.worker_limit()`."""
     try:
-        value = int(text)
+        value = ascii_int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
     try:
@@ -409,7 +522,7 @@ def _workers_option(text: str) -> int:
 def _seconds_option(text: str) -> float:
     """--connect-timeout: a positive number of seconds."""
     try:
-        seconds = float(text)
+        seconds = finite_float(text)
         return checks.number(seconds, "the timeout", low=0.1, high=3600)  # type: ignore
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
@@ -453,15 +566,56 @@ def local_cluster(workers: int) -> Any:
                                         dashboard_address=None)
 
 
+async def _identity(distributed: Any, address: str, timeout: float) -> Any:
+    """The scheduler's answer to Dask's `identity` request, over a comm of its own."""
+    comm = await distributed.comm.connect(address, timeout=timeout)
+    try:
+        await comm.write({"op": "identity", "reply": True})
+        return await comm.read()
+    finally:
+        comm.abort()
+
+
+def _handshake(distributed: Any, address: str, timeout: float) -> str | None:
+    """Why whatever listens at `address` is not a Dask scheduler answering within `timeout`
+    seconds (None when it is one): a Dask handshake with a deadline of its own, run on a thread
+    of its own (whatever event loop the caller has), whatever sits on the port."""
+    outcome: list[Any] = []
+
+    def ask() -> None:
+        try:
+            outcome.append(asyncio.run(asyncio.wait_for(
+                _identity(distributed, address, timeout), timeout)))
+        except BaseException as err:  # noqa: BLE001 - any failure says the same: not a scheduler
+            outcome.append(err)
+
+    thread = threading.Thread(target=ask, name="puzzlelab-scheduler-handshake", daemon=True)
+    thread.start()
+    thread.join(timeout + 2)
+    if not outcome:
+        return "no answer"
+    answer = outcome[0]
+    if isinstance(answer, (TimeoutError, asyncio.TimeoutError)):
+        return "no answer"
+    if isinstance(answer, BaseException):
+        return (str(answer).strip().splitlines() or [type(answer).__name__])[0][:200]
+    if not isinstance(answer, dict) or answer.get("type") != "Scheduler":
+        return "something that is not a Dask scheduler answered"
+    return None
+
+
 def _connect(distributed: Any, address: str, timeout: float) -> Any:
     """A Dask client of the scheduler at `address`; ValueError in one line if it cannot be
-    reached within `timeout` seconds."""
-    try:
-        return distributed.Client(address, timeout=timeout)
-    except (OSError, TimeoutError, ValueError, TypeError) as err:
-        why = (str(err).strip().splitlines() or [type(err).__name__])[0]
-        raise ValueError(f"cannot reach the Dask scheduler at {address} within {timeout:g} s "
-                         f"({why})") from None
+    reached within `timeout` seconds (a handshake first: a listener that is not a Dask
+    scheduler, or never answers, is named within the timeout)."""
+    why = _handshake(distributed, address, timeout)
+    if why is None:
+        try:
+            return distributed.Client(address, timeout=timeout)
+        except (OSError, TimeoutError, ValueError, TypeError) as err:
+            why = (str(err).strip().splitlines() or [type(err).__name__])[0]
+    raise ValueError(f"cannot reach the Dask scheduler at {address} within {timeout:g} s "
+                     f"({why})")
 
 
 def executor_from_arguments(
@@ -532,6 +686,12 @@ def command_line(main: Callable[[], Any]) -> None:
         main()
     except ValueError as err:
         raise SystemExit(f"error: {_one_line(err)}") from None
+    except OSError as err:  # a file that cannot be read or written, whatever wrote it
+        where = f"{err.filename}: " if err.filename else ""
+        raise SystemExit(f"error: {_one_line(where + (err.strerror or str(err)))}") from None
+    except MemoryError:
+        raise SystemExit("error: out of memory (a smaller size, or fewer workers, may fit)"
+                         ) from None
     except KeyboardInterrupt:
         raise SystemExit("interrupted (a resumable sweep keeps its finished chunks in "
                          "data/partial/)") from None

@@ -259,15 +259,14 @@ class Game:
         if missing:
             raise ValueError(f"{self.name}: type_outcomes lacks experiment type {missing[0]!r}")
         kinds = np.array([t for t, _ in self.experiments])
+        position = {o: i for i, o in reversed(list(enumerate(self.outcome_labels)))}
         for t, labels in out.items():
-            unknown = [o for o in labels if o not in self.outcome_labels]
+            unknown = [o for o in labels if o not in position]
             if unknown or not labels:
                 raise ValueError(
                     f"{self.name}: type {t!r} has unknown or no outcome labels {unknown}"
                 )
-            allowed = np.isin(
-                np.arange(self.n_outcomes), [self.outcome_labels.index(o) for o in labels]
-            )
+            allowed = np.isin(np.arange(self.n_outcomes), [position[o] for o in labels])
             rows = self.outcome_table[kinds == t]
             if rows.size and not allowed[rows].all():
                 raise ValueError(

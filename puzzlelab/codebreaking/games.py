@@ -187,20 +187,25 @@ def _one_hot(strings: np.ndarray, colors: int) -> tuple[list[str], np.ndarray]:
     return variables, codes
 
 
-def check_size(pegs: int, colors: int, distinct: bool = False) -> tuple[int, int]:
-    """(pegs, colors) of a game of codes (of distinct symbols if `distinct`) that fits here."""
-    pegs, colors = _positive("pegs", pegs, high=MAX_PEGS), _positive("colors", colors)
+def check_size(pegs: int, colors: int, distinct: bool = False,
+               names: tuple[str, str] = ("pegs", "colors")) -> tuple[int, int]:
+    """(pegs, colors) of a game of codes (of distinct symbols if `distinct`) that fits here;
+    `names` are the caller's words for them in a message (Bulls and Cows: positions, symbols)."""
+    if not isinstance(names, tuple) or len(names) != 2:
+        raise checks.ArgumentTypeError(f"names must be a pair of words, got {names!r}")
+    where, what = (checks.text(word, "names") for word in names)
+    pegs, colors = _positive(where, pegs, high=MAX_PEGS), _positive(what, colors)
     if checks.boolean(distinct, "distinct") and colors < pegs:
         raise ValueError(f"{pegs} distinct symbols need at least {pegs} symbols, got {colors}")
     n = math.perm(colors, pegs) if distinct else colors**pegs
     if _by_strings(pegs, colors):
-        check_fits(f"{n} codes of {pegs} pegs and {colors} colours", n, pegs, colors)
+        check_fits(f"{n} codes of {pegs} {where} and {colors} {what}", n, pegs, colors)
         return pegs, colors
     if colors > MAX_CODES:
-        raise ValueError(f"{colors} colours give more than {MAX_CODES} codes (at most {MAX_CODES})")
+        raise ValueError(f"{colors} {what} give more than {MAX_CODES} codes (at most {MAX_CODES})")
     if n > MAX_CODES:
         raise ValueError(f"{n} codes is too many for an explicit table (at most {MAX_CODES})")
-    checks.within_budget(f"the marker table of {n} codes over {colors} colours", n * n * colors,
+    checks.within_budget(f"the marker table of {n} codes over {colors} {what}", n * n * colors,
                          MAX_MARKER_WORK, unit="comparisons")
     return pegs, colors
 
@@ -250,7 +255,8 @@ def black_peg_mastermind(pegs: int, colors: int) -> Game:
 
 def bulls_and_cows(positions: int = 4, symbols: int = 10) -> Game:
     """Bulls and Cows (§2.2): distinct symbols; bulls = right place, cows = wrong place."""
-    positions, symbols = check_size(positions, symbols, distinct=True)
+    positions, symbols = check_size(positions, symbols, distinct=True,
+                                    names=("positions", "symbols"))
     strings = colour_strings(positions, symbols, distinct=True)
     labels = [f"{b}B{c}C" for b in range(positions + 1) for c in range(positions + 1 - b)]
     return _marker_game(f"Bulls and Cows {positions}×{symbols}", strings, symbols, labels,

@@ -20,12 +20,22 @@ their positions 0, 1, 2, ... in the alphabet. Every outcome formula is evaluated
 every code for every parametrization at once (codes packed 64 to a machine word) and the
 game must be well formed (Definition 7): exactly one outcome true per code and
 experiment, else `ValueError`. Malformed text raises `ValueError("line L, column C: ...")`.
+
+Sizes are checked before anything is built, each refusal at its line and column: at most
+`MAX_VARIABLES` variables, `MAX_SYMBOLS` symbols, `MAX_EXPERIMENT_TYPES` experiment types and
+`MAX_OUTCOMES` outcomes a type; the restrictions and outcomes are refused when evaluating them
+would take more than `MAX_EVALUATION_SECONDS` or hold more than `MAX_EVALUATION_BYTES` by
+estimate (`cost`: bitwise operations and arrays alive at once; operands are evaluated one at a
+time). `load` reads at most `MAX_FILE_BYTES` and reports a byte that is not UTF-8 at its line
+and column (`decode`).
 """
 
 from __future__ import annotations
 
+import collections
+import itertools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import reduce
 from pathlib import Path
@@ -48,7 +58,8 @@ from .syntax import (
     syntax_error,
 )
 
-__all__ = ["GAMES_DIR", "MAX_PARAMETERS", "MAX_TABLE_BYTES", "GameTables", "game_tables", "load",
+__all__ = ["GAMES_DIR", "MAX_EVALUATION_BYTES", "MAX_EVALUATION_SECONDS", "MAX_FILE_BYTES",
+           "MAX_PARAMETERS", "MAX_TABLE_BYTES", "GameTables", "decode", "game_tables", "load",
            "parse"]
 
 GAMES_DIR = DATA / "games"
@@ -57,6 +68,16 @@ MAX_PARAMETERS = 256  # parameters of one experiment type
 MAX_TABLE_BYTES = 2**30  # outcome truth values of one experiment type, and the whole table
 MAX_CODES = 1_000_000  # valuations satisfying the restriction that we keep
 MAX_PARAMETRIZATIONS = 2_000_000  # per experiment type, including partial ones
+MAX_FILE_BYTES = 2**22  # a game file (4 MiB); a file of 1 MB loads or is refused in seconds
+MAX_SYMBOLS = 2**15  # alphabet symbols (a parametrization stores them as int16)
+MAX_EXPERIMENT_TYPES = 2_000  # EXPERIMENT lines (each tabulated on its own)
+MAX_OUTCOMES = 20_000  # OUTCOME lines of one experiment type
+# Evaluating formulas on packed codes: what an estimate may reach before the game is refused.
+# A bitwise operation on w words costs about OPERATION_SECONDS + w * WORD_SECONDS (2 cores).
+MAX_EVALUATION_SECONDS = 5.0
+MAX_EVALUATION_BYTES = 2**30
+OPERATION_SECONDS = 2e-6
+WORD_SECONDS = 1e-9
 WORD = np.dtype("<u8")  # codes are packed 64 to a little-endian word
 ALL_ONES = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
 
@@ -77,6 +98,8 @@ class ExperimentType:
     sorted_: list[tuple[int, ...]] = field(default_factory=list)
     outcomes: list[tuple[str, Formula]] = field(default_factory=list)
     final: set[str] = field(default_factory=set)  # labels of FINAL_OUTCOME lines
+    outcomes_at: list[Token] = field(default_factory=list)  # each OUTCOME line
+    labels: set[str] = field(default_factory=set)  # the outcome labels given so far
 
     def __post_init__(self) -> None:
         checks.record(self)
@@ -93,6 +116,9 @@ class GameSpec:
     experiments: list[ExperimentType] = field(default_factory=list)
     variables_at: Token | None = None  # the first VARIABLES line
     final_at: Token | None = None  # the first FINAL_OUTCOME line
+    restrictions_at: list[Token] = field(default_factory=list)  # each RESTRICTION line
+    index: dict[str, int] = field(default_factory=dict)  # each variable's position
+    experiment_names: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         checks.record(self)
@@ -136,20 +162,24 @@ def build_spec(statements: list[Statement]) -> GameSpec:
 def declare_variables(spec: GameSpec, s: Statement) -> None:
     """VARIABLES: new, distinct identifiers."""
     spec.variables_at = spec.variables_at or s.at
-    seen = set(spec.variables)
     for token in s.names:
-        if token.value in seen:
+        if token.value in spec.index:
             raise semantic_error(token, f"variable {token.value!r} declared twice")
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(token.value)):
             raise semantic_error(token, f"variable name {token.value!r} is not an identifier")
+        if len(spec.variables) == MAX_VARIABLES:
+            n = MAX_VARIABLES + len(s.names) - s.names.index(token)  # at least
+            raise semantic_error(token, f"{n} variables: enumerating 2**{n} valuations is "
+                                 f"infeasible (at most {MAX_VARIABLES} variables)")
+        spec.index[str(token.value)] = len(spec.variables)
         spec.variables.append(str(token.value))
-        seen.add(token.value)
 
 
 def declare_restriction(spec: GameSpec, s: Statement) -> None:
     """RESTRICTION / CONSTRAINT: one more conjunct of phi_0."""
     check_formula(spec, s.formula, None)
     spec.restrictions.append(s.formula)
+    spec.restrictions_at.append(s.at)
 
 
 def declare_alphabet(spec: GameSpec, s: Statement) -> None:
@@ -157,8 +187,12 @@ def declare_alphabet(spec: GameSpec, s: Statement) -> None:
     if spec.alphabet:
         raise semantic_error(s.at, "ALPHABET given twice")
     symbols = [str(t.value) for t in s.names]
+    if len(symbols) > MAX_SYMBOLS:
+        raise semantic_error(s.names[MAX_SYMBOLS], f"the alphabet lists {len(symbols)} symbols "
+                             f"(at most {MAX_SYMBOLS})")
+    times = collections.Counter(symbols)
     for token, symbol in zip(s.names, symbols):
-        if symbols.count(symbol) > 1:
+        if times[symbol] > 1:
             raise semantic_error(token, f"alphabet symbol {symbol!r} listed twice")
     spec.alphabet = symbols
 
@@ -176,22 +210,25 @@ def declare_mapping(spec: GameSpec, s: Statement) -> None:
         raise semantic_error(name, f"mapping {name.value!r} lists {len(targets)} variables "
                              f"but the alphabet has {len(spec.alphabet)} symbols")
     for token in targets:
-        if token.value not in spec.variables:
+        if token.value not in spec.index:
             raise semantic_error(
                 token, f"unknown variable {token.value!r} in mapping {name.value!r}"
             )
-    spec.mappings[str(name.value)] = [spec.variables.index(str(t.value)) for t in targets]
+    spec.mappings[str(name.value)] = [spec.index[str(t.value)] for t in targets]
 
 
 def declare_experiment(spec: GameSpec, s: Statement) -> None:
     """EXPERIMENT name k: a new experiment type; PARAMS_* and OUTCOME lines refer to it."""
     name, k = str(s.names[0].value), int(s.numbers[0].value)
-    if any(e.name == name for e in spec.experiments):
+    if len(spec.experiments) == MAX_EXPERIMENT_TYPES:
+        raise semantic_error(s.at, f"more than {MAX_EXPERIMENT_TYPES} experiment types")
+    if name in spec.experiment_names:
         raise semantic_error(s.names[0], f"experiment {name!r} declared twice")
     if k > MAX_PARAMETERS:
         raise semantic_error(s.numbers[0], f"experiment {name!r} has {k} parameters "
                              f"(at most {MAX_PARAMETERS})")
     spec.experiments.append(ExperimentType(name, k, s.at))
+    spec.experiment_names.add(name)
 
 
 def current_experiment(spec: GameSpec, s: Statement) -> ExperimentType:
@@ -222,10 +259,14 @@ def declare_outcome(spec: GameSpec, s: Statement) -> None:
     """OUTCOME / FINAL_OUTCOME label formula: one more outcome of the current type."""
     e = current_experiment(spec, s)
     label = str(s.names[0].value)
-    if any(label == seen for seen, _ in e.outcomes):
+    if len(e.outcomes) == MAX_OUTCOMES:
+        raise semantic_error(s.at, f"experiment {e.name!r} has more than {MAX_OUTCOMES} outcomes")
+    if label in e.labels:
         raise semantic_error(s.names[0], f"outcome {label!r} given twice in experiment {e.name!r}")
     check_formula(spec, s.formula, e)
     e.outcomes.append((label, s.formula))
+    e.outcomes_at.append(s.at)
+    e.labels.add(label)
     if s.keyword == "FINAL_OUTCOME":
         e.final.add(label)
         spec.final_at = spec.final_at or s.at
@@ -247,7 +288,7 @@ DECLARE = {
 def check_formula(spec: GameSpec, f: Formula, experiment: ExperimentType | None) -> None:
     """Every variable declared, every mapping known, every $n in 1..k (none in a restriction)."""
     for leaf in leaves(f):
-        if isinstance(leaf, Var) and leaf.name not in spec.variables:
+        if isinstance(leaf, Var) and leaf.name not in spec.index:
             raise semantic_error(leaf.at, f"unknown variable {leaf.name!r}")
         if isinstance(leaf, Param):
             if experiment is None:
@@ -281,9 +322,9 @@ def evaluate(f: Formula, leaf: Callable[[Var | Param], np.ndarray]) -> np.ndarra
         return leaf(f)
     if isinstance(f, Not):
         return ~evaluate(f.child, leaf)
-    values = [evaluate(child, leaf) for child in f.children]
+    values = (evaluate(child, leaf) for child in f.children)  # one operand at a time
     if isinstance(f, Threshold):
-        return threshold(f.kind, f.k, values)
+        return threshold(f.kind, f.k, values, len(f.children))
     if f.op == "and":
         return reduce(np.bitwise_and, values)
     if f.op == "or":
@@ -292,18 +333,57 @@ def evaluate(f: Formula, leaf: Callable[[Var | Param], np.ndarray]) -> np.ndarra
     return (~a | b) if f.op == "implies" else ~(a ^ b)
 
 
-def threshold(kind: str, k: int, values: list[np.ndarray]) -> np.ndarray:
-    """AtLeast/AtMost/Exactly-k bitwise, by the running 'at least j so far' recurrence."""
-    shape = np.broadcast_shapes(*(v.shape for v in values))
-    if k > len(values):  # more than there are operands: never at least k
-        none = np.zeros(shape, WORD)
+def cost(f: Formula) -> tuple[int, int]:
+    """(bitwise operations, arrays alive at once at the most) that `evaluate` spends on `f`."""
+    if isinstance(f, (Var, Param)):
+        return 0, 1
+    if isinstance(f, Not):
+        ops, arrays = cost(f.child)
+        return ops + 1, arrays + 1
+    parts = [cost(child) for child in f.children]
+    ops = sum(p[0] for p in parts)
+    deepest = max(p[1] for p in parts)
+    if isinstance(f, Threshold) and f.k < len(parts):
+        top = f.k + 1
+        steps = sum(2 * min(top, count) for count in range(1, len(parts) + 1))
+        return ops + steps + 2, deepest + top + 3
+    return ops + len(parts) + 1, deepest + 2
+
+
+def evaluation_cost(at: Token, what: str, f: Formula, size: int, times: int, *, held: int = 0,
+                    spent: float = 0.0) -> float:
+    """The estimated seconds of evaluating `f` on arrays of `size` words, `times` over, added to
+    the `spent` seconds before it; refused (a ValueError at `at`) past MAX_EVALUATION_SECONDS in
+    all, or past MAX_EVALUATION_BYTES alive at once (with `held` arrays kept besides)."""
+    ops, arrays = cost(f)
+    seconds = spent + times * ops * (OPERATION_SECONDS + size * WORD_SECONDS)
+    try:
+        checks.within_budget(what, (arrays + held) * size * 8, MAX_EVALUATION_BYTES)
+        checks.within_budget(what, seconds, MAX_EVALUATION_SECONDS, unit="seconds")
+    except ValueError as err:
+        raise semantic_error(at, f"{err}: shrink the game") from None
+    return seconds
+
+
+def threshold(kind: str, k: int, values: Iterable[np.ndarray], n: int) -> np.ndarray:
+    """AtLeast/AtMost/Exactly-k of the `n` operands `values` bitwise (taken one at a time), by
+    the running 'at least j so far' recurrence."""
+    values = iter(values)
+    first = next(values)
+    if k > n:  # more than there are operands: never at least k
+        none = np.zeros(first.shape, WORD)
         return ~none if kind == "atmost" else none
     top = k + 1  # we need 'at least k' and 'at least k+1'
 
-    at_least = [np.full(shape, ALL_ONES)] + [np.zeros(shape, WORD) for _ in range(top)]
-    for count, x in enumerate(values, start=1):
+    at_least: list[np.ndarray] = [np.full(first.shape, ALL_ONES)]
+    for count, x in enumerate(itertools.chain([first], values), start=1):
+        if x.shape != at_least[0].shape:  # an operand of a wider shape (f($n) after a variable)
+            shape = np.broadcast_shapes(x.shape, at_least[0].shape)
+            at_least = [np.broadcast_to(a, shape).copy() for a in at_least]
+        at_least += [np.zeros(at_least[0].shape, WORD)] * (min(top, count) + 1 - len(at_least))
         for j in range(min(top, count), 0, -1):
             at_least[j] = at_least[j] | (at_least[j - 1] & x)
+    at_least += [np.zeros(at_least[0].shape, WORD)] * (top + 1 - len(at_least))
     if kind == "atleast":
         return at_least[k]
     if kind == "atmost":
@@ -338,13 +418,18 @@ def enumerate_codes(spec: GameSpec, chunk_bits: int = 22) -> np.ndarray:
     restriction = Connective("and", tuple(spec.restrictions)) if spec.restrictions else None
     found, kept = [], 0
     total, step = 2**n, 2**chunk_bits
+    seconds = 0.0
+    for f, at in zip(spec.restrictions, spec.restrictions_at):
+        seconds = evaluation_cost(at, f"evaluating the restrictions on 2**{n} valuations", f,
+                                  -(-min(total, step) // 64), -(-total // step), held=n + 1,
+                                  spent=seconds)
     for start in range(0, total, step):
         count = min(step, total - start)
         if restriction is None:
             found.append(np.arange(start, start + count))
         else:
             words = valuation_words(n, start, count)
-            ok = unpack(evaluate(restriction, lambda v: words[spec.variables.index(v.name)]), count)
+            ok = unpack(evaluate(restriction, lambda v: words[spec.index[v.name]]), count)
             found.append(start + np.flatnonzero(ok[0]))
         kept += len(found[-1])
         if kept > MAX_CODES:
@@ -441,7 +526,7 @@ def outcome_indices(spec: GameSpec, e: ExperimentType, params: np.ndarray,
         key = (x.name,) if isinstance(x, Var) else (x.mapping, x.n)
         if key not in cache:
             if isinstance(x, Var):
-                cache[key] = columns[spec.variables.index(x.name)][None, :]
+                cache[key] = columns[spec.index[x.name]][None, :]
             else:
                 targets = np.asarray(spec.mappings[x.mapping])
                 cache[key] = columns[targets[params[:, x.n - 1]]]
@@ -505,7 +590,7 @@ def game_tables(text: str, name: str = "game") -> GameTables:
     index: dict[str, int] = {}
     experiments, rows = [], []
     symbols = symbol_numbers(spec.alphabet)
-    cells = 0
+    cells, seconds = 0, 0.0
     for e in spec.experiments:
         try:
             params = parametrizations(e, len(spec.alphabet))
@@ -515,6 +600,7 @@ def game_tables(text: str, name: str = "game") -> GameTables:
             raise semantic_error(e.at, f"experiment {e.name!r} has no admissible parametrization")
         cells += len(params) * len(codes)
         table_size(e, len(params) * len(codes) * (len(e.outcomes) + 4), cells * 4)
+        seconds = outcome_costs(spec, e, len(params) * -(-len(codes) // 64), seconds)
         local = outcome_indices(spec, e, params, codes)
         to_global = np.array([label_index(labels, index, label) for label, _ in e.outcomes])
         rows.append(to_global[local])
@@ -524,6 +610,18 @@ def game_tables(text: str, name: str = "game") -> GameTables:
                       final_labels(spec), list(spec.alphabet),
                       {e.name: [label for label, _ in e.outcomes] for e in spec.experiments},
                       spec.final_at)
+
+
+def outcome_costs(spec: GameSpec, e: ExperimentType, size: int, spent: float) -> float:
+    """Refuse (at its OUTCOME line) the outcome whose evaluation would take the game's past
+    MAX_EVALUATION_SECONDS or MAX_EVALUATION_BYTES (`spent`: seconds before this type);
+    return the seconds spent with this type's."""
+    held = len({(x.mapping, x.n) for _, f in e.outcomes for x in leaves(f)
+                if isinstance(x, Param)}) + len(spec.variables)  # the leaves kept for reuse
+    for (label, f), at in zip(e.outcomes, e.outcomes_at):
+        what = f"evaluating the outcomes up to {label!r} of experiment {e.name!r}"
+        spent = evaluation_cost(at, what, f, size, 1, held=held, spent=spent)
+    return spent
 
 
 def table_size(e: ExperimentType, type_bytes: int, total_bytes: int) -> None:
@@ -598,4 +696,31 @@ def load(path: str | Path):
         raise ValueError(f"cannot read game file {str(path)!r}: {err}") from None
     if not found:
         raise ValueError(f"no game file {str(path)!r}")
-    return parse(path.read_text(encoding="utf-8"), name=path.stem)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as err:
+        raise ValueError(f"cannot read game file {str(path)!r}: {err.strerror or err}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ValueError(f"game file {str(path)!r} is larger than {MAX_FILE_BYTES // 2**20} MiB")
+    try:
+        text = decode(data)
+    except ValueError as err:
+        raise ValueError(f"{path}: {err}") from None
+    return parse(text, name=path.stem)
+
+
+def decode(data: bytes) -> str:
+    """A game file's bytes as text (UTF-8); a byte that is not UTF-8 is a ValueError at its line
+    and column, counted as `parse` counts them (LF, CRLF or CR end a line; a leading BOM is
+    not a column)."""
+    if not isinstance(data, bytes):
+        raise checks.ArgumentTypeError(f"data must be bytes, got {type(data).__name__}")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        before = data[: err.start].decode("utf-8", "replace").removeprefix("\ufeff")
+        before = before.replace("\r\n", "\n").replace("\r", "\n")
+        line, column = before.count("\n") + 1, len(before) - before.rfind("\n")
+        raise syntax_error(line, column, f"byte 0x{data[err.start]:02x} is not UTF-8 text "
+                           f"({err.reason}): save the file as UTF-8") from None

@@ -26,13 +26,15 @@ from .game import MAX_TURNS
 from .summaries import merge_sums
 from .tournament import check_lineup, game_sums, lineup_games
 
-__all__ = ["DEALS_PER_TASK", "GAMES_PER_TASK", "check_lineups", "deal_sums", "deals_per_task_for"]
+__all__ = ["DEALS_PER_TASK", "GAMES_PER_TASK", "MAX_GAMES", "check_lineups", "deal_sums", "deals_per_task_for"]
 
 DEALS_PER_TASK = 500  # the fewest deals of a task
 # A task plays at least this many games (deals x line-ups): about 1.5 s of one core for the
 # cheapest line-up (Greedy self-play on 28 cards, 0.2 ms a game), so that what each task costs
 # besides its games (sending it, its result, its chunk file; a few ms on any executor) is small.
 GAMES_PER_TASK = 8000
+SECONDS_PER_GAME = 2e-4  # the cheapest line-up's game (Greedy self-play, 28 cards), one core
+MAX_GAMES = 10**8  # games (deals x line-ups) of one call: 5.6 CPU-hours at the cheapest
 
 
 # ----- one block of deals --------------------------------------------------------------------
@@ -57,7 +59,11 @@ def deal_sums(lineup_list: Sequence[Sequence[str]], deals: int = 1000,
     run resumes; the result does not depend on either.
     """
     ups = check_lineups(lineup_list)
-    deals = checks.integer(deals, "deals", low=2, high=10**9)
+    deals = checks.integer(deals, "deals", low=2, high=10**12)
+    hours = deals * len(ups) * SECONDS_PER_GAME / 3600
+    checks.within_budget(f"deal_sums of {deals} deals x {len(ups)} line-ups (at least "
+                         f"{hours:.3g} CPU-hours)", deals * len(ups), MAX_GAMES, unit="games",
+                         largest=f"deals = {MAX_GAMES // len(ups)}")
     seed = checks.seed(seed)
     per_task = (deals_per_task_for(len(ups)) if deals_per_task is None
                 else checks.integer(deals_per_task, "deals_per_task", low=1))

@@ -26,7 +26,7 @@ from .cards import FULL, Deck
 from .game import MAX_TURNS
 from .source import claims_table
 from .strategies import STRATEGIES
-from .streaming import check_lineups, deal_sums
+from .streaming import MAX_GAMES, check_lineups, deal_sums
 from .summaries import merge_sums
 from .tournament import DECKS, MEDIUM, SMALL, lineups, pack, tournament, unpack, valve_table
 
@@ -221,7 +221,8 @@ def streaming_main(argv: Sequence[str] | None = None) -> None:
     if name is None or "lineups" not in spec:
         raise ValueError("give --table, or --lineups and --name (and --cards, --deals)")
     ups = check_lineups(spec["lineups"])
-    deals = checks.integer(spec["deals"], "--deals", low=2, high=10**9)
+    deals = checks.integer(spec["deals"], f"--deals with {len(ups)} line-up(s)", low=2,
+                           high=MAX_GAMES // len(ups))  # refused before any work
     table = _run_table(name, ups, spec["deck"], deals, sweeps.invocation(parser, argv))
     if name in LONG_RUNS and table.params != LONG_RUNS[name].params:
         raise ValueError(f"these line-ups, cards or deals are not those of {name}: give the sums "

@@ -290,10 +290,11 @@ def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
                         help="Cath's hand sizes")
     parser.add_argument("--smallest", action="store_true",
                         help="also write data/russian_cards_min_size.csv")
-    parser.add_argument("--descend", action="store_true",
+    only = parser.add_mutually_exclusive_group()  # one long run at a time
+    only.add_argument("--descend", action="store_true",
                         help="only run the long descent on the cached smallest-announcement table "
                              f"and write data/{LONG_TABLE}.csv (resumable)")
-    parser.add_argument("--matrix", action="store_true",
+    only.add_argument("--matrix", action="store_true",
                         help="only decide the open smallest sizes with the matrix model and "
                              f"write data/{MATRIX_TABLE}.csv")
     parser.add_argument("--work", type=float, default=None,
