@@ -64,6 +64,9 @@ SPEED_NAMES = {
     "warm_peak_mib": "peak memory, warm (MiB)", "reps": "repetitions",
     "load_1min": "machine load (1 min)", "cores": "cores", "result": "result",
     "role": "role", "finished": "finished", "note": "note",
+    "games_per_cpu_s": "games per CPU second", "cpu_s": "CPU seconds (whole process)",
+    "wall_s": "wall seconds", "program": "program", "bot": "bot or strategy",
+    "players": "players", "games": "games",
 }
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
