@@ -190,7 +190,7 @@ def clone_rows() -> list[dict]:
 
 def analysis_note(runs: list[dict]) -> str:
     """Import share, analysis time, the engine that ran and what the process imported."""
-    from bench_codebreaking_peer import machine
+    from puzzlelab.timing import machine
 
     imports = statistics.median(r["import"] for r in runs)
     wall = statistics.median(r["wall"] for r in runs)

@@ -88,8 +88,9 @@ def build(function: Any, args: tuple, source: str) -> str:
         cc.export("subtree", signature)(function.py_func)
         cc.compile()
         built = next(Path(scratch).glob(f"{MODULE}*"))
-        target = HERE / built.name
-        shutil.copy(built, target)
+        target, fresh = HERE / built.name, HERE / f".{built.name}.new"
+        shutil.copy(built, fresh)
+        os.replace(fresh, target)  # a new file: a process that loaded the old one keeps it
     RECORD.write_text(json.dumps({"source": _source_hash(source), "types": type_key(args)}))
     _loaded.cache_clear()
     return str(target)
