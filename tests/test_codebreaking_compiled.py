@@ -361,6 +361,6 @@ def test_a_one_game_process_imports_neither_numba_nor_pandas():
               "print(sorted(m for m in ('numba', 'pandas', 'scipy') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          check=True).stdout.split("\n")[0]
-    if not native.RECORD.exists():
+    if not native.available():
         pytest.skip("the walk is not built (python -m puzzlelab.codebreaking.warm)")
     assert out == "[]"

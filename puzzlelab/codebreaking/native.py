@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MODULE", "build", "solver", "type_key"]
+__all__ = ["MODULE", "available", "build", "solver", "type_key"]
 
 MODULE = "native_walk"  # the extension module's name (beside this file; not in the repository)
 HERE = Path(__file__).parent
@@ -65,6 +65,11 @@ def _loaded() -> tuple[Callable, str] | None:
         return module.subtree, record["types"]
     except (OSError, ImportError, ValueError, KeyError, AttributeError):
         return None
+
+
+def available() -> bool:
+    """Is the walk built from the current `compiled.py` (and not turned off)?"""
+    return _loaded() is not None
 
 
 def solver(args: tuple) -> Callable | None:

@@ -36,6 +36,9 @@ def warm() -> str:
         compiled.first_perfect_hit(game, live)
         compiled.distinct_partitions(game, live, np.arange(game.n_experiments, dtype=np.int32))
     exhaustive.optimal(mastermind(2, 3))
+    for small in (mastermind(3, 3), counterfeit_coin(4)):  # permutations int16, int64
+        for live in (np.arange(small.n_codes), np.arange(small.n_codes, dtype=np.int32)):
+            compiled.fixing_permutations(small.symmetry.code_perms, live, small.n_codes)
     return compiled.build_native()
 
 
