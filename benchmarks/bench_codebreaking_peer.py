@@ -4,8 +4,10 @@ Magruder's program (github.com/mikemag/Mastermind, MIT) plays every secret of Ma
 Knuth's, most parts, expected size and entropy strategies on the CPU (`SolverCPUFaster`, one
 thread). Its build is found through PUZZLELAB_MASTERMIND_PEER: the folder of its checkout, with
 one binary per size and strategy at build/<p>p<c>c-<Strategy>/mastermind (Strategy: Knuth,
-MostParts, ExpectedSize, Entropy) and its valid_solutions.json and ACReduced.json; nothing is
-downloaded or built here, and without it the benchmark says so in one line and stops.
+MostParts, ExpectedSize, Entropy) and its valid_solutions.json and ACReduced.json. A binary
+not there is built first from the folder's source (`build_peer`: CMake and a C++20 compiler,
+nothing downloaded); its commit is read by git, or from a file COMMIT in the folder. Without the
+folder the benchmark says so in one line and stops.
 
 For each size (4×6, 5×7, 5×8, 6×6) and strategy, `rounds` interleaved rounds, each run a fresh
 process measured the same way (CPU seconds, user + system, by wait4; wall time; peak resident
@@ -79,11 +81,60 @@ def stored_note(runs: list[dict], stored: int | None) -> str:
     return f"its stored answer (valid_solutions.json) {stored} disagrees with its run{said}"
 
 
+# How one build of the peer plays one size and strategy: its main.cpp fixes them at compile time
+# (`SingleGameAlgo`, `singleGamePinCount`, `singleGameColorCount`); its unit tests and game log
+# are turned off. Its CMakeLists.txt is made to build offline on one CPU: CMake 3.25.1 accepted,
+# nlohmann_json from the system (Debian's nlohmann-json3-dev; libcpuid-dev for its CPU report)
+# instead of downloading it, and no CUDA.
+MAIN_EDITS = [("using SingleGameAlgo = Algos::Knuth;", "using SingleGameAlgo = Algos::{algo};"),
+              ("singleGamePinCount = 4;", "singleGamePinCount = {pegs};"),
+              ("singleGameColorCount = 6;", "singleGameColorCount = {colors};"),
+              ("shouldRunTests = true;", "shouldRunTests = false;"),
+              ("singleGameLog = true;", "singleGameLog = false;")]
+CMAKE_EDITS = [("VERSION 3.25.2)", "VERSION 3.25.1)"),
+               ("FetchContent_MakeAvailable(json)", "find_package(nlohmann_json REQUIRED)"),
+               ("check_language(CUDA)", ""), ("if (CMAKE_CUDA_COMPILER)", "if (FALSE)")]
+
+
+def build_peer(folder: Path, pegs: int, colors: int, strategy: str) -> Path:
+    """Build the peer for one size and strategy (CMake, Release) from a copy of its source in
+    folder/variants/, into peer_binary's place; the binary (kept if already built)."""
+    binary = peer_binary(folder, pegs, colors, strategy)
+    if binary.is_file():
+        return binary
+    source = folder / "variants" / binary.parent.name
+    shutil.rmtree(source, ignore_errors=True)
+    source.mkdir(parents=True)
+    for path in folder.iterdir():
+        if path.is_file() and path.suffix in (".cpp", ".hpp", ".inl", ".h", ".in", ".txt"):
+            shutil.copy(path, source)
+    values = {"algo": STRATEGIES[strategy], "pegs": pegs, "colors": colors}
+    for name, edits in (("main.cpp", MAIN_EDITS), ("CMakeLists.txt", CMAKE_EDITS)):
+        text = (source / name).read_text()
+        for old, new in edits:
+            if old not in text:
+                raise SystemExit(f"{name} of the peer has no {old!r}: another version?")
+            text = text.replace(old, new.format(**values))
+        if name == "CMakeLists.txt":
+            text = "\n".join(line for line in text.splitlines()
+                             if not line.startswith("FetchContent_Declare(json"))
+        (source / name).write_text(text)
+    binary.parent.mkdir(parents=True, exist_ok=True)
+    for step in (["cmake", "-S", str(source), "-B", ".", "-DCMAKE_BUILD_TYPE=Release"],
+                 ["make", "-j1"]):
+        subprocess.run(step, cwd=binary.parent, check=True, capture_output=True)
+    print(f"built {binary}", flush=True)
+    return binary
+
+
 def peer_commit(folder: Path) -> str:
-    """The peer checkout's commit (short), or 'unknown commit'."""
+    """The peer checkout's commit (short), else the first word of a COMMIT file beside its
+    source (an archive of it has no .git), or 'unknown commit'."""
     out = subprocess.run(["git", "-C", str(folder), "log", "-1", "--format=%h"],
                          capture_output=True, text=True, check=False)
-    return out.stdout.strip() or "unknown commit"
+    named = folder / "COMMIT"
+    written = named.read_text().split()[:1] if named.is_file() else []
+    return out.stdout.strip() or (written[0] if written else "unknown commit")
 
 
 # GNU time reports its command's own peak memory: a child of this process would report this
@@ -244,9 +295,7 @@ def main(rounds: int, sizes: list[tuple[int, int]]) -> None:
     rows = _kept_rows(sizes)
     for pegs, colors in sizes:
         for strategy in STRATEGIES:
-            if not peer_binary(folder, pegs, colors, strategy).is_file():
-                print(f"no peer binary for {pegs}p{colors}c {strategy}: case skipped")
-                continue
+            build_peer(folder, pegs, colors, strategy)
             case_rows = rows_of(folder, pegs, colors, strategy, rounds)
             _add_ratios(case_rows)
             rows += case_rows
