@@ -13,17 +13,24 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from .checks import ArgumentTypeError
+
 __all__ = ["Deferred", "intrinsic", "materialize", "njit"]
 
 _PENDING: dict[str, list[Deferred]] = {}
 _LOCK = threading.RLock()
 _OWN = ("func", "kind", "options")
+KINDS = ("njit", "intrinsic")
 
 
 class Deferred:
     """A function that its module's first call of a compiled function hands to numba."""
 
     def __init__(self, func: Callable, kind: str, options: dict[str, Any]) -> None:
+        if not callable(func) or not hasattr(func, "__module__") or kind not in KINDS or \
+                not isinstance(options, dict):
+            raise ArgumentTypeError(f"Deferred takes a function, a kind of {KINDS} and a dict of "
+                                    f"options, got {func!r}, {kind!r}, {options!r}")
         self.func, self.kind, self.options = func, kind, options
         self.__name__, self.__doc__, self.__wrapped__ = func.__name__, func.__doc__, func
         _PENDING.setdefault(func.__module__, []).append(self)
@@ -53,6 +60,8 @@ def intrinsic(func: Callable) -> Deferred:
 
 def materialize(module: str) -> dict[str, Any]:
     """Replace the module's deferred functions by numba's (importing numba); its namespace."""
+    if not isinstance(module, str) or module not in sys.modules:
+        raise ArgumentTypeError(f"module must name an imported module, got {module!r}")
     namespace = sys.modules[module].__dict__
     with _LOCK:
         pending = _PENDING.pop(module, [])

@@ -27,6 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from ..checks import ArgumentTypeError
+
 __all__ = ["MODULE", "available", "build", "solver", "type_key"]
 
 MODULE = "native_walk"  # the extension module's name (beside this file; not in the repository)
@@ -74,6 +76,8 @@ def available() -> bool:
 
 def solver(args: tuple) -> Callable | None:
     """The ahead-of-time walk if it takes these arguments, else None (numba's then)."""
+    if not isinstance(args, tuple):
+        raise ArgumentTypeError(f"args must be the walk's tuple of arguments, got {args!r}")
     loaded = _loaded()
     return loaded[0] if loaded is not None and loaded[1] == type_key(args) else None
 
