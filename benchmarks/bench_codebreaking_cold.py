@@ -25,7 +25,13 @@ Each row gives the median and fastest whole-process wall time (`whole_process_s`
 mean 1-minute load over the runs, the machine and the import share in the note;
 `times_subject` is against the subject of the row's case (4×6: `analyze`; 4×7: the table).
 Writes data/bench_codebreaking_cold.csv (the shared schema). About a minute with 15 rounds on
-a quiet 2-core machine (PUZZLELAB_BENCH_QUICK=1 runs 5).
+a quiet 2-core machine (PUZZLELAB_BENCH_QUICK=1 runs 5), then a minute for the fresh clone:
+
+- a fresh clone of this commit (`git clone`, new file times: numba's cache empty), the install
+  step's compile (`python -m puzzlelab.codebreaking.warm`, as the Makefile's venv target runs
+  it), then the first compiled Mastermind 4×6 call (`compiled.analyze`) in a new process,
+  whole-process wall and CPU time; and the same call on a fresh clone without the install step
+  (numba compiles the engine first: what a newcomer waited for before).
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 HEAVY = ("pandas", "matplotlib", "scipy", "numba")
 # label, role, case (pegs, colours), engine: what `case` imports to analyse
@@ -75,14 +82,16 @@ def case(engine: str, pegs: int, colors: int) -> dict:
     analysed = time.perf_counter() - start - imported
     compiled = sys.modules.get("puzzlelab.codebreaking.compiled")
     hits = misses = 0
-    if compiled is not None:
+    ahead = "puzzlelab.codebreaking.native_walk" in sys.modules
+    if compiled is not None and "numba" in sys.modules:
         from numba.core.registry import CPUDispatcher
 
         dispatchers = [f for f in vars(compiled).values() if isinstance(f, CPUDispatcher)]
         hits = sum(sum(f.stats.cache_hits.values()) for f in dispatchers)
         misses = sum(sum(f.stats.cache_misses.values()) for f in dispatchers)
     return {"total": result.total, "worst": result.worst, "import": imported,
-            "analysis": analysed, "engine": "compiled" if hits + misses else "table",
+            "analysis": analysed,
+            "engine": "ahead" if ahead else "compiled" if hits + misses else "table",
             "cache hits": hits, "compiled afresh": misses,
             "heavy": [m for m in HEAVY if m in sys.modules]}
 
@@ -125,18 +134,74 @@ def row(label: str, role: str, runs: list[dict], note: str, result: str,
     return out
 
 
+FIRST_CALL = ("from puzzlelab.codebreaking import compiled, mastermind; "
+              "print(compiled.analyze(mastermind(4, 6), 'max-models').total)")
+
+
+def fresh_clone(install: bool) -> dict:
+    """A fresh clone of this commit; with `install`, the install step's compile
+    (`python -m puzzlelab.codebreaking.warm`); then the first compiled Mastermind 4×6 call in a
+    new process: its wall and CPU seconds (and the install step's)."""
+    import tempfile
+
+    root = Path(__file__).resolve().parents[1]
+    commit = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
+                            text=True, check=True).stdout.strip()
+    with tempfile.TemporaryDirectory() as scratch:
+        clone = Path(scratch) / "clone"
+        subprocess.run(["git", "clone", "-q", str(root), str(clone)], check=True)
+        subprocess.run(["git", "-C", str(clone), "checkout", "-q", commit], check=True)
+        env = dict(os.environ, PYTHONPATH=str(clone), TQDM_DISABLE="1")
+        steps = [[sys.executable, "-m", "puzzlelab.codebreaking.warm"]] if install else []
+        times = [_timed(step, clone, env) for step in steps + [
+            [sys.executable, "-c", FIRST_CALL]]]
+    return {"wall": times[-1][0], "cpu": times[-1][1], "load": os.getloadavg()[0],
+            "install": times[0] if install else None}
+
+
+def _timed(command: list[str], cwd: Path, env: dict) -> tuple[float, float]:
+    """A process run to its end in `cwd`: wall and CPU seconds (user + system)."""
+    start = time.perf_counter()
+    child = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    if os.waitstatus_to_exitcode(status):
+        raise SystemExit(f"{command} failed")
+    return time.perf_counter() - start, usage.ru_utime + usage.ru_stime
+
+
+def clone_rows() -> list[dict]:
+    """The first compiled 4×6 call on a fresh clone, after the install step and without it."""
+    from puzzlelab.timing import _add_ratios
+
+    rows = []
+    for install, role in ((True, "subject"), (False, "baseline")):
+        run = fresh_clone(install)
+        label = ("first compiled call (compiled.analyze) after the install step" if install
+                 else "first compiled call on a fresh clone without the install step")
+        note = (f"whole process {run['cpu']:.2f} s CPU; the install step's compile took "
+                f"{run['install'][0]:.0f} s wall, {run['install'][1]:.0f} s CPU" if install
+                else f"whole process {run['cpu']:.2f} s CPU: numba compiles the engine")
+        out = row(label, role, [run], note, "5801 (worst 5)")
+        out["case"] = "a fresh clone, Mastermind 4x6"
+        rows.append(out)
+    _add_ratios(rows)
+    return rows
+
+
 def analysis_note(runs: list[dict]) -> str:
     """Import share, analysis time, the engine that ran and what the process imported."""
-    from bench_codebreaking_peer import machine
+    from puzzlelab.timing import machine
 
     imports = statistics.median(r["import"] for r in runs)
     wall = statistics.median(r["wall"] for r in runs)
     heavy = sorted({m for r in runs for m in r["heavy"]})
     first = runs[0]
-    engine = ("the compiled engine: "
+    engine = {"compiled": "the compiled engine: "
               f"{first['cache hits']} compiled entry point(s) loaded from numba's cache (with the "
-              "functions they call), none compiled" if first["engine"] == "compiled"
-              else "played over the outcome table (numpy alone)")
+              "functions they call), none compiled",
+              "ahead": "the compiled engine's walk built at install (codebreaking.native), "
+              "numba not imported",
+              "table": "played over the outcome table (numpy alone)"}[first["engine"]]
     return (f"import {imports:.2f} s ({imports / wall:.0%} of the process), analysis (first "
             f"call) {statistics.median(r['analysis'] for r in runs):.2f} s; {engine}; imported "
             f"{', '.join(heavy) if heavy else 'none'} of {', '.join(HEAVY)}; {machine()}")
@@ -167,7 +232,7 @@ def main(rounds: int) -> None:
                        for label, _ in BASELINES]
     for rows in groups.values():
         _add_ratios(rows)
-    every = [r for rows in groups.values() for r in rows]
+    every = [r for rows in groups.values() for r in rows] + clone_rows()
     print(write_rows(every, "bench_codebreaking_cold").to_string(index=False))
 
 

@@ -4,25 +4,27 @@ Magruder's program (github.com/mikemag/Mastermind, MIT) plays every secret of Ma
 Knuth's, most parts, expected size and entropy strategies on the CPU (`SolverCPUFaster`, one
 thread). Its build is found through PUZZLELAB_MASTERMIND_PEER: the folder of its checkout, with
 one binary per size and strategy at build/<p>p<c>c-<Strategy>/mastermind (Strategy: Knuth,
-MostParts, ExpectedSize, Entropy) and its valid_solutions.json and ACReduced.json; nothing is
-downloaded or built here, and without it the benchmark says so in one line and stops.
+MostParts, ExpectedSize, Entropy) and its valid_solutions.json and ACReduced.json. A binary
+not there is built first from the folder's source (`build_peer`: CMake and a C++20 compiler,
+nothing downloaded); its commit is read by git, or from a file COMMIT in the folder. Without the
+folder the benchmark says so in one line and stops.
 
-For each size (4×6, 5×7, 5×8, 6×6) and strategy, `rounds` interleaved rounds, each process
-fresh: the peer; our engine with its rules (`compiled.analyze(..., rules="mikemag", first=<its
-first guess>)`) on one thread (the subject) and on every core; our engine with our own rules
-(its own first guess; totals differ, so not like for like). Figures are in-process analysis
-times, the minimum and median over rounds:
+For each size (4×6, 5×7, 5×8, 6×6) and strategy, `rounds` interleaved rounds, each run a fresh
+process measured the same way (CPU seconds, user + system, by wait4; wall time; peak resident
+memory by GNU time): the peer; our engine with its rules (`compiled.analyze(..., rules="mikemag",
+first=<its first guess>)`) on one thread (the subject) and on every core; our engine with our
+own rules (its own first guess; totals differ, so not like for like). Our process (`ONE_GAME`)
+imports the engine, builds the game and analyses it once, as the peer's process does; no run
+includes a compile (the install step built our engine: `python -m puzzlelab.codebreaking.warm`).
 
-- ours, one thread: the CPU time of a second call in the process (the first, `cold_s`, also
-  loads the compiled code from numba's cache); on every core: the wall time of that call;
-- the peer: the lesser of its own timer (playAllGames, wall clock) and its whole process's CPU
-  time (both at least its analysis's CPU time; its start-up is a few milliseconds).
-
-Each row records the process's wall time and peak resident memory, the core count, the mean
-1-minute load over the case's runs (above the core count, other work shared the cores) and
-the machine (peak memory by GNU time where there is one). Writes data/bench_codebreaking_peer.csv
-(the shared schema). About 20 minutes on a quiet 2-core machine with 3 rounds (`--rounds`;
-PUZZLELAB_BENCH_QUICK=1 runs 1; one round took 25 minutes on this machine at a load of 6 to 12).
+Columns: warm_min_s / warm_median_s hold the whole process's CPU seconds (fastest, median over
+rounds) and times_subject their ratio to ours; whole_process_s the median wall time; cold_s the
+in-process solve time each program reports (the peer: its own timer; ours: the CPU time of the
+`analyze` call); cold_peak_mib the largest peak memory. Each row also records the core count, the
+mean 1-minute load over the case's runs (above the core count, other work shared the cores), the
+machine, and whether the peer printed that its stored answer disagrees with its solver.
+Writes data/bench_codebreaking_peer.csv (the shared schema). About 15 minutes on a 2-core
+machine with 3 rounds (`--rounds`; PUZZLELAB_BENCH_QUICK=1 runs 1).
 """
 
 from __future__ import annotations
@@ -59,11 +61,80 @@ def peer_binary(folder: Path, pegs: int, colors: int, strategy: str) -> Path:
     return folder / "build" / f"{pegs}p{colors}c-{STRATEGIES[strategy]}" / "mastermind"
 
 
+def stored_total(folder: Path, pegs: int, colors: int, strategy: str) -> int | None:
+    """The total the peer stores as its answer (valid_solutions.json), which it checks its run
+    against (printing "ERROR: Total turns doesn't match" when they differ)."""
+    name = {"MostParts": "Most Parts", "ExpectedSize": "Expected Size"}.get(
+        STRATEGIES[strategy], STRATEGIES[strategy])
+    stored = json.loads((folder / "valid_solutions.json").read_text())
+    entry = stored.get(name, {}).get(str(pegs), {}).get(str(colors))
+    return None if entry is None else int(entry["total_turns"])
+
+
+def stored_note(runs: list[dict], stored: int | None) -> str:
+    """What the peer's stored answer says beside its run's total."""
+    if stored is None:
+        return "no stored answer"
+    if stored == runs[0]["total"]:
+        return f"its stored answer (valid_solutions.json) {stored} agrees"
+    said = " (it prints 'Total turns doesn't match')" if any(r["mismatch"] for r in runs) else ""
+    return f"its stored answer (valid_solutions.json) {stored} disagrees with its run{said}"
+
+
+# How one build of the peer plays one size and strategy: its main.cpp fixes them at compile time
+# (`SingleGameAlgo`, `singleGamePinCount`, `singleGameColorCount`); its unit tests and game log
+# are turned off. Its CMakeLists.txt is made to build offline on one CPU: CMake 3.25.1 accepted,
+# nlohmann_json from the system (Debian's nlohmann-json3-dev; libcpuid-dev for its CPU report)
+# instead of downloading it, and no CUDA.
+MAIN_EDITS = [("using SingleGameAlgo = Algos::Knuth;", "using SingleGameAlgo = Algos::{algo};"),
+              ("singleGamePinCount = 4;", "singleGamePinCount = {pegs};"),
+              ("singleGameColorCount = 6;", "singleGameColorCount = {colors};"),
+              ("shouldRunTests = true;", "shouldRunTests = false;"),
+              ("singleGameLog = true;", "singleGameLog = false;")]
+CMAKE_EDITS = [("VERSION 3.25.2)", "VERSION 3.25.1)"),
+               ("FetchContent_MakeAvailable(json)", "find_package(nlohmann_json REQUIRED)"),
+               ("check_language(CUDA)", ""), ("if (CMAKE_CUDA_COMPILER)", "if (FALSE)")]
+
+
+def build_peer(folder: Path, pegs: int, colors: int, strategy: str) -> Path:
+    """Build the peer for one size and strategy (CMake, Release) from a copy of its source in
+    folder/variants/, into peer_binary's place; the binary (kept if already built)."""
+    binary = peer_binary(folder, pegs, colors, strategy)
+    if binary.is_file():
+        return binary
+    source = folder / "variants" / binary.parent.name
+    shutil.rmtree(source, ignore_errors=True)
+    source.mkdir(parents=True)
+    for path in folder.iterdir():
+        if path.is_file() and path.suffix in (".cpp", ".hpp", ".inl", ".h", ".in", ".txt"):
+            shutil.copy(path, source)
+    values = {"algo": STRATEGIES[strategy], "pegs": pegs, "colors": colors}
+    for name, edits in (("main.cpp", MAIN_EDITS), ("CMakeLists.txt", CMAKE_EDITS)):
+        text = (source / name).read_text()
+        for old, new in edits:
+            if old not in text:
+                raise SystemExit(f"{name} of the peer has no {old!r}: another version?")
+            text = text.replace(old, new.format(**values))
+        if name == "CMakeLists.txt":
+            text = "\n".join(line for line in text.splitlines()
+                             if not line.startswith("FetchContent_Declare(json"))
+        (source / name).write_text(text)
+    binary.parent.mkdir(parents=True, exist_ok=True)
+    for step in (["cmake", "-S", str(source), "-B", ".", "-DCMAKE_BUILD_TYPE=Release"],
+                 ["make", "-j1"]):
+        subprocess.run(step, cwd=binary.parent, check=True, capture_output=True)
+    print(f"built {binary}", flush=True)
+    return binary
+
+
 def peer_commit(folder: Path) -> str:
-    """The peer checkout's commit (short), or 'unknown commit'."""
+    """The peer checkout's commit (short), else the first word of a COMMIT file beside its
+    source (an archive of it has no .git), or 'unknown commit'."""
     out = subprocess.run(["git", "-C", str(folder), "log", "-1", "--format=%h"],
                          capture_output=True, text=True, check=False)
-    return out.stdout.strip() or "unknown commit"
+    named = folder / "COMMIT"
+    written = named.read_text().split()[:1] if named.is_file() else []
+    return out.stdout.strip() or (written[0] if written else "unknown commit")
 
 
 # GNU time reports its command's own peak memory: a child of this process would report this
@@ -93,7 +164,8 @@ def run_child(command: list[str], cwd: str | None = None) -> tuple[str, float, f
 
 
 def run_peer(folder: Path, pegs: int, colors: int, strategy: str) -> dict:
-    """One run of the peer in a fresh folder: its totals, first guess, timer, CPU and memory."""
+    """One run of the peer in a fresh folder: its totals, first guess, own solve time, and the
+    whole process's CPU, wall time and peak memory."""
     with tempfile.TemporaryDirectory() as cwd:
         for name in PEER_FILES:
             shutil.copy(folder / name, cwd)
@@ -103,40 +175,28 @@ def run_peer(folder: Path, pegs: int, colors: int, strategy: str) -> dict:
                  if '"run"' in line]
     run = stats[-1]
     return {"total": run["Total Turns"], "worst": run["Max Turns"], "first": run["Initial Guess"],
-            "timer": run["Elapsed (s)"], "seconds": min(run["Elapsed (s)"], cpu), "cpu": cpu,
-            "wall": wall, "peak": peak, "load": os.getloadavg()[0]}
+            "inside": run["Elapsed (s)"], "cpu": cpu, "wall": wall, "peak": peak,
+            "load": os.getloadavg()[0], "mismatch": "Total turns doesn't match" in out}
+
+
+# Ours as a one-game process: import the engine, build the game, analyse it once (no second
+# call, no tree: the tree would import pandas), print the totals and the call's CPU time.
+ONE_GAME = ("import sys, time; from puzzlelab.codebreaking import compiled, mastermind; "
+            "p, c, s, f, r, t = sys.argv[1:]; game = mastermind(int(p), int(c)); "
+            "cpu = time.process_time(); "
+            "a = compiled.analyze(game, s, rules=r, first=f or None, threads=int(t)); "
+            "print(a.total, a.worst, time.process_time() - cpu)")
 
 
 def run_ours(pegs: int, colors: int, strategy: str, first: str, rules: str,
              threads: int) -> dict:
-    """One fresh process of our engine (see `case`)."""
-    out, wall, cpu, peak = run_child([sys.executable, __file__, "--case", str(pegs), str(colors),
+    """One fresh process of our engine analysing one game: totals, the call's CPU time, and the
+    whole process's CPU, wall time and peak memory."""
+    out, wall, cpu, peak = run_child([sys.executable, "-c", ONE_GAME, str(pegs), str(colors),
                                       strategy, first, rules, str(threads)])
-    result = json.loads(out.strip().splitlines()[-1])
-    seconds = result["warm cpu"] if threads == 1 else result["warm wall"]
-    return {**result, "seconds": seconds, "wall": wall, "peak": peak,
-            "load": os.getloadavg()[0]}
-
-
-def case(pegs: int, colors: int, strategy: str, first: str, rules: str, threads: int) -> dict:
-    """Inside a fresh process: import the engine, build the game, analyse it twice, report the
-    import's wall time and both calls' times."""
-    start = time.perf_counter()
-    from puzzlelab.codebreaking import compiled, mastermind
-
-    imported = time.perf_counter() - start
-
-    game = mastermind(pegs, colors)
-    options = {"threads": threads, "rules": rules, "first": first or None}
-    times = []
-    for _ in range(2):
-        cpu, wall = time.process_time(), time.perf_counter()
-        result = compiled.analyze(game, strategy, **options)
-        times.append((time.process_time() - cpu, time.perf_counter() - wall))
-    return {"total": result.total, "worst": result.worst,
-            "first": result.tree.experiment.iloc[0], "import wall": imported,
-            "cold cpu": times[0][0],
-            "cold wall": times[0][1], "warm cpu": times[1][0], "warm wall": times[1][1]}
+    total, worst, inside = out.split()
+    return {"total": int(total), "worst": int(worst), "inside": float(inside), "cpu": cpu,
+            "wall": wall, "peak": peak, "load": os.getloadavg()[0]}
 
 
 def rows_of(folder: Path, pegs: int, colors: int, strategy: str, rounds: int) -> list[dict]:
@@ -152,17 +212,18 @@ def rows_of(folder: Path, pegs: int, colors: int, strategy: str, rounds: int) ->
         runs["ours all cores"].append(run_ours(pegs, colors, strategy, peer["first"], "mikemag",
                                                threads))
         runs["own"].append(run_ours(pegs, colors, strategy, "", "puzzlelab", 1))
-        print(pegs, colors, strategy, {k: round(v[-1]["seconds"], 4) for k, v in runs.items()},
+        print(pegs, colors, strategy, {k: round(v[-1]["cpu"], 3) for k, v in runs.items()},
               flush=True)
     commit = peer_commit(folder)
     first = runs["peer"][0]["first"]
+    stored = stored_note(runs["peer"], stored_total(folder, pegs, colors, strategy))
     methods = [
         ("ours", "puzzlelab engine, mikemag's rules, 1 thread (CPU)", "subject", True,
-         f"first guess {first} (the peer's); in-process CPU time of a second call"),
+         f"first guess {first} (the peer's); {machine()}"),
         ("peer", f"mikemag/Mastermind {commit}, CPU solver, 1 thread", "baseline", True,
-         "C++ (CMake Release); in-process: the lesser of its timer and its process CPU time"),
-        ("ours all cores", f"puzzlelab engine, mikemag's rules, {threads} threads (wall)",
-         "baseline", True, "in-process wall time of a second call"),
+         f"C++ (CMake Release, -march=native); in-process: its own timer; {stored}"),
+        ("ours all cores", f"puzzlelab engine, mikemag's rules, {threads} threads (CPU)",
+         "baseline", True, "numba's threaded walk: the process imports numba and loads its cache"),
         ("own", "puzzlelab engine, own rules, 1 thread (CPU)", "baseline", False,
          "its own first guess and exact scores: another total"),
     ]
@@ -172,20 +233,18 @@ def rows_of(folder: Path, pegs: int, colors: int, strategy: str, rounds: int) ->
         done = runs[key]
         result = _result(done[0])
         same = like and result == subject_result
-        if key == "ours":
-            note = f"{note}; {_fresh(done)}; {machine()}"
+        note = f"{note}; {_described(done)}"
         rows.append(_row(pegs, colors, strategy, label, role, same, result, done, threads, note))
     return rows
 
 
-def _fresh(runs: list[dict]) -> str:
-    """What a fresh process of ours costs (medians): its import, first call and whole run."""
+def _described(runs: list[dict]) -> str:
+    """The medians the columns do not hold: the whole process's wall time and the solve's share."""
     def median(key: str) -> float:
         return statistics.median(r[key] for r in runs)
 
-    return (f"a fresh process: import {median('import wall'):.2f} s, first call (loads the "
-            f"compiled code) {median('cold wall'):.2f} s, whole process {median('wall'):.2f} s "
-            "(wall)")
+    return (f"whole process {median('cpu'):.3f} s CPU, {median('wall'):.3f} s wall; "
+            f"in-process solve {median('inside'):.3f} s")
 
 
 def _result(run: dict) -> str:
@@ -194,15 +253,15 @@ def _result(run: dict) -> str:
 
 def _row(pegs: int, colors: int, strategy: str, label: str, role: str, like: bool, result: str,
          runs: list[dict], threads: int, note: str) -> dict:
-    """A row of the shared benchmark schema (`puzzlelab.timing.COLUMNS`)."""
+    """A row of the shared benchmark schema (`puzzlelab.timing.COLUMNS`): warm_* hold the whole
+    process's CPU seconds (each run a fresh process), cold_s the in-process solve time."""
     from puzzlelab.timing import COLUMNS
 
-    seconds = [r["seconds"] for r in runs]
+    seconds = [r["cpu"] for r in runs]
     row = dict.fromkeys(COLUMNS)
     row.update(puzzle="codebreaking", case=f"{LABELS[strategy]}, Mastermind {pegs}x{colors}",
                method=label, role=role, like_for_like="yes" if like else "no", result=result,
-               finished="yes", cold_s=statistics.median(r.get("cold cpu", r["seconds"])
-                                                        for r in runs),
+               finished="yes", cold_s=statistics.median(r["inside"] for r in runs),
                whole_process_s=statistics.median(r["wall"] for r in runs),
                cold_peak_mib=max(r["peak"] for r in runs), cold_reps=len(runs),
                warm_min_s=min(seconds), warm_median_s=statistics.median(seconds),
@@ -236,9 +295,7 @@ def main(rounds: int, sizes: list[tuple[int, int]]) -> None:
     rows = _kept_rows(sizes)
     for pegs, colors in sizes:
         for strategy in STRATEGIES:
-            if not peer_binary(folder, pegs, colors, strategy).is_file():
-                print(f"no peer binary for {pegs}p{colors}c {strategy}: case skipped")
-                continue
+            build_peer(folder, pegs, colors, strategy)
             case_rows = rows_of(folder, pegs, colors, strategy, rounds)
             _add_ratios(case_rows)
             rows += case_rows
@@ -253,13 +310,6 @@ if __name__ == "__main__":
     parser.add_argument("--sizes", default=",".join(f"{p}x{c}" for p, c in SIZES),
                         help="sizes to run, e.g. 4x6,5x7 (all four by default; the rows of "
                              "the others are kept)")
-    parser.add_argument("--case", nargs=6, metavar=("PEGS", "COLORS", "STRATEGY", "FIRST",
-                                                    "RULES", "THREADS"),
-                        help="run one case in this process (internal)")
     options = parser.parse_args()
-    if options.case:
-        p, c, s, f, r, t = options.case
-        print(json.dumps(case(int(p), int(c), s, f, r, int(t))))
-    else:
-        main(options.rounds, [tuple(int(x) for x in size.split("x"))
-                              for size in options.sizes.split(",")])
+    main(options.rounds, [tuple(int(x) for x in size.split("x"))
+                          for size in options.sizes.split(",")])

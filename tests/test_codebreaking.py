@@ -560,29 +560,32 @@ def test_cobra_figures_stand_beside_the_case_they_name():
         explore.cobra_answers(outside, {})
 
 
-def test_peer_speed_sets_the_fastest_runs_side_by_side_per_rule_and_size():
+def test_peer_speed_sets_whole_processes_side_by_side_per_rule_and_size():
     case = "Knuth (max-models), Mastermind 5x7"
+    stored = "its own timer; its stored answer (valid_solutions.json) 87940 disagrees with its run"
     methods = [("puzzlelab engine, mikemag's rules, 1 thread (CPU)", "subject", "87936 (worst 7)",
-                0.5, 200.0),
+                0.5, 0.3, 200.0, ""),
                ("mikemag/Mastermind abc1234, CPU solver, 1 thread", "baseline", "87936 (worst 7)",
-                2.0, 6.0),
-               ("puzzlelab engine, mikemag's rules, 2 threads (wall)", "baseline",
-                "87936 (worst 7)", 0.25, 210.0),
+                2.0, 1.9, 6.0, stored),
+               ("puzzlelab engine, mikemag's rules, 2 threads (CPU)", "baseline",
+                "87936 (worst 7)", 0.9, 0.2, 210.0, ""),
                ("puzzlelab engine, own rules, 1 thread (CPU)", "baseline", "87940 (worst 7)",
-                0.5, 200.0)]
-    bench = pd.DataFrame([(case, m, role, result, t, mib, 1.5)
-                          for m, role, result, t, mib in methods],
-                         columns=["case", "method", "role", "result", "warm_min_s",
-                                  "cold_peak_mib", "load_1min"])
+                0.5, 0.3, 200.0, "")]
+    bench = pd.DataFrame([(case, m, role, result, t, inside, mib, 1.5, note)
+                          for m, role, result, t, inside, mib, note in methods],
+                         columns=["case", "method", "role", "result", "warm_median_s", "cold_s",
+                                  "cold_peak_mib", "load_1min", "note"])
     row = explore.peer_speed(bench).iloc[0].to_dict()
     assert row["rule"] == "Knuth" and row["Mastermind"] == "5 × 7"
-    assert (row["ours, 1 core (s)"], row["ours, all cores (s)"],
-            row["peer, 1 core (s)"], row["peer's time over ours"]) == (0.5, 0.25, 2.0, 4.0)
+    assert (row["ours, whole process (s)"], row["peer, whole process (s)"],
+            row["peer's time over ours"]) == (0.5, 2.0, 2.0 / 0.5)
+    assert (row["ours, solve (s)"], row["peer, solve (s)"]) == (0.3, 1.9)
     assert (row["total, peer's rules: ours"], row["peer's total"],
             row["total, our rules"]) == ("87936", "87936", "87940")
     memory = explore.peer_memory(bench).iloc[0].to_dict()
     assert (memory["rule"], memory["peak memory, ours (MiB)"], memory["peak memory, peer's (MiB)"],
-            memory["machine load"]) == ("Knuth", 200, 6, 1.5)
+            memory["peer's stored total"], memory["machine load"]) == ("Knuth", 200, 6, "87940",
+                                                                         1.5)
     assert explore.peer_version(bench) == "mikemag/Mastermind abc1234"
     assert explore.peer_speed(bench[bench.role == "subject"]).empty  # no peer row: no row
     assert explore.peer_memory(bench[bench.role == "subject"]).empty

@@ -332,3 +332,35 @@ def test_plot_scaling_draws_both_engines_and_refuses_other_tables():
     for wrong in (10**6, outside.drop(columns="source")):  # fuzz finding: an AttributeError
         with pytest.raises(checks.ArgumentTypeError, match="outside must be None or a table"):
             notebook.plot_scaling(bench, outside=wrong)
+
+
+@pytest.mark.parametrize("pegs, colors", [(3, 4), (4, 5), (2, 9)])
+def test_the_walk_built_at_install_plays_numba_s_tree(monkeypatch, pegs, colors):
+    """The ahead-of-time walk (`native`) and numba's give the same lengths and tree, every rank."""
+    from puzzlelab.codebreaking import compiled, native
+
+    game, used = mastermind(pegs, colors), []
+    solver = native.solver
+    monkeypatch.setattr(native, "solver", lambda args: used.append(solver(args)) or used[-1])
+    built = [compiled.analyze(game, s, rules=r) for s in STRATEGIES for r in compiled.RULES]
+    if not all(used):
+        pytest.skip("the walk is not built (python -m puzzlelab.codebreaking.warm)")
+    monkeypatch.setattr(native, "solver", lambda args: None)
+    for a, (s, r) in zip(built, [(s, r) for s in STRATEGIES for r in compiled.RULES]):
+        b = compiled.analyze(game, s, rules=r)
+        assert np.array_equal(a.lengths, b.lengths) and np.array_equal(a.determined, b.determined)
+        pd.testing.assert_frame_equal(a.tree, b.tree)
+
+
+def test_a_one_game_process_imports_neither_numba_nor_pandas():
+    """With the walk built, analysing Mastermind in a fresh process loads only numpy's kind."""
+    from puzzlelab.codebreaking import native
+
+    script = ("import sys; from puzzlelab.codebreaking import compiled, mastermind; "
+              "compiled.analyze(mastermind(3, 4), 'parts'); "
+              "print(sorted(m for m in ('numba', 'pandas', 'scipy') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout.split("\n")[0]
+    if not native.available():
+        pytest.skip("the walk is not built (python -m puzzlelab.codebreaking.warm)")
+    assert out == "[]"

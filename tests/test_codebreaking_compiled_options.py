@@ -133,6 +133,9 @@ def test_compiled_mikemag_ranks_agree_with_the_reference(counts):
         assert fast == _mikemag_rank(counts, s, strategy)
 
 
+compiled.load()  # numba's functions now: the jitted helper below reaches one by attribute
+
+
 @njit
 def compiled_fma(a, b, c):
     return compiled._fma32(a, b, c)

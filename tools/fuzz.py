@@ -64,6 +64,11 @@ SKIPPED = {
     "puzzlelab.runner.run_notebook": "runs a notebook in a kernel (tests/test_cli.py)",
     "puzzlelab.runner.record_seconds": "records measured times outside data/ (tests/test_cli.py)",
     "puzzlelab.sweeps.local_cluster": "starts a Dask cluster (tests/test_shared.py)",
+    **dict.fromkeys(
+        ("puzzlelab.codebreaking.warm.warm", "puzzlelab.codebreaking.compiled.build_native",
+         "puzzlelab.codebreaking.native.build"),
+        "the install step: compiles the code-breaking engine into the package (a minute; "
+        "tests/test_codebreaking_compiled.py checks what it builds)"),
 }
 
 

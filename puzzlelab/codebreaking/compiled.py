@@ -42,14 +42,16 @@ hit first), but expected size and entropy ranked by its single-precision sums ro
 integers (`rank`), so totals can be compared like for like with its runs; its preset first
 guess is given with `first`.
 
-Inner loops are compiled with numba (`@njit(cache=True)`, so a fresh process loads them from
-disk instead of compiling; importing numba and loading the code still cost a fresh process more
-than a small game's whole analysis over its table, so `analysis.analyze` comes here for a game
-of at most `analysis.TABLE_CODES` codes only once this module is loaded, as
-`benchmarks/bench_codebreaking_cold.py` measures); the decision tree is tabulated (with
+Inner loops are compiled with numba (`@njit(cache=True)`, deferred by `puzzlelab.jit`: importing
+this module does not import numba). The install step (`python -m puzzlelab.codebreaking.warm`)
+fills numba's cache and builds the tree walk ahead of time for string games (`native`), which a
+one-thread analysis calls without importing numba at all; otherwise a fresh process imports numba
+and loads the code from its cache. `analysis.analyze` comes here for a game of at most
+`analysis.TABLE_CODES` codes only once this module is loaded, as
+`benchmarks/bench_codebreaking_cold.py` measures; the decision tree is tabulated (with
 pandas) only when an analysis's `tree` is first read. The whole-tree loop releases the GIL, so
-`threads > 1` plays the root's subtrees, largest first, on a pool of threads (the same tree,
-numbered as one walk).
+`threads > 1` plays the root's subtrees, largest first, on a pool of threads with numba's code
+(the same tree, numbered as one walk).
 """
 
 from __future__ import annotations
@@ -63,11 +65,10 @@ from itertools import permutations
 from typing import TYPE_CHECKING
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
 
 from .. import checks
+from ..jit import intrinsic, materialize, njit
+from . import native
 from .game import Analysis, check_game
 from .strings import MAX_MULTISETS, StringRule, check_fits
 
@@ -405,6 +406,9 @@ def _entropy_score(counts, n_out, clogc, scratch):
 @intrinsic
 def _fma32(typingctx, a, b, c):
     """a·b + c in single precision with one rounding (as a compiler contracts it into an FMA)."""
+    from llvmlite import ir
+    from numba import types
+
     sig = types.float32(types.float32, types.float32, types.float32)
 
     def codegen(context, builder, signature, args):
@@ -419,6 +423,9 @@ def _fma32(typingctx, a, b, c):
 @intrinsic
 def _popcount(typingctx, x):
     """The number of bits set in a 64-bit word (one instruction where the processor has it)."""
+    from llvmlite import ir
+    from numba import types
+
     sig = types.int64(types.uint64)
 
     def codegen(context, builder, signature, args):
@@ -1036,9 +1043,10 @@ def analyze(game, strategy: str = "max-models", *, symmetry: bool = True, thread
     first = -1 if first is None else _experiment(game, first)
     arrays = _live_arrays(k, np.arange(k.n_codes, dtype=np.int32))
     lengths, determined = np.zeros(k.n_codes, np.int64), np.zeros(k.n_codes, np.int64)
-    play = _player(k, RULES[rules][strategy], use, arrays, lengths, determined)
+    one = threads == 1 or k.n_codes < PARALLEL_CODES
+    play = _player(k, RULES[rules][strategy], use, arrays, lengths, determined, one)
     root = (0, k.n_codes, 0, -1, -1)
-    if threads == 1 or k.n_codes < PARALLEL_CODES:
+    if one:
         nodes, rows, stuck, _ = play(root, np.zeros(0, np.int32), first, False)
         tree = nodes[:, :rows]
     else:
@@ -1075,19 +1083,47 @@ def _live_arrays(k: Kernel, codes: np.ndarray) -> tuple:
 
 
 def _player(k: Kernel, code: int, symmetry: bool, arrays: tuple, lengths: np.ndarray,
-            determined: np.ndarray):
+            determined: np.ndarray, ahead: bool = True):
     """`_subtree` with everything but the root, the guesses above it, the first guess and
-    whether to stop after the root bound."""
-    live, segp, segw, spare = arrays
+    whether to stop after the root bound; run by the ahead-of-time build where it fits (`ahead`:
+    it holds the GIL, so not on a pool of threads)."""
 
     def play(root, prefix, first, only_root):
-        return _subtree(_fast_args(k), k.strings, k.colors, k.peg_perms, symmetry, k.absent_rule,
-                        k.masks, k.n_experiments, k.is_final, k.hit_code, k.first_hit,
-                        k.hitters[0], k.hitters[1], k.ends_on_final, code, k.clogc, k.slot_of,
-                        k.outcome_of, live, segp, segw, spare, root, prefix, first, only_root,
-                        lengths, determined)
+        args = _subtree_args(k, code, symmetry, arrays, lengths, determined) + (
+            root, prefix, first, only_root, lengths, determined)
+        solve = native.solver(args) if ahead else None
+        return (solve or _subtree)(*args)
 
     return play
+
+
+def _subtree_args(k: Kernel, code: int, symmetry: bool, arrays: tuple, lengths: np.ndarray,
+                  determined: np.ndarray) -> tuple:
+    """`_subtree`'s arguments before the root: the game's arrays, the rank and the live arrays."""
+    live, segp, segw, spare = arrays
+    return (_fast_args(k), k.strings, k.colors, k.peg_perms, symmetry, k.absent_rule, k.masks,
+            k.n_experiments, k.is_final, k.hit_code, k.first_hit, k.hitters[0], k.hitters[1],
+            k.ends_on_final, code, k.clogc, k.slot_of, k.outcome_of, live, segp, segw, spare)
+
+
+def load() -> None:
+    """Make this module's numba functions now (numba imported; cached code loaded when called)."""
+    materialize(__name__)
+
+
+def build_native() -> str:
+    """Compile `_subtree` ahead of time for string games (Mastermind's argument types) beside
+    this file (`native`); the module's path. Run by the install step (`codebreaking.warm`)."""
+    from .games import mastermind
+
+    k = kernel(mastermind(3, 3))
+    arrays = _live_arrays(k, np.arange(k.n_codes, dtype=np.int32))
+    lengths, determined = np.zeros(k.n_codes, np.int64), np.zeros(k.n_codes, np.int64)
+    args = _subtree_args(k, 0, True, arrays, lengths, determined) + (
+        (0, k.n_codes, 0, -1, -1), np.zeros(0, np.int32), -1, False, lengths, determined)
+    load()
+    _subtree(*args)  # numba's own build of these types first: the signature to export
+    return native.build(_subtree, args, __file__)
 
 
 def _threaded(play, root: tuple, first: int, threads: int) -> tuple[np.ndarray, np.ndarray]:

@@ -487,53 +487,57 @@ PEER = "mikemag/Mastermind"  # the C++ program data/bench_codebreaking_peer.csv 
 
 
 def _peer_rows(bench: pd.DataFrame) -> list[dict]:
-    """One row per rule and size of data/bench_codebreaking_peer.csv: the fastest runs, totals,
-    peak memory and load (see `peer_speed` and `peer_memory`)."""
-    _table(bench, ["case", "method", "role", "result", "warm_min_s", "cold_peak_mib",
-                   "load_1min"], "bench_codebreaking_peer")
+    """One row per rule and size of data/bench_codebreaking_peer.csv: medians of the whole
+    processes (CPU) and of the in-process solves, totals, peak memory, load and the peer's stored
+    answer (see `peer_speed` and `peer_memory`)."""
+    _table(bench, ["case", "method", "role", "result", "warm_median_s", "cold_s",
+                   "cold_peak_mib", "load_1min", "note"], "bench_codebreaking_peer")
     rows = []
     for case, runs in bench.groupby("case", sort=False):
         rule, size = case.split(", Mastermind ")
         ours = runs[runs.role == "subject"]
         peer = runs[runs.method.str.startswith(PEER)]
-        cores = runs[runs.method.str.contains("mikemag's rules") & (runs.role != "subject")]
         own = runs[runs.method.str.contains("own rules")]
         if ours.empty or peer.empty:
             continue
         ours, peer = ours.iloc[0], peer.iloc[0]
+        stored = re.search(r"stored answer \(valid_solutions.json\) (\d+)", str(peer.note))
         rows.append({
             "rule": rule.split(" (")[0], "Mastermind": size.replace("x", " × "),
-            "ours, 1 core (s)": ours.warm_min_s,
-            "ours, all cores (s)": cores.warm_min_s.iloc[0] if len(cores) else None,
-            "peer, 1 core (s)": peer.warm_min_s,
-            "peer's time over ours": peer.warm_min_s / ours.warm_min_s,
+            "ours, whole process (s)": ours.warm_median_s,
+            "peer, whole process (s)": peer.warm_median_s,
+            "peer's time over ours": peer.warm_median_s / ours.warm_median_s,
+            "ours, solve (s)": ours.cold_s, "peer, solve (s)": peer.cold_s,
             "total, peer's rules: ours": ours.result.split(" (")[0],
             "peer's total": peer.result.split(" (")[0],
             "total, our rules": own.result.iloc[0].split(" (")[0] if len(own) else None,
             "peak memory, ours (MiB)": round(float(ours.cold_peak_mib)),
             "peak memory, peer's (MiB)": round(float(peer.cold_peak_mib)),
+            "peer's stored total": stored.group(1) if stored else None,
             "machine load": ours.load_1min,
         })
     return rows
 
 
-PEER_SPEED = ["rule", "Mastermind", "ours, 1 core (s)", "ours, all cores (s)", "peer, 1 core (s)",
-              "peer's time over ours", "total, peer's rules: ours", "peer's total",
-              "total, our rules"]
+PEER_SPEED = ["rule", "Mastermind", "ours, whole process (s)", "peer, whole process (s)",
+              "peer's time over ours", "ours, solve (s)", "peer, solve (s)",
+              "total, peer's rules: ours", "peer's total", "total, our rules"]
 PEER_MEMORY = ["rule", "Mastermind", "peak memory, ours (MiB)", "peak memory, peer's (MiB)",
-               "machine load"]
+               "peer's total", "peer's stored total", "machine load"]
+COLUMNS_OF_PEER = PEER_SPEED + [c for c in PEER_MEMORY if c not in PEER_SPEED]
 
 
 def peer_speed(bench: pd.DataFrame) -> pd.DataFrame:
-    """data/bench_codebreaking_peer.csv, one row per rule and size: the fastest of the interleaved
-    runs of ours (one core, in-process CPU; every core, wall) and of the peer (one core), the
-    peer's time over ours, both totals by the peer's rules and ours by our own rules."""
-    return pd.DataFrame(_peer_rows(bench), columns=PEER_SPEED + PEER_MEMORY[2:])[PEER_SPEED]
+    """data/bench_codebreaking_peer.csv, one row per rule and size, one thread each: the median
+    CPU seconds of the interleaved whole processes of ours and of the peer, the peer's over ours,
+    each one's in-process solve, both totals by the peer's rules and ours by our own rules."""
+    return pd.DataFrame(_peer_rows(bench), columns=COLUMNS_OF_PEER)[PEER_SPEED]
 
 
 def peer_memory(bench: pd.DataFrame) -> pd.DataFrame:
-    """The same runs' peak memory, ours and the peer's, and the machine's load during them."""
-    return pd.DataFrame(_peer_rows(bench), columns=PEER_SPEED + PEER_MEMORY[2:])[PEER_MEMORY]
+    """The same runs' peak memory, ours and the peer's, the peer's total beside the answer it
+    stores, and the machine's load during them."""
+    return pd.DataFrame(_peer_rows(bench), columns=COLUMNS_OF_PEER)[PEER_MEMORY]
 
 
 def peer_version(bench: pd.DataFrame) -> str:
