@@ -23,8 +23,8 @@ from .solvers import max_hint_partition
 from .tables import HAT_DEALS
 
 __all__ = [
-    "HAT_VARIANTS", "beside_peers", "beside_published", "capacity_summary", "describe_cards", "explore_hat_game",
-    "explore_partition", "hat_gains_table", "hat_game_views", "hat_score_table",
+    "HAT_VARIANTS", "beside_peers", "beside_published", "capacity_summary", "describe_cards",
+    "explore_hat_game", "explore_partition", "hat_gains_table", "hat_game_views", "hat_score_table",
     "partition_view", "plot_hat_scores", "plot_hint_capacity", "plot_mixing_gain",
     "published_hat_scores", "toggle_table",
 ]
@@ -325,7 +325,39 @@ def beside_peers(peers: pd.DataFrame, ours: Sequence[str] = ("strong best",),
                  quoted: pd.DataFrame | None = None) -> pd.DataFrame:
     """Our strategies `ours` beside the peer bots measured in the same run (`peer_scores`),
     and Wu's published hanabi.rs figures as the next mark: a row per player count, a column
-    per player, each cell the mean score with its 95% interval and the perfect games."""
+    per player, each cell the mean score with its 95% interval and the perfect games.
+
+    Parameters
+    ----------
+    peers : pandas.DataFrame
+        `tables.peer_scores()`: program, bot, players, games, mean, ci_low, ci_high,
+        perfect_pct.
+    ours : sequence of str
+        Our variants to show (keys of `HAT_VARIANTS`), "strong best" by default.
+    quoted : pandas.DataFrame, optional
+        Published figures (`published_hat_scores()` by default); Wu's rows are shown.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Text cells, a row per player count.
+
+    Raises
+    ------
+    ValueError
+        If `peers` is not such a table, holds none of the bots, or `ours` names no variant.
+
+    Examples
+    --------
+    >>> from puzzlelab.hanabi.tables import peer_scores
+    >>> table = beside_peers(peer_scores())
+    >>> list(table.index), table.columns[0]
+    ([2, 3, 4, 5], 'ours')
+
+    References
+    ----------
+    O'Dwyer (2019), InfoBot and SmartBot; Wu (2016), hanabi.rs.
+    """
     need = ["program", "bot", "players", "games", "mean", "ci_low", "ci_high", "perfect_pct"]
     if not isinstance(peers, pd.DataFrame) or [c for c in need if c not in peers.columns]:
         raise ValueError(f"peers must be a peer_scores DataFrame with the columns {need}")

@@ -203,7 +203,34 @@ STRONG_GAMES = cache.register(Table(STRONG_TABLE, params=dict(deals=STRONG_DEALS
 @cache.rebuilds(STRONG_TABLE)
 def strong_game_sums(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """Exact sums over 100,000 deals per player count and way of counting messages, of the
-    strong information strategy (data/hanabi_strong_games.csv)."""
+    strong information strategy (data/hanabi_strong_games.csv).
+
+    Parameters
+    ----------
+    executor : concurrent.futures.Executor, optional
+        Where the blocks of deals run when the table is computed (a Dask client's executor,
+        a process pool); by default `workers` local processes.
+    workers : int
+        Local processes when no executor is given.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per player count, variant ("strong cox", "strong index", "strong packing",
+        "strong best", and their paired differences) and measure: deals, total, squares,
+        denominator (`exact_sums`).
+
+    Examples
+    --------
+    >>> sums = strong_game_sums()
+    >>> sorted(set(sums.players)), int(sums.deals.max())
+    ([2, 3, 4, 5], 100000)
+
+    References
+    ----------
+    The strategy: `info_compiled` (Wu 2016; O'Dwyer 2019); the sure groups: the Hanabi post
+    (source document 003).
+    """
     executor, workers = checks.sweep_options(executor, workers)
     return exact_sums.merge_sums(cached_table(STRONG_GAMES, lambda: game_sums(
         STRONG_DEALS, name=STRONG_TABLE, family="strong", executor=executor,
@@ -212,13 +239,27 @@ def strong_game_sums(*, executor: Executor | None = None, workers: int = 1) -> p
 
 def strong_summary() -> pd.DataFrame:
     """Per player count and way of counting: mean score, perfect games, bits per hint, with
-    95% half-widths, of the strong strategy (`hat_sweep.summary_from_sums`)."""
+    95% half-widths, of the strong strategy (`hat_sweep.summary_from_sums`).
+
+    Examples
+    --------
+    >>> summary = strong_summary().set_index(["players", "variant"])
+    >>> bool(summary.score[(5, "strong best")] > summary.score[(5, "strong cox")])
+    True
+    """
     return summary_from_sums(strong_game_sums())
 
 
 def strong_gains() -> pd.DataFrame:
     """Paired score differences between the ways of counting messages of the strong
-    strategy, deal by deal, with 95% half-widths (`hat_sweep.gains_from_sums`)."""
+    strategy, deal by deal, with 95% half-widths (`hat_sweep.gains_from_sums`).
+
+    Examples
+    --------
+    >>> gains = strong_gains().set_index(["players", "difference"])
+    >>> bool(gains.score_gain[(2, "strong packing - strong index")] < 0)  # the post's packing loses
+    True
+    """
     return gains_from_sums(strong_game_sums())
 
 
@@ -232,7 +273,24 @@ _PEER_COLUMNS = ["program", "bot", "players", "games", "mean", "ci_low", "ci_hig
 def peer_scores() -> pd.DataFrame:
     """Scores of O'Dwyer's InfoBot and SmartBot (Quuxplusone/Hanabi, built from its source)
     and of our strategies, measured in one run of `puzzlelab bench hanabi_peer`: a row per
-    program, bot and player count (data/bench_hanabi_peer.csv)."""
+    program, bot and player count (data/bench_hanabi_peer.csv).
+
+    Raises
+    ------
+    ValueError
+        If the committed table is damaged or lacks a column.
+
+    Examples
+    --------
+    >>> peers = peer_scores().set_index(["program", "bot", "players"])
+    >>> ours = peers.loc[("puzzlelab", "strong best", 2)]
+    >>> bool(ours.ci_low > peers.loc[("Quuxplusone/Hanabi", "InfoBot", 2)].ci_high)
+    True
+
+    References
+    ----------
+    O'Dwyer (2019), Quuxplusone/Hanabi: InfoBot and SmartBot.
+    """
     table = cache.read_table(PEER_BENCH)
     if missing := [c for c in _PEER_COLUMNS if c not in table.columns]:
         raise ValueError(f"data/{PEER_BENCH}.csv lacks the columns {missing}")
