@@ -68,8 +68,8 @@ def index_page() -> str:
         "# API reference", "",
         "The package `puzzlelab`, module by module, from its docstrings: one page per "
         "puzzle and one for the shared modules. Each module lists the names it exports "
-        "(its `__all__`); the names a puzzle package's own docstring lists can be imported "
-        "from the package as well.", "",
+        "(its `__all__`); a puzzle package also exports the main ones under its own name "
+        "(`from puzzlelab.hanabi import hat_summary`).", "",
         *entries, "",
         "```{toctree}", ":hidden:", "",
         *[page_name(n) for n in [*PUZZLES, SHARED]],
