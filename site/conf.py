@@ -4,11 +4,28 @@ Every script, style sheet, font and MathJax file is served from the site itself:
 make no request to another host, so they work offline.
 """
 
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+import site_api  # noqa: E402  (tools/site_api.py: the API pages' docstrings read as Markdown)
+
 project = "puzzlelab"
 author = "puzzlelab"
 copyright = "puzzlelab authors"  # noqa: A001 (Sphinx's name)
 
-extensions = ["myst_nb"]
+# autodoc and napoleon: the API reference from the docstrings (numpydoc sections), see
+# tools/site_api.py
+extensions = ["myst_nb", "sphinx.ext.autodoc", "sphinx.ext.napoleon"]
+napoleon_google_docstring = False
+napoleon_numpy_docstring = True
+autodoc_member_order = "bysource"
+autodoc_typehints = "signature"
+
+
+def setup(app):
+    """Docstrings use Markdown's inline style: made reStructuredText before napoleon reads them."""
+    app.connect("autodoc-process-docstring", site_api.process_docstring, priority=400)
 root_doc = "index"
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "_notebooks"]  # _notebooks: downloads
 source_suffix = {".ipynb": "myst-nb", ".md": "myst-nb"}
@@ -18,7 +35,8 @@ nb_execution_mode = "off"
 nb_merge_streams = True
 myst_enable_extensions = ["dollarmath"]
 myst_heading_anchors = 3
-suppress_warnings = ["misc.highlighting_failure", "myst.header"]
+# ref.python: a bare annotation (`Game`) names a class of more than one puzzle (API pages)
+suppress_warnings = ["misc.highlighting_failure", "myst.header", "ref.python"]
 # Folded code (every code cell but those tagged `algorithm`, see tools/site_pages.py).
 nb_code_prompt_show = "Show code"
 nb_code_prompt_hide = "Hide code"
@@ -29,6 +47,7 @@ html_static_path = ["_build/static", "static"]  # _build/static: from node_modul
 html_css_files = ["puzzlelab.css"]  # algorithm cells marked, appendices folded, labels
 html_js_files = ["puzzlelab.js"]
 html_use_index = False  # no general index page (the notebooks have no index entries)
+html_domain_indices = False  # no module index page either (the API pages list the modules)
 html_theme_options = {
     "home_page_in_toc": True,
     "show_navbar_depth": 1,

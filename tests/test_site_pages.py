@@ -14,6 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
+import site_api  # noqa: E402
 import site_pages  # noqa: E402
 import story_words  # noqa: E402
 
@@ -138,6 +139,39 @@ def test_page_head_names_the_source_and_the_download():
     nb = site_pages.add_page_head(nb, "hanabi", "_notebooks/hanabi.ipynb")
     assert [c.source.split("\n")[0] for c in nb.cells] == ["# Title", head.split("\n")[0],
                                                            "First."]
+
+
+def test_page_head_links_to_the_api_page():
+    head = site_pages.page_head("hanabi", "_notebooks/hanabi.ipynb", api="api-hanabi.md")
+    assert "](api-hanabi.md)" in head and "puzzlelab.hanabi" in head
+    assert "api-" not in site_pages.page_head("hanabi", "_notebooks/hanabi.ipynb")
+
+
+def test_api_pages_document_the_modules_of_each_puzzle_but_no_kernels():
+    assert "puzzlelab.hanabi.info_compiled" in site_api.modules("hanabi")
+    assert "puzzlelab.hanabi.kernels" not in site_api.modules("hanabi")
+    assert {"puzzlelab.cache", "puzzlelab.checks", "puzzlelab.sweeps"} <= set(
+        site_api.modules(site_api.SHARED))
+    page = site_api.api_page("hanabi")
+    assert ".. automodule:: puzzlelab.hanabi.info_compiled" in page and ":members:" in page
+    assert all(f"({site_api.page_name(n)}.md)" in site_api.index_page()
+               for n in [*site_api.PUZZLES, site_api.SHARED])
+
+
+def test_markdown_docstrings_are_read_as_restructured_text():
+    lines = site_api.markdown_docstring([
+        "A product of `binomial`s, |W| <= |L|, f(*args) and *emphasis*; see :func:`solve`.",
+        "Keywords:", "* `VARIABLES` first;", "* then `bench_*`.", "After.", "",
+        "| a | b |", "|---|---|", "", ">>> x = `a` | 1", "",
+        "Run `python -m", "puzzlelab.x` here."])
+    assert lines[0] == (r"A product of ``binomial``\ s, \|W\| <= \|L\|, f(\*args) and "
+                        r"*emphasis*; see :func:`solve`.")
+    assert lines[1:8] == ["Keywords:", "", "* ``VARIABLES`` first;", "* then ``bench_*``.", "",
+                          "After.", ""]
+    table = lines.index("    | a | b |")
+    assert lines[table - 2:table + 2] == ["::", "", "    | a | b |", "    |---|---|"]
+    assert ">>> x = `a` | 1" in lines
+    assert "``python -m puzzlelab.x`` here." in lines
 
 
 # --- tables for the reader -------------------------------------------------------------------------

@@ -11,7 +11,8 @@
    cells, live widgets replaced by their opening view labelled "Live in JupyterLab", and a
    head naming the source document, the notebook to download and how to run it live.
    The README's table of notebooks becomes the page `notebooks`, puzzlelab.sources the page
-   `references` (the bibliography); the home page (the overview notebook `index`) gets a
+   `references` (the bibliography), the docstrings the API reference (`api`, one page per
+   puzzle package and one for the shared modules, tools/site_api.py); the home page (the overview notebook `index`) gets a
    hidden table of contents that orders the sidebar as the home page orders its puzzles.
    The project at the commit checked out (`git archive HEAD`) is offered beside each notebook,
    and the page `run` says how to go from it to JupyterLab; a downloaded notebook starts with
@@ -38,6 +39,7 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+import site_api  # tools/site_api.py, beside this script
 import site_html  # tools/site_html.py, beside this script
 import site_pages  # tools/site_pages.py, beside this script
 from puzzlelab import sources
@@ -170,7 +172,8 @@ def page(notebook: Path, archive: str | None) -> nbformat.NotebookNode:
     site_pages.mend_outputs(nb, site_html.mend_fragment)
     if name in sources.NOTEBOOK_SOURCES:
         nb = site_pages.add_page_head(nb, name, f"{DOWNLOADS}/{notebook.name}",
-                                      f"{PROJECT}/{archive}" if archive else None)
+                                      f"{PROJECT}/{archive}" if archive else None,
+                                      api=f"{site_api.page_name(name)}.md")
     return nb
 
 
@@ -282,10 +285,11 @@ def main(argv: list[str] | None = None) -> int:
     readme = (ROOT / "README.md").read_text()
     (SOURCE / "notebooks.md").write_text(notebooks_page(readme))
     (SOURCE / sources.BIBLIOGRAPHY).write_text(sources.bibliography_markdown(site=True))
+    api = site_api.write_pages(SOURCE)
     names = [nb.stem for nb in notebooks if nb.stem != "index"]
     order = notebook_order(ROOT / "notebooks" / "index.ipynb", names)
     add_contents(SOURCE / "index.ipynb",
-                 [*order, "notebooks", site_pages.RUN_PAGE, "references"])
+                 [*order, "notebooks", site_pages.RUN_PAGE, api, "references"])
     copy_assets()
     shutil.rmtree(HTML, ignore_errors=True)  # no page left from an earlier build
     command = [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-W", "--keep-going",

@@ -134,9 +134,14 @@ def mend_figures(soup: BeautifulSoup, images: Path | None = None) -> None:
 
 
 def mend_theme(soup: BeautifulSoup) -> None:
-    """The theme's search buttons named by what they show ("Search Ctrl+K"), not "Search" alone."""
+    """The theme's search buttons named by what they show ("Search Ctrl+K"), not "Search" alone;
+    the sidebar's fold arrow of a page with pages under it (the API reference) named."""
     for button in soup.select("button.search-button-field[aria-label]"):
         del button["aria-label"]
+    for summary in soup.select("li.has-children > details > summary"):
+        link = summary.find_parent("li").find("a")
+        if not summary.get_text(strip=True) and link is not None:
+            summary["aria-label"] = f"Pages under {link.get_text(' ', strip=True)}"
 
 
 def mend_page(text: str, images: Path | None = None) -> str:

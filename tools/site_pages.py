@@ -244,8 +244,10 @@ def still_views(nb: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
     return nb
 
 
-def page_head(name: str, download: str, project: str | None = None) -> str:
-    """MyST for the top of a notebook's page: its source document, the downloads, how to run."""
+def page_head(name: str, download: str, project: str | None = None,
+              api: str | None = None) -> str:
+    """MyST for the top of a notebook's page: its source document, the downloads, how to run,
+    and (`api`: its page) the puzzle's API reference."""
     ref = sources.source_of_notebook(name)
     title = f"[*{ref.title}*]({ref.url})" if ref.url else f"*{ref.title}*"
     first, second = (c.format(name=name) for c in RUN_COMMANDS)
@@ -260,13 +262,15 @@ def page_head(name: str, download: str, project: str | None = None) -> str:
         f"**Run it:** download the notebook, {{download}}`{name}.ipynb <{download}>`{archive}; "
         f"live from a copy of the project: `{first}`, then {second.split(' ', 1)[0]} "
         f"`{second.split(' ', 1)[1]}`.",
+        *(["", f"**API:** [`puzzlelab.{name}`]({api}), the package this page "
+                f"uses, module by module."] if api else []),
         "",
         "</div>",
     ])
 
 
 def add_page_head(nb: nbformat.NotebookNode, name: str, download: str,
-                  project: str | None = None) -> nbformat.NotebookNode:
+                  project: str | None = None, api: str | None = None) -> nbformat.NotebookNode:
     """Insert the page head right after the notebook's title (its first `# ` line)."""
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "markdown":
@@ -276,7 +280,7 @@ def add_page_head(nb: nbformat.NotebookNode, name: str, download: str,
             raise ValueError(f"{name}: the first Markdown cell has no '# ' title")
         before, after = cell.source[:match.end()], cell.source[match.end():].lstrip("\n")
         cell.source = before
-        head = nbformat.v4.new_markdown_cell(page_head(name, download, project))
+        head = nbformat.v4.new_markdown_cell(page_head(name, download, project, api))
         rest = [nbformat.v4.new_markdown_cell(after)] if after.strip() else []
         nb.cells[index + 1:index + 1] = [head, *rest]
         return nb

@@ -19,7 +19,8 @@ from pagewatch import (VIEW_MIME, Explorer, PageWatch, broken_images, explorers,
 ROOT = Path(__file__).resolve().parents[2]
 SITE_HTML = ROOT / "site" / "_build" / "html"
 NOTEBOOK_PAGES = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
-OTHER_PAGES = ["notebooks", "run", "references", "search"]
+API_PAGES = ["api", *(f"api-{n}" for n in [*sorted(set(NOTEBOOK_PAGES) - {"index"}), "shared"])]
+OTHER_PAGES = ["notebooks", "run", "references", "search", *API_PAGES]
 SAMPLES = 3  # options tried per explorer besides the first (spread over its range)
 
 
@@ -325,6 +326,24 @@ def test_no_serious_accessibility_violation(browser_context, site: str, name: st
         serious = sorted({f"{v['impact']} {v['id']} ({v['help']}): {v['nodes']} nodes, e.g. "
                           f"{v['targets']}" for v in found if v["impact"] in SERIOUS})
         assert not serious, f"{name}.html:\n" + "\n".join(serious)
+
+
+def test_a_notebook_page_links_to_its_api_page(browser_context, site: str):
+    """The page head's API link opens the puzzle's API reference, whose functions show their
+    numpydoc sections rendered (Parameters, Returns) from the docstrings."""
+    with opened(browser_context, f"{site}hanabi.html") as page:
+        page.locator(".puzzlelab-about a", has_text="puzzlelab.hanabi").click()
+        page.wait_for_load_state("load")
+        assert page.url.split("#")[0].endswith("/api-hanabi.html"), page.url
+        entry = page.locator('dl.py.function:has(> dt[id="puzzlelab.hanabi.info_compiled.'
+                             'play_deals"])')
+        assert entry.count() == 1, "play_deals of puzzlelab.hanabi.info_compiled is not there"
+        assert "play_deals" in entry.locator("> dt").inner_text()
+        fields = entry.locator("> dd dl.field-list > dt").all_inner_texts()
+        assert any(f.startswith("Parameters") for f in fields), fields
+        assert any(f.startswith("Returns") for f in fields), fields
+        assert "seeds" in entry.locator("> dd").inner_text()
+        assert "api.html" in page.locator("nav.bd-docs-nav").inner_html()  # in the sidebar
 
 
 @pytest.mark.parametrize("name", ["hats", "kemps"])
