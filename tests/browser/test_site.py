@@ -376,3 +376,18 @@ def test_every_picture_shown_opens_full_size(browser_context, site: str, name):
             .filter(i => !(i.closest('a') && /^(blob:|http)/.test(i.closest('a').href)))
             .map(i => (i.alt || i.src).slice(0, 60))""")
         assert not loose, f"{name}: pictures that do not open full size: {loose[:3]}"
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_a_phone_never_scrolls_a_page_sideways(browser_context, site: str, name: str):
+    """At 390 px the page itself is no wider than the screen: wide tables and code scroll in
+    their own boxes."""
+    page = browser_context.new_page()
+    try:
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(f"{site}{name}.html", wait_until="load")
+        wide, screen = page.evaluate(
+            "() => [document.scrollingElement.scrollWidth, window.innerWidth]")
+        assert wide <= screen, f"{name}.html is {wide} px wide on a {screen} px screen"
+    finally:
+        page.close()
