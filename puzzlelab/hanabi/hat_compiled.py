@@ -18,11 +18,11 @@ import numpy as np
 from numba import njit
 
 from .. import checks
-from .hat_strategies import ALL_CARDS, COPIES_OF, HINT_CARDS, PACKINGS
+from .hat_strategies import ALL_CARDS, HINT_CARDS, PACKINGS
 from .kernels import (
     BITS, END, ERRORS, MESSAGES, N_DISC, N_HINTS, TOKENS, TURN, after_move, card_classes,
-    count_out, critical_card, dead_card, game_stats, new_game, playable_card, popcount,
-    single_card, sure_partition, used_cards,
+    critical_card, dead_card, game_stats, new_game, own_masks, playable_card, popcount, seen_by,
+    single_card, sure_partition, unseen_copies,
 )
 from .rules import CARDS, HINTS, Move, Rules, as_rules, dealt_deck
 
@@ -33,7 +33,6 @@ ENDS = ("", "fuses", "perfect", "deck")  # the end codes of column "end"
 MAX_TURNS = 256  # more than any game can last (each turn spends a token or a card)
 BITS_SCALE = 1024  # column "bits": sum over hints of log2(M), in units of 1/1024 bit
 _BITS = np.round(np.log2(np.maximum(np.arange(65), 1)) * BITS_SCALE).astype(np.int64)
-_COPIES = np.array(COPIES_OF, dtype=np.int64)
 _HINT_CARDS = np.array(HINT_CARDS, dtype=np.int64)
 _ALL = ALL_CARDS
 _PACKING = {p: i for i, p in enumerate(PACKINGS)}
@@ -82,34 +81,7 @@ def _groups(row: np.ndarray, length: int, packing: int, out: np.ndarray) -> int:
     return colours + k
 
 
-@njit(cache=True)
-def _remaining(fw: np.ndarray, disc: np.ndarray, masks: np.ndarray,
-               lens: np.ndarray) -> np.ndarray:
-    """Copies of each card not publicly accounted for (as `PublicKnowledge.remaining`)."""
-    left = _COPIES - used_cards(fw, disc)
-    for p in range(masks.shape[0]):
-        for s in range(lens[p]):
-            c = single_card(masks[p, s])
-            if c >= 0:
-                left[c] -= 1
-    return left
-
-
 # ----- one game ---------------------------------------------------------------------------------
-
-@njit(cache=True)
-def _own_masks(me: int, hands: np.ndarray, masks: np.ndarray, lens: np.ndarray,
-               fw: np.ndarray, disc: np.ndarray) -> np.ndarray:
-    """The player's own masks, with every card he sees counted out."""
-    seen = used_cards(fw, disc)
-    for p in range(masks.shape[0]):
-        if p != me:
-            for s in range(lens[p]):
-                seen[hands[p, s]] += 1
-    own = masks[me:me + 1, :].copy()
-    count_out(own, lens[me:me + 1], seen)
-    return own[0]
-
 
 @njit(cache=True)
 def _first_sure(own: np.ndarray, length: int, fw: np.ndarray, disc: np.ndarray,
@@ -219,7 +191,7 @@ def _hat_hint(me: int, hands: np.ndarray, masks: np.ndarray, lens: np.ndarray,
         p = (me + k) % n
         n_groups[p] = _groups(masks[p], lens[p], packing, groups[p])
         modulus += n_groups[p]
-    left = _remaining(fw, disc, masks, lens)
+    left = unseen_copies(fw, disc, masks, lens)
     for k in range(1, n):
         p = (me + k) % n
         slots[p] = _target_slot(masks[p], lens[p], left, fw)
@@ -247,7 +219,7 @@ def _hat_move(me: int, hands: np.ndarray, masks: np.ndarray, lens: np.ndarray,
     """The information strategy's move, coded kind * 100 + detail: 0 + slot (play), 100 + slot
     (discard), 200 + 10 * target + hint index (hint); params: hint tokens, deck size, packing,
     discarding with all tokens allowed."""
-    own = _own_masks(me, hands, masks, lens, fw, disc)
+    own = own_masks(me, masks, lens, seen_by(me, hands, lens, fw, disc))
     slot = _first_sure(own, lens[me], fw, disc, False)  # 1. a card known to be playable
     if slot >= 0:
         return slot

@@ -43,9 +43,10 @@ from .hat_compiled import BITS_SCALE, ENDS, MAX_TURNS, STATS, moves_of
 from .hat_strategies import ALL_CARDS, COPIES_OF, HINT_CARDS
 from .kernels import (
     BITS, END, ERRORS, FINAL, FUSES, MESSAGES, N_DISC, N_HINTS, POS, TOKENS, TURN, after_move,
-    count_out, game_stats, new_game, popcount, single_card, sure_partition,
+    game_stats, new_game, own_masks, popcount, seen_by, single_card, sure_partition,
+    unseen_copies,
 )
-from .questions import board_sets, hat_sum, known, odds, public_left
+from .questions import board_sets, hat_sum, known, odds
 from .rules import CARDS, Move, Rules, as_rules, dealt_deck
 
 __all__ = ["BITS_SCALE", "ENDS", "HINT_COUNTS", "STATS", "compiled_moves", "play_deals"]
@@ -184,7 +185,7 @@ def _give_hint(me: int, hands: np.ndarray, masks: np.ndarray, lens: np.ndarray,
                st: np.ndarray) -> int:
     """Hint the sum of every teammate's value; the move's code (200 + 10 target + hint)."""
     n = masks.shape[0]
-    left = public_left(fw, disc, masks, lens)
+    left = unseen_copies(fw, disc, masks, lens)
     counts, kinds, cards = np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64)
     groups = np.zeros((n, 10), dtype=np.int64)
     total = 0
@@ -219,21 +220,13 @@ def _give_hint(me: int, hands: np.ndarray, masks: np.ndarray, lens: np.ndarray,
 def _private(me: int, hands: np.ndarray, masks: np.ndarray, lens: np.ndarray, fw: np.ndarray,
              disc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The player's masks with every card he sees counted out, and the copies left unseen."""
-    seen = disc.copy()
-    for colour in range(5):
-        for v in range(fw[colour]):
-            seen[5 * colour + v] += 1
-    for p in range(masks.shape[0]):
-        if p != me:
-            for s in range(lens[p]):
-                seen[hands[p, s]] += 1
-    own = masks[me:me + 1].copy()
-    count_out(own, lens[me:me + 1], seen)
+    seen = seen_by(me, hands, lens, fw, disc)
+    own = own_masks(me, masks, lens, seen)
     left = _COPIES - seen
     for s in range(lens[me]):
-        if known(own[0, s]):
-            left[single_card(own[0, s])] -= 1
-    return own[0], left
+        if known(own[s]):
+            left[single_card(own[s])] -= 1
+    return own, left
 
 
 @njit(cache=True)
@@ -380,7 +373,7 @@ def _discard(me: int, hands: np.ndarray, masks: np.ndarray, lens: np.ndarray, fw
     if st[TOKENS] > 0:
         _nobody_needed_a_hint(me, masks, lens, sets[0])
     if len(public_useless) > 1:
-        pub = public_left(fw, disc, masks, lens)
+        pub = unseen_copies(fw, disc, masks, lens)
         return public_useless[hat_sum(me, hands, masks, lens, pub, sets,
                                        len(public_useless), st)]
     if len(useless):

@@ -20,7 +20,7 @@ __all__ = [
     "ALL", "BITS", "END", "ERRORS", "FINAL", "FUSES", "MESSAGES", "N_DISC", "N_HINTS", "POS",
     "TOKENS", "TURN", "after_move", "card_classes", "count_out", "critical_card", "dead_card",
     "end_turn", "game_stats", "low_bit", "new_game", "playable_card", "popcount", "single_card",
-    "sure_partition", "take_card", "used_cards",
+    "own_masks", "seen_by", "sure_partition", "take_card", "unseen_copies", "used_cards",
 ]
 
 _COPIES = np.array(COPIES_OF, dtype=np.int64)
@@ -304,6 +304,40 @@ def used_cards(fw: np.ndarray, disc: np.ndarray) -> np.ndarray:
         for v in range(fw[colour]):
             used[5 * colour + v] += 1
     return used
+
+
+@njit(cache=True)
+def unseen_copies(fw: np.ndarray, disc: np.ndarray, masks: np.ndarray,
+                  lens: np.ndarray) -> np.ndarray:
+    """Copies of each identity not publicly accounted for: played, discarded or known in a
+    hand (as `hat_strategies.PublicKnowledge.remaining`)."""
+    left = _COPIES - used_cards(fw, disc)
+    for p in range(masks.shape[0]):
+        for s in range(lens[p]):
+            c = single_card(masks[p, s])
+            if c >= 0:
+                left[c] -= 1
+    return left
+
+
+@njit(cache=True)
+def seen_by(me: int, hands: np.ndarray, lens: np.ndarray, fw: np.ndarray,
+            disc: np.ndarray) -> np.ndarray:
+    """Copies of each identity player `me` sees: played, discarded and in the other hands."""
+    seen = used_cards(fw, disc)
+    for p in range(hands.shape[0]):
+        if p != me:
+            for s in range(lens[p]):
+                seen[hands[p, s]] += 1
+    return seen
+
+
+@njit(cache=True)
+def own_masks(me: int, masks: np.ndarray, lens: np.ndarray, seen: np.ndarray) -> np.ndarray:
+    """Player `me`'s public masks with every card he sees (`seen`) counted out."""
+    own = masks[me:me + 1].copy()
+    count_out(own, lens[me:me + 1], seen)
+    return own[0]
 
 
 @njit(cache=True)

@@ -19,7 +19,7 @@ from .hat_strategies import COPIES_OF
 from .kernels import ERRORS, single_card
 from .rules import CARDS
 
-__all__ = ["board_sets", "hat_sum", "known", "odds", "public_left"]
+__all__ = ["board_sets", "hat_sum", "known", "odds"]
 
 _COPIES = np.array(COPIES_OF, dtype=np.int64)
 _Q = 32  # a question: kind, slot or length, then its items (see `_ask`)
@@ -73,21 +73,6 @@ def odds(m: int, left: np.ndarray, subset: int) -> tuple[int, int]:
                 total += 1
                 part += (subset >> c) & 1
     return total, part
-
-
-@njit(cache=True)
-def public_left(fw: np.ndarray, disc: np.ndarray, masks: np.ndarray,
-                 lens: np.ndarray) -> np.ndarray:
-    """Copies of each identity not publicly accounted for (played, discarded, known in a hand)."""
-    left = _COPIES - disc
-    for colour in range(5):
-        for v in range(fw[colour]):
-            left[5 * colour + v] -= 1
-    for p in range(masks.shape[0]):
-        for s in range(lens[p]):
-            if known(masks[p, s]):
-                left[single_card(masks[p, s])] -= 1
-    return left
 
 
 # ----- questions --------------------------------------------------------------------------------

@@ -346,13 +346,22 @@ def test_a_notebook_page_links_to_its_api_page(browser_context, site: str):
         assert "api.html" in page.locator("nav.bd-docs-nav").inner_html()  # in the sidebar
 
 
+@contextlib.contextmanager
+def on_a_phone(context, url: str) -> Iterator:
+    """A page open at `url` on a 390 x 844 screen, closed afterwards."""
+    page = context.new_page()
+    try:
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(url, wait_until="load")
+        yield page
+    finally:
+        page.close()
+
+
 @pytest.mark.parametrize("name", ["hats", "kemps"])
 def test_a_figure_opens_full_size_when_tapped_on_a_phone(browser_context, site: str, name):
     """At 390 px a figure is shrunk; tapping it opens the image file at its own size."""
-    page = browser_context.new_page()
-    try:
-        page.set_viewport_size({"width": 390, "height": 844})
-        page.goto(f"{site}{name}.html", wait_until="load")
+    with on_a_phone(browser_context, f"{site}{name}.html") as page:
         figure = page.locator("article .cell_output a.puzzlelab-full-size img").first
         figure.scroll_into_view_if_needed()
         shown, natural = figure.evaluate("i => [i.clientWidth, i.naturalWidth]")
@@ -362,8 +371,6 @@ def test_a_figure_opens_full_size_when_tapped_on_a_phone(browser_context, site: 
         assert re.search(r"\.(png|jpe?g|svg)$", page.url), f"{name}: a tap opened {page.url}"
         opened = page.evaluate("() => document.images[0].naturalWidth")
         assert opened == natural
-    finally:
-        page.close()
 
 
 @pytest.mark.parametrize("name", NOTEBOOK_PAGES)
@@ -382,12 +389,7 @@ def test_every_picture_shown_opens_full_size(browser_context, site: str, name):
 def test_a_phone_never_scrolls_a_page_sideways(browser_context, site: str, name: str):
     """At 390 px the page itself is no wider than the screen: wide tables and code scroll in
     their own boxes."""
-    page = browser_context.new_page()
-    try:
-        page.set_viewport_size({"width": 390, "height": 844})
-        page.goto(f"{site}{name}.html", wait_until="load")
+    with on_a_phone(browser_context, f"{site}{name}.html") as page:
         wide, screen = page.evaluate(
             "() => [document.scrollingElement.scrollWidth, window.innerWidth]")
         assert wide <= screen, f"{name}.html is {wide} px wide on a {screen} px screen"
-    finally:
-        page.close()
