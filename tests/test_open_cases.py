@@ -1,0 +1,91 @@
+"""Long attempts on the open cases (puzzlelab.hats.open_cases, puzzlelab.russian_cards.open_cases),
+run here on small worlds and sizes whose answers are known another way."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from puzzlelab import cache
+from puzzlelab.cache import read_table
+from puzzlelab.hats import open_cases as hats_open
+from puzzlelab.hats.sets import achievable_mask
+from puzzlelab.russian_cards import open_cases as rc_open
+from puzzlelab.russian_cards.grid import parse_announcement
+from puzzlelab.russian_cards.model import is_solution
+
+
+def most_won_by_enumeration(n: int, m: int) -> int:
+    """The optimum by trying every set of rounds (2**(M**N) sets: tiny worlds only)."""
+    return max(bin(w).count("1") for w in range(2 ** m**n) if achievable_mask(w, n, m))
+
+
+def open_row(n: int, m: int, won: int, upper: int) -> pd.DataFrame:
+    return pd.DataFrame([dict(n_players=n, n_colors=m, lower=won.bit_count(), upper=upper,
+                              proven=False, witness_hex=f"{won:x}")])
+
+
+@pytest.mark.parametrize("n,m", [(2, 3), (2, 4)])
+def test_a_long_attempt_from_a_weaker_deal_reaches_the_enumerated_optimum(n, m, tmp_path,
+                                                                          monkeypatch):
+    monkeypatch.setattr(cache, "DATA", tmp_path)  # its resumable chunks go to a scratch folder
+    single = sum(1 << (c * m + c) for c in range(m))  # player 2 guesses player 1's colour
+    assert achievable_mask(single, n, m)
+    table = open_row(n, m, single, m**n)
+    rows = hats_open.long_attempts(table, 5.0, name="test_open_hats")
+    best = most_won_by_enumeration(n, m)
+    assert rows.loc[0, ["lower", "upper", "status"]].tolist() == [best, best, "OPTIMAL"]
+    hats_open.check_attempts(rows)
+
+
+def test_open_worlds_are_the_unproven_rows_of_the_committed_optima():
+    optima = read_table("hats_optima")
+    worlds = hats_open.open_worlds(optima)
+    assert [(n, m) for n, m, *_ in worlds] == [
+        (int(r.n_players), int(r.n_colors)) for r in optima.itertuples() if not r.proven]
+    for n, m, lower, upper, witness in worlds:
+        assert lower < upper and achievable_mask(int(witness, 16), n, m)
+
+
+def test_a_stored_attempt_with_a_wrong_deal_or_bounds_is_refused():
+    row = dict(n_players=2, n_colors=3, lower_before=2, upper_before=9, lower=4, upper=4,
+               status="OPTIMAL", work_limit=5.0, work_units=0.1, cpu_seconds=0,
+               witness_hex=f"{0b11:x}")  # rounds 0 and 1 share a line: not a won set of 4
+    with pytest.raises(ValueError, match="not a won set of 4"):
+        hats_open.check_attempts(pd.DataFrame([row]))
+    row.update(witness_hex=f"{0x4e:x}", upper=10)  # 4 won rounds, but upper above upper_before
+    with pytest.raises(ValueError, match="do not lie within"):
+        hats_open.check_attempts(pd.DataFrame([row]))
+
+
+def test_open_cells_are_the_open_rows_of_the_wide_grid():
+    grid = read_table("russian_cards_grid_n17_20")
+    cells = rc_open.open_cells(grid)
+    assert len(cells) == int((grid.status == "open").sum()) > 0
+    assert all(a + b + c >= 17 for a, b, c in cells)
+
+
+@pytest.mark.parametrize("abc", [(6, 2, 1), (5, 5, 2)])
+def test_an_attempt_on_a_solvable_size_returns_an_announcement_the_verifier_accepts(abc):
+    row = rc_open.attempt_row((*abc, 5.0))
+    assert row["status"] == "solvable"
+    assert is_solution(parse_announcement(row["witness"]), *abc)
+    rc_open.check_attempts(pd.DataFrame([row]))
+
+
+def test_a_stored_attempt_with_a_broken_announcement_is_refused():
+    row = rc_open.attempt_row((6, 2, 1, 5.0))
+    hands = row["witness"].split("|")
+    row["witness"] = "|".join(hands[:1] + hands[2:])  # one hand fewer: no longer informative
+    assert not is_solution(parse_announcement(row["witness"]), 6, 2, 1)
+    with pytest.raises(ValueError, match="not safe and informative"):
+        rc_open.check_attempts(pd.DataFrame([row]))
+
+
+def test_attempts_refuse_impossible_sizes_and_limits():
+    with pytest.raises(ValueError, match="hand size a"):
+        rc_open.attempt_row((0, 2, 1, 5.0))
+    with pytest.raises(ValueError, match="work"):
+        rc_open.attempt_row((3, 3, 1, -1.0))
+    with pytest.raises(ValueError, match="not a won set"):
+        hats_open.attempt_row((2, 3, 3, 9, "3", 5.0))
