@@ -133,6 +133,34 @@ def lemma14_bound(game: Game) -> float:
     b is the most outcome formulas one experiment type has (not the number of labels over
     all types). The bound is on the thesis's length |σ|_v (until determined), so it is to
     be compared with `Analysis.determined`; math.inf if b = 1 and there are several codes.
+
+    Parameters
+    ----------
+    game : Game
+        The game.
+
+    Returns
+    -------
+    int or float
+        The bound, an integer (math.inf when no experiment can tell codes apart).
+
+    Raises
+    ------
+    ValueError
+        If `game` is not a `Game` (an `ArgumentTypeError`).
+
+    Examples
+    --------
+    Twelve coins: 24 codes, 3 outcomes a weighing, so at least 3 weighings; Mastermind 4×6:
+    1,296 codes and 15 answers, at least 3 guesses before the code is known.
+
+    >>> from puzzlelab.codebreaking.games import counterfeit_coin, mastermind
+    >>> lemma14_bound(counterfeit_coin(12)), lemma14_bound(mastermind(4, 6))
+    (3, 3)
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §3.3, Lemma 14.
     """
     game = check_game(game)
     return ceil_log(game.max_type_outcomes, game.n_codes)
@@ -157,6 +185,44 @@ def analyze(game: Game, strategy: str | Scoring = "max-models") -> Analysis:
     (`_table_play`, numpy alone) while the engine is not loaded, as in a fresh process, and
     whatever the strategy if it is a scoring function of one's own; such a function plays a
     larger game by `_play` from the game's partition sizes. Each way makes the same choices.
+
+    Parameters
+    ----------
+    game : Game
+        The game.
+    strategy : str or callable
+        A name of `STRATEGIES` ("max-models", "exp-models", "ent-models", "parts") or a
+        function of one argument (every experiment's part sizes) returning a score per
+        experiment, the lowest chosen.
+
+    Returns
+    -------
+    Analysis
+        Lengths per code, worst, total, average, histogram and the decision tree.
+
+    Raises
+    ------
+    ValueError
+        If `game` is not a `Game`, `strategy` is an unknown name, or a function that does not
+        take one argument.
+
+    Examples
+    --------
+    Mastermind 3×3: Knuth's max-models needs 74 guesses over the 27 codes, Kooi's parts 73.
+
+    >>> from puzzlelab.codebreaking.games import mastermind
+    >>> game = mastermind(3, 3)
+    >>> knuth = analyze(game, "max-models")
+    >>> knuth.worst, knuth.total, knuth.histogram()
+    (4, 74, {1: 1, 2: 7, 3: 17, 4: 2})
+    >>> analyze(game, "parts").total
+    73
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §3.3, Definitions 12-13 and 21 (greedy
+    strategies); Knuth (1977), Irving (1979),
+    Neuwirth (1982), Kooi (2005) for the scores.
     """
     game, score_of = check_game(game), scoring(strategy)
     label, name = strategy_name(strategy), _named(score_of)
@@ -268,7 +334,40 @@ def _tree_frame(rows: list[tuple]) -> pd.DataFrame:
 
 
 def simulate(game: Game, strategy: str | Scoring, code: str | int) -> pd.DataFrame:
-    """One play of `strategy` against one secret code: experiment, outcome, codes left after it."""
+    """One play of `strategy` against one secret code: experiment, outcome, codes left after it.
+
+    Parameters
+    ----------
+    game : Game
+        The game.
+    strategy : str or callable
+        A name of `STRATEGIES` or a scoring function (see `analyze`).
+    code : str or int
+        The secret code, by name (`Game.code_names`) or index.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per step: step, experiment, outcome, codes left.
+
+    Raises
+    ------
+    ValueError
+        If `game` is not a `Game`, the strategy is unknown, or no code has that name or index.
+
+    Examples
+    --------
+    Mastermind 3×3 against the code 321: three guesses, the last one hitting it.
+
+    >>> from puzzlelab.codebreaking.games import mastermind
+    >>> play = simulate(mastermind(3, 3), "max-models", "321")
+    >>> play.experiment.tolist(), play.outcome.tolist(), play["codes left"].tolist()
+    (['g(1,1,2)', 'g(2,3,1)', 'g(3,2,1)'], ['0B2W', '1B2W', '3B0W'], [3, 1, 1])
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §3.3 (a strategy's play, Definition 12).
+    """
     import pandas as pd
 
     game, score_of = check_game(game), scoring(strategy)

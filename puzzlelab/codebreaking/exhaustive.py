@@ -305,6 +305,49 @@ def optimal(game: Game, measure: str = "worst", *, symmetry: bool = True,
     total is not minimised); for "average" it minimises the total (the worst is whatever
     that strategy gives), among strategies with worst case ≤ `max_worst` if that is given.
     `.stats` counts the states expanded and experiments tried.
+
+    Parameters
+    ----------
+    game : Game
+        The game.
+    measure : str
+        "worst" (iterative deepening) or "average" (branch and bound), `MEASURES`.
+    symmetry : bool
+        Whether to try only one experiment per orbit of the game's symmetry group.
+    max_worst : int, optional
+        With "average": only strategies solving every code within this many experiments.
+
+    Returns
+    -------
+    Analysis
+        The optimal strategy's lengths and tree; `stats` holds states, experiments seen and
+        tried, and whether symmetry was used.
+
+    Raises
+    ------
+    ValueError
+        If `game` is not a `Game`, `measure` is unknown, `max_worst` is given with "worst" or is
+        negative, some codes cannot be told apart, or no strategy solves every code within
+        `max_worst`.
+
+    Examples
+    --------
+    Mastermind 3×3: 4 guesses at worst; 73 in total at best (the greedy max-models needs 74),
+    and no strategy hits every code within 3.
+
+    >>> from puzzlelab.codebreaking.games import mastermind
+    >>> game = mastermind(3, 3)
+    >>> optimal(game).worst, optimal(game, "average").total
+    (4, 73)
+    >>> optimal(game, "average", max_worst=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: Mastermind 3×3: no strategy solves every code within 3
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), Definition 13 (optimal strategies),
+    §3.4-3.5 (symmetry reduction, Definition 28).
     """
     game = check_game(game)
     checks.choice(measure, "measure", MEASURES)
