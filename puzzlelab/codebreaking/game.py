@@ -584,7 +584,39 @@ def _rule(rule: object, table: object, n_codes: int, n_exp: int, name: str) -> S
 
 
 def check_game(game: object, name: str = "game") -> Game:
-    """`game` if it is a `Game`, else a TypeError saying what to pass."""
+    """`game` if it is a `Game`, else a TypeError saying what to pass.
+
+    Parameters
+    ----------
+    game : object
+        What was passed as a game.
+    name : str
+        The argument's name, for the message.
+
+    Returns
+    -------
+    Game
+        `game` itself.
+
+    Raises
+    ------
+    ValueError
+        If `game` is not a `Game` (an `ArgumentTypeError`, a TypeError and a ValueError).
+
+    Examples
+    --------
+    >>> from puzzlelab.codebreaking.games import mastermind
+    >>> check_game(mastermind(2, 2)).n_codes
+    4
+    >>> check_game("Mastermind")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    puzzlelab.checks.ArgumentTypeError: game must be a code-breaking Game (e.g. mastermind(3, 3) ...
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §3.2, Definition 4.
+    """
     if not isinstance(game, Game):
         raise checks.ArgumentTypeError(
             f"{name} must be a code-breaking Game (e.g. mastermind(3, 3) or parse(text)), "

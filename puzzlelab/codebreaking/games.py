@@ -232,7 +232,44 @@ def _one_hot(strings: np.ndarray, colors: int) -> tuple[list[str], np.ndarray]:
 def check_size(pegs: int, colors: int, distinct: bool = False,
                names: tuple[str, str] = ("pegs", "colors")) -> tuple[int, int]:
     """(pegs, colors) of a game of codes (of distinct symbols if `distinct`) that fits here;
-    `names` are the caller's words for them in a message (Bulls and Cows: positions, symbols)."""
+    `names` are the caller's words for them in a message (Bulls and Cows: positions, symbols).
+
+    Parameters
+    ----------
+    pegs : int
+        Pegs (positions) of a code, 1 to `MAX_PEGS`.
+    colors : int
+        Colours (symbols) a peg may have.
+    distinct : bool
+        Whether a code's symbols are distinct (Bulls and Cows).
+    names : tuple of (str, str)
+        The words for pegs and colours in the messages.
+
+    Returns
+    -------
+    tuple of (int, int)
+        `pegs` and `colors`, checked.
+
+    Raises
+    ------
+    ValueError
+        If a size is not a positive integer or out of range, distinct symbols are fewer than the
+        pegs, or the game does not fit: past 8 pegs or 127 colours more than `MAX_CODES` codes or
+        `MAX_MARKER_WORK` comparisons, else more codes than the memory budget holds.
+
+    Examples
+    --------
+    >>> check_size(4, 6)
+    (4, 6)
+    >>> check_size(3, 2, distinct=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: 3 distinct symbols need at least 3 symbols, got 2
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §2.2 (Mastermind, Bulls and Cows).
+    """
     if not isinstance(names, tuple) or len(names) != 2:
         raise checks.ArgumentTypeError(f"names must be a pair of words, got {names!r}")
     where, what = (checks.text(word, "names") for word in names)
@@ -437,6 +474,36 @@ def mastermind_by_formulas(pegs: int, colors: int) -> np.ndarray:
     Outcome (b, t): Exactly_b{f_i($i)} ∧ Exactly_t of {AtLeast_l(x_{1,j},…,x_{n,j}) | l ≤ k_j},
     where k_j is the number of pegs of colour j in the guess. Returns table[guess, code] = index
     of (b, w = t − b) in the order of `mastermind(pegs, colors).outcome_labels`.
+
+    Parameters
+    ----------
+    pegs : int
+        Pegs n: the variables x_{i,j} have i = 1..n.
+    colors : int
+        Colours m: j = 1..m.
+
+    Returns
+    -------
+    numpy.ndarray
+        table[guess, code], int16.
+
+    Raises
+    ------
+    ValueError
+        If a size is out of range (`check_size`) or there are more than `FORMULA_PAIRS`
+        (guess, code) pairs, 2 x 10^6 (4×6 is the largest).
+
+    Examples
+    --------
+    The thesis's formulas give the markers counted directly:
+
+    >>> table = mastermind_by_formulas(3, 3)
+    >>> bool((table == mastermind(3, 3).outcome_table).all())
+    True
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), Example 11.
     """
     pegs, colors = check_size(pegs, colors)
     checks.within_budget(f"Mastermind {pegs}×{colors} by formulas (guess, code) pairs",
@@ -516,6 +583,39 @@ def outcome_clauses(pegs: int, b: int, w: int, *, drop_contradictions: bool = Tr
     One per choice of black positions B (|B| = b) and white pairs W ⊆ P × P (|W| = w, a
     partial matching avoiding B). A pair (i, i) gives the clause ¬f_i($i) ∧ f_i($i), which is
     unsatisfiable; `drop_contradictions` leaves those out.
+
+    Parameters
+    ----------
+    pegs : int
+        Pegs, 1 to 8.
+    b, w : int
+        Black and white markers, b + w ≤ `pegs`.
+    drop_contradictions : bool
+        Whether to leave out the unsatisfiable clauses.
+
+    Returns
+    -------
+    int
+        The number of conjunctions.
+
+    Raises
+    ------
+    ValueError
+        If `pegs` is out of range, or b or w is negative or b + w exceeds `pegs`.
+
+    Examples
+    --------
+    On 4 pegs, "0B4W" has the 9 derangements of the pegs; "3B1W" has 4 clauses, one per
+    choice of the black pegs, and each pairs the last peg with itself: a contradiction.
+
+    >>> outcome_clauses(4, 0, 4), outcome_clauses(4, 3, 1)
+    (9, 0)
+    >>> outcome_clauses(4, 3, 1, drop_contradictions=False)
+    4
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), Example 10.
     """
     pegs = _positive("pegs", pegs, high=8)
     b, w = checks.integer(b, "b"), checks.integer(w, "w")
