@@ -373,8 +373,9 @@ def max_hint_partition(table: HintTable, method: str = "dp") -> list[set[str]]:
     Raises
     ------
     ValueError
-        If the table is not valid or `method` is not one of `METHODS` (and as the method
-        chosen raises).
+        If the table is not valid, `method` is not one of `METHODS`, or the method refuses the
+        table (`packing_brute`: colour-only tables; `packing_cp_sat`: optimality not proved in
+        time).
 
     Examples
     --------
