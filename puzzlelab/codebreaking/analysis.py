@@ -53,14 +53,84 @@ _INTEGER_SCORES = (largest_part, expected_size, most_parts)
 
 
 def choose(game: Game, live: np.ndarray, strategy: str | Scoring) -> int:
-    """The experiment the strategy performs when `live` are the codes still possible."""
+    """The experiment the strategy performs when `live` are the codes still possible.
+
+    Parameters
+    ----------
+    game : Game
+        The game.
+    live : numpy.ndarray
+        The codes still possible: distinct code indices, at least one.
+    strategy : str or callable
+        A name of `STRATEGIES` or a scoring function (see `analyze`).
+
+    Returns
+    -------
+    int
+        The experiment's index: the lowest score; of those tied, the first that may hit the
+        code, else the first.
+
+    Raises
+    ------
+    ValueError
+        If `game` is not a `Game`, `live` is not such an array, the strategy is unknown, its
+        scores are not one number per experiment, or the chosen experiment splits nothing.
+
+    Examples
+    --------
+    Knuth's first guess in Mastermind 4×6:
+
+    >>> import numpy as np
+    >>> from puzzlelab.codebreaking.games import mastermind
+    >>> game = mastermind(4, 6)
+    >>> game.experiment_name(choose(game, np.arange(game.n_codes), "max-models"))
+    'g(1,1,2,2)'
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §3.3, Definition 21 (greedy strategies);
+    Knuth (1977).
+    """
     game = check_game(game)
     return _pick(game, _live_codes(game, live), scoring(strategy))
 
 
 def choose_by_table(game: Game, live: np.ndarray, strategy: str | Scoring) -> int:
     """`choose` scored over the codes × experiments outcome table, never by the compiled engine
-    (its reference: the same choice)."""
+    (its reference: the same choice).
+
+    Parameters
+    ----------
+    game : Game
+        The game, whose outcome table is used (built if it has a string rule).
+    live : numpy.ndarray
+        Distinct indices of the codes still possible.
+    strategy : str or callable
+        A name of `STRATEGIES` or a scoring function.
+
+    Returns
+    -------
+    int
+        The experiment's index, as `choose` gives it.
+
+    Raises
+    ------
+    ValueError
+        As `choose`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from puzzlelab.codebreaking.games import mastermind
+    >>> game = mastermind(3, 3)
+    >>> live = np.arange(game.n_codes)
+    >>> game.experiment_name(choose_by_table(game, live, "max-models"))
+    'g(1,1,2)'
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §3.3, Definition 21.
+    """
     game = check_game(game)
     return _choose(game, _live_codes(game, live), scoring(strategy))
 
@@ -88,7 +158,42 @@ def _choose(game: Game, live: np.ndarray, score_of: Scoring) -> int:
 
 def scores(score_of: str | Scoring, counts: np.ndarray) -> np.ndarray:
     """The strategy's score of each experiment (a row of part sizes each), checked: one number
-    per row, none NaN (a ValueError names the strategy otherwise)."""
+    per row, none NaN (a ValueError names the strategy otherwise).
+
+    Parameters
+    ----------
+    score_of : str or callable
+        A name of `STRATEGIES` or a scoring function.
+    counts : numpy.ndarray
+        Integers, experiments × outcomes: counts[j, o] = live codes on which experiment j gives
+        outcome o (`Game.partition_sizes`).
+
+    Returns
+    -------
+    numpy.ndarray
+        One float per experiment; the lowest is chosen.
+
+    Raises
+    ------
+    ValueError
+        If `counts` is not a 2-d integer array, the strategy is unknown, or its scores are not
+        one number per experiment or hold NaN.
+
+    Examples
+    --------
+    Two experiments splitting four codes 3 + 1 and 2 + 2: max-models scores the largest part,
+    parts the number of parts (negated, lowest first).
+
+    >>> import numpy as np
+    >>> counts = np.array([[3, 1], [2, 2]])
+    >>> scores("max-models", counts).tolist(), scores("parts", counts).tolist()
+    ([3.0, 2.0], [-2.0, -2.0])
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §3.3, Definition 21; Knuth (1977) and Kooi
+    (2005) for the two scores.
+    """
     score_of, counts = scoring(score_of), np.asarray(counts)
     if counts.ndim != 2 or counts.dtype.kind not in "iu":
         raise checks.ArgumentTypeError(f"counts must be a 2-d integer array (experiments × "
@@ -133,13 +238,68 @@ def lemma14_bound(game: Game) -> float:
     b is the most outcome formulas one experiment type has (not the number of labels over
     all types). The bound is on the thesis's length |σ|_v (until determined), so it is to
     be compared with `Analysis.determined`; math.inf if b = 1 and there are several codes.
+
+    Parameters
+    ----------
+    game : Game
+        The game, with #φ0 = `Game.n_codes` codes.
+
+    Returns
+    -------
+    int or float
+        The bound, an integer (math.inf when no experiment can tell codes apart).
+
+    Raises
+    ------
+    ValueError
+        If `game` is not a `Game` (an `ArgumentTypeError`).
+
+    Examples
+    --------
+    Twelve coins: 24 codes, 3 outcomes a weighing, so at least 3 weighings; Mastermind 4×6:
+    1,296 codes and 15 answers, at least 3 guesses before the code is known.
+
+    >>> from puzzlelab.codebreaking.games import counterfeit_coin, mastermind
+    >>> lemma14_bound(counterfeit_coin(12)), lemma14_bound(mastermind(4, 6))
+    (3, 3)
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §3.3, Lemma 14.
     """
     game = check_game(game)
     return ceil_log(game.max_type_outcomes, game.n_codes)
 
 
 def ceil_log(b: int, n: int) -> float:
-    """⌈log_b n⌉ in exact integer arithmetic (the least k with b^k ≥ n); math.inf if b = 1 < n."""
+    """⌈log_b n⌉ in exact integer arithmetic (the least k with b^k ≥ n); math.inf if b = 1 < n.
+
+    Parameters
+    ----------
+    b : int
+        The base, at least 1.
+    n : int
+        The number, at least 1.
+
+    Returns
+    -------
+    int or float
+        The least k with b^k ≥ n (math.inf when b = 1 < n).
+
+    Raises
+    ------
+    ValueError
+        If `b` or `n` is not a positive integer.
+
+    Examples
+    --------
+    >>> ceil_log(3, 27), ceil_log(3, 28), ceil_log(1, 2)
+    (3, 4, inf)
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), Lemma 14 (the bound it computes).
+    """
     b, n = checks.integer(b, "b", low=1), checks.integer(n, "n", low=1)
     if b == 1:
         return 0 if n == 1 else math.inf
@@ -157,6 +317,44 @@ def analyze(game: Game, strategy: str | Scoring = "max-models") -> Analysis:
     (`_table_play`, numpy alone) while the engine is not loaded, as in a fresh process, and
     whatever the strategy if it is a scoring function of one's own; such a function plays a
     larger game by `_play` from the game's partition sizes. Each way makes the same choices.
+
+    Parameters
+    ----------
+    game : Game
+        The game.
+    strategy : str or callable
+        A name of `STRATEGIES` ("max-models", "exp-models", "ent-models", "parts") or a
+        function of one argument (every experiment's part sizes) returning a score per
+        experiment, the lowest chosen.
+
+    Returns
+    -------
+    Analysis
+        Lengths per code, worst, total, average, histogram and the decision tree.
+
+    Raises
+    ------
+    ValueError
+        If `game` is not a `Game`, `strategy` is an unknown name, or a function that does not
+        take one argument.
+
+    Examples
+    --------
+    Mastermind 3×3: Knuth's max-models needs 74 guesses over the 27 codes, Kooi's parts 73.
+
+    >>> from puzzlelab.codebreaking.games import mastermind
+    >>> game = mastermind(3, 3)
+    >>> knuth = analyze(game, "max-models")
+    >>> knuth.worst, knuth.total, knuth.histogram()
+    (4, 74, {1: 1, 2: 7, 3: 17, 4: 2})
+    >>> analyze(game, "parts").total
+    73
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §3.3, Definitions 12-13 and 21 (greedy
+    strategies); Knuth (1977), Irving (1979),
+    Neuwirth (1982), Kooi (2005) for the scores.
     """
     game, score_of = check_game(game), scoring(strategy)
     label, name = strategy_name(strategy), _named(score_of)
@@ -202,7 +400,36 @@ def _table_play(game: Game, score_of: Scoring, label: str) -> Analysis:
 
 
 def first_hit(game: Game) -> np.ndarray:
-    """For every code, the lowest experiment whose final outcome holds on it (its guess)."""
+    """For every code, the lowest experiment whose final outcome holds on it (its guess).
+
+    Parameters
+    ----------
+    game : Game
+        A game that ends on final outcomes (`Game.ends_on_final`).
+
+    Returns
+    -------
+    numpy.ndarray
+        An experiment index per code.
+
+    Raises
+    ------
+    ValueError
+        If `game` is not a `Game`, or its outcome table exceeds the memory budget.
+
+    Examples
+    --------
+    In Mastermind each code is hit by guessing it:
+
+    >>> from puzzlelab.codebreaking.games import mastermind
+    >>> first_hit(mastermind(2, 2)).tolist()
+    [0, 1, 2, 3]
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §3.3, Definition 12 (a game ends on a
+    final outcome).
+    """
     game = check_game(game)
     return np.argmax(game.is_final[game.outcome_table], axis=0)
 
@@ -212,7 +439,44 @@ _TREE_COLUMNS = ["node", "parent", "outcome", "depth", "codes", "experiment", "c
 
 def play_tree(game: Game, pick: Callable[[np.ndarray, int], int], label: str) -> Analysis:
     """Play `pick(live codes, depth) -> experiment` against every code: the decision tree and
-    each code's number of experiments, under the name `label`."""
+    each code's number of experiments, under the name `label`.
+
+    Parameters
+    ----------
+    game : Game
+        The game.
+    pick : callable
+        pick(live, depth): the experiment to perform when the codes `live` are still possible
+        after `depth` experiments.
+    label : str
+        The strategy's name in the result.
+
+    Returns
+    -------
+    Analysis
+        Lengths per code and the decision tree.
+
+    Raises
+    ------
+    ValueError
+        If `game` is not a `Game`, `pick` is not callable or picks no experiment index, an
+        experiment picked splits nothing, or `label` is not text.
+
+    Examples
+    --------
+    Always guessing the first code still possible solves Mastermind 3×3 in 5 guesses at
+    worst, 89 in all (the greedy max-models: 4 and 74).
+
+    >>> from puzzlelab.codebreaking.games import mastermind
+    >>> result = play_tree(mastermind(3, 3), lambda live, depth: int(live[0]), "first possible")
+    >>> result.worst, result.total
+    (5, 89)
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §3.3, Definitions 12-13 (a strategy and
+    its length).
+    """
     game = check_game(game)
     if not callable(pick):
         raise checks.ArgumentTypeError(f"pick must be a function of (live, depth), got {pick!r}")
@@ -268,7 +532,40 @@ def _tree_frame(rows: list[tuple]) -> pd.DataFrame:
 
 
 def simulate(game: Game, strategy: str | Scoring, code: str | int) -> pd.DataFrame:
-    """One play of `strategy` against one secret code: experiment, outcome, codes left after it."""
+    """One play of `strategy` against one secret code: experiment, outcome, codes left after it.
+
+    Parameters
+    ----------
+    game : Game
+        The game.
+    strategy : str or callable
+        A name of `STRATEGIES` or a scoring function (see `analyze`).
+    code : str or int
+        The secret code, by name (`Game.code_names`) or index.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per step: step, experiment, outcome, codes left.
+
+    Raises
+    ------
+    ValueError
+        If `game` is not a `Game`, the strategy is unknown, or no code has that name or index.
+
+    Examples
+    --------
+    Mastermind 3×3 against the code 321: three guesses, the last one hitting it.
+
+    >>> from puzzlelab.codebreaking.games import mastermind
+    >>> play = simulate(mastermind(3, 3), "max-models", "321")
+    >>> play.experiment.tolist(), play.outcome.tolist(), play["codes left"].tolist()
+    (['g(1,1,2)', 'g(2,3,1)', 'g(3,2,1)'], ['0B2W', '1B2W', '3B0W'], [3, 1, 1])
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §3.3 (a strategy's play, Definition 12).
+    """
     import pandas as pd
 
     game, score_of = check_game(game), scoring(strategy)

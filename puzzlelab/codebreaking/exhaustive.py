@@ -42,7 +42,39 @@ MEASURES = ("worst", "average")
 
 @dataclass
 class Search:
-    """Bookkeeping of one exhaustive search: states expanded and experiments tried."""
+    """Bookkeeping of one exhaustive search: states expanded and experiments tried.
+
+    Parameters
+    ----------
+    game : Game
+        The game searched; every code must be distinguishable (`distinguishable`).
+    use_symmetry : bool
+        Whether to try one experiment per orbit of the game's symmetry group.
+    states, experiments_seen, experiments_tried : int
+        Counters, from 0.
+    memo, lower_memo, worst_memo, leaders, choice, choice_budget, avg_choice, worst_of : dict
+        Memoised results of the search, filled as it runs.
+
+    Raises
+    ------
+    ValueError
+        If `game` is not a `Game`, a counter is negative, or some codes cannot be told apart.
+
+    Examples
+    --------
+    Three coins: at most 3^2 = 9 codes can be solved in two weighings, and these 6 are.
+
+    >>> import numpy as np
+    >>> from puzzlelab.codebreaking.games import counterfeit_coin
+    >>> search = Search(counterfeit_coin(3))
+    >>> search.capacity(2), search.solvable(np.arange(6), 2), search.solvable(np.arange(6), 1)
+    (9, True, False)
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), Definition 13 and §3.4-3.5; the counting
+    bound: Lemma 14.
+    """
 
     game: Game
     use_symmetry: bool = True
@@ -263,7 +295,39 @@ class Search:
 
 
 def distinguishable(game: Game) -> bool:
-    """Can every code be told from every other by some experiment (or be hit by a final outcome)?"""
+    """Can every code be told from every other by some experiment (or be hit by a final outcome)?
+
+    Parameters
+    ----------
+    game : Game
+        The game whose codes are compared.
+
+    Returns
+    -------
+    bool
+        True when no two codes give the same outcome on every experiment, or the game ends on
+        final outcomes.
+
+    Raises
+    ------
+    ValueError
+        If `game` is not a `Game`.
+
+    Examples
+    --------
+    Two coins alone: a light coin 1 tips the scales as a heavy coin 2 does, so they cannot be
+    told apart; a genuine coin besides settles it.
+
+    >>> from puzzlelab.codebreaking.games import counterfeit_coin
+    >>> with_genuine = counterfeit_coin(2, extra_genuine=True)
+    >>> distinguishable(counterfeit_coin(2)), distinguishable(with_genuine)
+    (False, True)
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §2.1 (the coin game) and Definition 13 (a
+    strategy must determine the code).
+    """
     game = check_game(game)
     if game.ends_on_final:
         return True  # every code is hit by some experiment (checked when the game is built)
@@ -305,6 +369,49 @@ def optimal(game: Game, measure: str = "worst", *, symmetry: bool = True,
     total is not minimised); for "average" it minimises the total (the worst is whatever
     that strategy gives), among strategies with worst case ≤ `max_worst` if that is given.
     `.stats` counts the states expanded and experiments tried.
+
+    Parameters
+    ----------
+    game : Game
+        The game; every code must be distinguishable (`distinguishable`).
+    measure : str
+        "worst" (iterative deepening) or "average" (branch and bound), `MEASURES`.
+    symmetry : bool
+        Whether to try only one experiment per orbit of the game's symmetry group.
+    max_worst : int, optional
+        With "average": only strategies solving every code within this many experiments.
+
+    Returns
+    -------
+    Analysis
+        The optimal strategy's lengths and tree; `stats` holds states, experiments seen and
+        tried, and whether symmetry was used.
+
+    Raises
+    ------
+    ValueError
+        If `game` is not a `Game`, `measure` is unknown, `max_worst` is given with "worst" or is
+        negative, some codes cannot be told apart, or no strategy solves every code within
+        `max_worst`.
+
+    Examples
+    --------
+    Mastermind 3×3: 4 guesses at worst; 73 in total at best (the greedy max-models needs 74),
+    and no strategy hits every code within 3.
+
+    >>> from puzzlelab.codebreaking.games import mastermind
+    >>> game = mastermind(3, 3)
+    >>> optimal(game).worst, optimal(game, "average").total
+    (4, 73)
+    >>> optimal(game, "average", max_worst=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: Mastermind 3×3: no strategy solves every code within 3
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), Definition 13 (optimal strategies),
+    §3.4-3.5 (symmetry reduction, Definition 28).
     """
     game = check_game(game)
     checks.choice(measure, "measure", MEASURES)

@@ -64,6 +64,40 @@ class Symmetry:
     can be read off directly); `complete=False` says they are only generators. Generators
     that are transpositions of two symbols (§3.5 Phase 1) may say which (`swaps`): then a
     spanning tree of them generates the same group, and the search uses only that.
+
+    Parameters
+    ----------
+    code_perms : numpy.ndarray
+        Integer array (group elements or generators × codes): row g is a permutation of the
+        code indices.
+    experiment_perms : numpy.ndarray
+        Integer array (the same rows × experiments): the matching permutations of experiments.
+    complete : bool
+        True if the rows are the whole group, False if they only generate it.
+    description : str
+        What the permutations are, for people.
+    swaps : numpy.ndarray, optional
+        Generators only: swaps[g] = the two symbols generator g exchanges.
+
+    Raises
+    ------
+    ValueError
+        When given to a `Game`: if the arrays do not have a column per code (per experiment) or a
+        row is not a permutation.
+
+    Examples
+    --------
+    Mastermind with 2 pegs and 3 colours: the 2! x 3! permutations of pegs and colours.
+
+    >>> from puzzlelab.codebreaking.games import mastermind
+    >>> group = mastermind(2, 3).symmetry
+    >>> group.size, group.complete, group.description
+    (12, True, 'peg permutations × colour permutations')
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §3.4 Symmetries in code breaking games
+    and §3.5 Symmetry breaking.
     """
 
     code_perms: np.ndarray
@@ -78,12 +112,71 @@ class Symmetry:
 
     @property
     def size(self) -> int:
+        """The number of permutations listed (rows of `code_perms`)."""
         return int(self.code_perms.shape[0])
 
 
 class Game:
     """A well-formed code-breaking game with codes, experiments and outcome table (thesis Definition
-    4, 7)."""
+    4, 7).
+
+    Parameters
+    ----------
+    name : str
+        The game's name (non-empty).
+    variables : list of str
+        The propositional variables X, distinct.
+    codes : numpy.ndarray
+        Bool array (codes × variables): row k is the valuation of code k (those satisfying the
+        restriction φ0), no two alike, at least one.
+    experiments : list of (str, tuple of int)
+        (type name, parametrization) pairs, distinct; their order breaks the strategies' ties.
+    outcome_table : numpy.ndarray or None
+        Integers (experiments × codes): outcome_table[j, k] indexes `outcome_labels`; None when
+        `rule` computes the outcomes.
+    outcome_labels : list of str
+        The outcome names, distinct, at least one.
+    final_outcomes : iterable of str or int
+        Outcomes meaning "the code was hit" (Mastermind's all-black); empty: the game ends when
+        the code is determined (Definition 12).
+    code_names : sequence of str, optional
+        A name per code; by default the variables true in it, as "{x1,y}".
+    symmetry : Symmetry, callable or None
+        Permutations mapping the game to itself, or a function making them on first use.
+    type_outcomes : dict of str to sequence of str, optional
+        Per experiment type t, the labels of its outcome formulas Φ(t); by default all labels.
+    rule : strings.StringRule, optional
+        Outcomes computed from strings of colours (codes = experiments = the rule's strings).
+
+    Raises
+    ------
+    ValueError
+        If the name is empty; names repeat; the codes are not a 2-d boolean array with a column
+        per variable, or repeat a valuation, or there is none; an experiment is not a (type,
+        integers) pair or is listed twice; there is neither a table nor a rule, or the table's
+        shape or values do not fit; a type's outcomes are missing, unknown or not obeyed; a final
+        outcome is unknown, holds for two codes of one experiment, or some code can never get
+        one; the code names do not match the codes; the symmetry's shapes do not fit.
+
+    Examples
+    --------
+    Mastermind with 2 pegs and 3 colours: 9 codes, each also a guess, 6 answers (black and
+    white markers).
+
+    >>> from puzzlelab.codebreaking.games import mastermind
+    >>> game = mastermind(2, 3)
+    >>> game
+    Game('Mastermind 2×3': 9 codes, 9 experiments, 6 outcomes)
+    >>> game.outcome_labels, game.experiment_name(5), game.code_names[5]
+    (['0B0W', '0B1W', '0B2W', '1B0W', '1B1W', '2B0W'], 'g(2,3)', '23')
+    >>> int(game.outcome_table[game.code_index("12"), game.code_index("21")])  # 0 black, 2 white
+    2
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §3.2: Definition 4 (code breaking
+    game) and Definition 7 (well-formed game).
+    """
 
     def __init__(
         self,
@@ -161,10 +254,12 @@ class Game:
     # --- sizes and names -------------------------------------------------------------
     @property
     def n_codes(self) -> int:
+        """The number of codes (rows of `codes`)."""
         return int(self.codes.shape[0])
 
     @property
     def n_experiments(self) -> int:
+        """The number of experiments."""
         return len(self.experiments)
 
     @property
@@ -329,7 +424,47 @@ class BuiltOnRead:
 
 @dataclass
 class Analysis:
-    """A strategy played against every code: lengths per code, worst, total, average, tree."""
+    """A strategy played against every code: lengths per code, worst, total, average, tree.
+
+    Parameters
+    ----------
+    game : Game
+        The game played.
+    strategy : str
+        The strategy's name (e.g. "max-models", "optimal worst").
+    lengths : numpy.ndarray
+        Experiments per code, by the game's counting rule (up to the hit when the game ends on
+        a final outcome).
+    determined : numpy.ndarray
+        Experiments per code until it is determined (the thesis's |σ|_v).
+    tree : pandas.DataFrame or callable
+        The decision tree (node, parent, outcome, depth, codes, experiment, code), or a function
+        of no arguments making it when first read.
+    stats : dict
+        Counters of the search that made the strategy (states, experiments tried, ...).
+
+    Raises
+    ------
+    ValueError
+        If `tree` is given as a value and is not a DataFrame.
+
+    Examples
+    --------
+    The classic twelve coins: the greedy strategy finds the fake coin, and whether it is
+    heavier or lighter, in three weighings, as Lemma 14's bound ⌈log_3 24⌉ says it must at
+    least.
+
+    >>> from puzzlelab.codebreaking import analyze, counterfeit_coin, lemma14_bound
+    >>> coins = counterfeit_coin(12)
+    >>> result = analyze(coins, "max-models")
+    >>> result.worst, lemma14_bound(coins), result.histogram()
+    (3, 3, {3: 24})
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §3.3: Definition 12 (the length of a
+    strategy) and Definition 13 (worst and average case).
+    """
 
     game: Game
     strategy: str
@@ -346,14 +481,17 @@ class Analysis:
 
     @property
     def worst(self) -> int:
+        """The most experiments any code needs (the strategy's worst case)."""
         return int(self.lengths.max())
 
     @property
     def total(self) -> int:
+        """The experiments summed over all codes."""
         return int(self.lengths.sum())
 
     @property
     def average(self) -> float:
+        """The experiments per code on average (`total` / codes)."""
         return self.total / len(self.lengths)
 
     def histogram(self) -> dict[int, int]:
@@ -369,6 +507,44 @@ def well_formed_table(satisfied: np.ndarray, experiment_names: Sequence[str] | N
 
     Checks Definition 7 (well-formed: exactly one outcome holds per code and experiment)
     and raises ValueError naming the first experiment and code that violate it.
+
+    Parameters
+    ----------
+    satisfied : numpy.ndarray
+        Truth values (True/False or 0/1), experiments × outcomes × codes.
+    experiment_names : sequence of str, optional
+        A name per experiment, for the error message.
+    code_names : sequence of str, optional
+        A name per code, for the error message.
+
+    Returns
+    -------
+    numpy.ndarray
+        table[j, k] = the outcome that holds (int16, or int32 past 2^15 outcomes).
+
+    Raises
+    ------
+    ValueError
+        If `satisfied` is not a 3-d array of truth values, the names do not match its axes, or
+        some code and experiment have no outcome or several (not well-formed).
+
+    Examples
+    --------
+    One coin among two is fake and heavier; weighing coin 1 against coin 2 (outcomes: right
+    heavier, left heavier, balance):
+
+    >>> import numpy as np
+    >>> satisfied = np.array([[[0, 1], [1, 0], [0, 0]]])  # codes: coin 1 heavy, coin 2 heavy
+    >>> well_formed_table(satisfied)
+    array([[1, 0]], dtype=int16)
+    >>> well_formed_table(np.array([[[1, 1], [1, 0], [0, 0]]]), code_names=["1H", "2H"])
+    Traceback (most recent call last):
+    ...
+    ValueError: game is not well-formed: 2 outcomes of experiment 0 hold for 1H (exactly one must)
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §3.2, Definition 7 (well-formed game).
     """
     sat = np.asarray(satisfied)
     if sat.ndim != 3 or sat.dtype == object:
@@ -408,7 +584,39 @@ def _rule(rule: object, table: object, n_codes: int, n_exp: int, name: str) -> S
 
 
 def check_game(game: object, name: str = "game") -> Game:
-    """`game` if it is a `Game`, else a TypeError saying what to pass."""
+    """`game` if it is a `Game`, else a TypeError saying what to pass.
+
+    Parameters
+    ----------
+    game : object
+        What was passed as a game.
+    name : str
+        The argument's name, for the message.
+
+    Returns
+    -------
+    Game
+        `game` itself.
+
+    Raises
+    ------
+    ValueError
+        If `game` is not a `Game` (an `ArgumentTypeError`, a TypeError and a ValueError).
+
+    Examples
+    --------
+    >>> from puzzlelab.codebreaking.games import mastermind
+    >>> check_game(mastermind(2, 2)).n_codes
+    4
+    >>> check_game("Mastermind")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    puzzlelab.checks.ArgumentTypeError: game must be a code-breaking Game (e.g. mastermind(3, 3) ...
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §3.2, Definition 4.
+    """
     if not isinstance(game, Game):
         raise checks.ArgumentTypeError(
             f"{name} must be a code-breaking Game (e.g. mastermind(3, 3) or parse(text)), "

@@ -84,7 +84,49 @@ COIN_OUTCOMES = ["right heavier", "left heavier", "balance"]  # the order of Φ(
 
 
 def counterfeit_coin(coins: int, extra_genuine: bool = False, formalization: int = 8) -> Game:
-    """The fake-coin game F_n (Example 8) or F'_n (Example 9), maybe with a genuine coin 0."""
+    """The fake-coin game F_n (Example 8) or F'_n (Example 9), maybe with a genuine coin 0.
+
+    Among `coins` coins one is fake, lighter or heavier; a weighing puts as many coins on each
+    pan and answers which pan is heavier, or balance. The game ends when the fake coin and its
+    kind are determined.
+
+    Parameters
+    ----------
+    coins : int
+        Coins 1..n, 1 to 64 (at least 2 without a genuine coin).
+    extra_genuine : bool
+        Whether a coin 0, known to be genuine, may be weighed too.
+    formalization : int
+        8 (x_i: coin i is fake, y: it is heavier) or 9 (x_i: light, y_i: heavy), the thesis's
+        two formulas of the same game.
+
+    Returns
+    -------
+    Game
+        Codes "1L", "1H", ... (coin, light or heavy); experiments w_2m(left + right), a mirror
+        image once; outcomes `COIN_OUTCOMES`.
+
+    Raises
+    ------
+    ValueError
+        If `coins` is out of range, `formalization` is neither 8 nor 9, or the weighings exceed
+        `MAX_WEIGHINGS`.
+
+    Examples
+    --------
+    Four coins need three weighings; with a genuine coin besides, two suffice.
+
+    >>> from puzzlelab.codebreaking import optimal
+    >>> game = counterfeit_coin(4)
+    >>> game
+    Game('coin 4 (Ex. 8)': 8 codes, 9 experiments, 3 outcomes)
+    >>> optimal(game).worst, optimal(counterfeit_coin(4, extra_genuine=True)).worst
+    (3, 2)
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §2.1 and Examples 8-9.
+    """
     n = _positive("coins", coins, high=64)
     extra_genuine = checks.boolean(extra_genuine, "extra_genuine")
     if n < 2 and not extra_genuine:
@@ -190,7 +232,44 @@ def _one_hot(strings: np.ndarray, colors: int) -> tuple[list[str], np.ndarray]:
 def check_size(pegs: int, colors: int, distinct: bool = False,
                names: tuple[str, str] = ("pegs", "colors")) -> tuple[int, int]:
     """(pegs, colors) of a game of codes (of distinct symbols if `distinct`) that fits here;
-    `names` are the caller's words for them in a message (Bulls and Cows: positions, symbols)."""
+    `names` are the caller's words for them in a message (Bulls and Cows: positions, symbols).
+
+    Parameters
+    ----------
+    pegs : int
+        Pegs (positions) of a code, 1 to `MAX_PEGS`.
+    colors : int
+        Colours (symbols) a peg may have.
+    distinct : bool
+        Whether a code's symbols are distinct (Bulls and Cows).
+    names : tuple of (str, str)
+        The words for pegs and colours in the messages.
+
+    Returns
+    -------
+    tuple of (int, int)
+        `pegs` and `colors`, checked.
+
+    Raises
+    ------
+    ValueError
+        If a size is not a positive integer or out of range, distinct symbols are fewer than the
+        pegs, or the game does not fit: past 8 pegs or 127 colours more than `MAX_CODES` codes or
+        `MAX_MARKER_WORK` comparisons, else more codes than the memory budget holds.
+
+    Examples
+    --------
+    >>> check_size(4, 6)
+    (4, 6)
+    >>> check_size(3, 2, distinct=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: 3 distinct symbols need at least 3 symbols, got 2
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §2.2 (Mastermind, Bulls and Cows).
+    """
     if not isinstance(names, tuple) or len(names) != 2:
         raise checks.ArgumentTypeError(f"names must be a pair of words, got {names!r}")
     where, what = (checks.text(word, "names") for word in names)
@@ -236,7 +315,46 @@ def _marker_game(name: str, strings: np.ndarray, colors: int, labels: list[str],
 
 
 def mastermind(pegs: int, colors: int) -> Game:
-    """Mastermind M_{n,m} (Example 10): outcome Outcome(b, w); the game ends on all-black."""
+    """Mastermind M_{n,m} (Example 10): outcome Outcome(b, w); the game ends on all-black.
+
+    Parameters
+    ----------
+    pegs : int
+        Pegs n of a code.
+    colors : int
+        Colours m a peg may have.
+
+    Returns
+    -------
+    Game
+        Codes = guesses = the m^n colour strings (named "1122", ...); outcomes "bBwW" (b black
+        markers: right colour in the right place, w white: right colour elsewhere); final
+        outcome all black; the symmetry group of peg and colour permutations.
+
+    Raises
+    ------
+    ValueError
+        If a size is not a positive integer, there are more than `MAX_PEGS` pegs, or the
+        game is too large: past 8 pegs or 127 colours more than `MAX_CODES` codes (an explicit
+        table), else more codes than the memory budget holds.
+
+    Examples
+    --------
+    Knuth's classic game, 4 pegs and 6 colours: 1,296 codes, 14 answers besides the impossible
+    "3B1W". One play of the greedy strategy on 3 pegs and 3 colours:
+
+    >>> game = mastermind(4, 6)
+    >>> game.n_codes, len(game.outcome_labels)
+    (1296, 15)
+    >>> from puzzlelab.codebreaking import simulate
+    >>> simulate(mastermind(3, 3), "max-models", "321").experiment.tolist()
+    ['g(1,1,2)', 'g(2,3,1)', 'g(3,2,1)']
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §2.2 and Example 10; Knuth (1977), J.
+    Recreational Mathematics 9.
+    """
     pegs, colors = check_size(pegs, colors)
     strings = colour_strings(pegs, colors)
     labels = [f"{b}B{w}W" for b in range(pegs + 1) for w in range(pegs + 1 - b)]
@@ -245,7 +363,37 @@ def mastermind(pegs: int, colors: int) -> Game:
 
 
 def black_peg_mastermind(pegs: int, colors: int) -> Game:
-    """Mastermind with black markers only (§2.3, 'Generalized Mastermind'): ends on all-black."""
+    """Mastermind with black markers only (§2.3, 'Generalized Mastermind'): ends on all-black.
+
+    Parameters
+    ----------
+    pegs : int
+        Pegs of a code.
+    colors : int
+        Colours a peg may have.
+
+    Returns
+    -------
+    Game
+        As `mastermind`, with outcomes "0B" ... "nB" (right colour in the right place only).
+
+    Raises
+    ------
+    ValueError
+        As `mastermind`: a size that is not a positive integer, or a game too large.
+
+    Examples
+    --------
+    >>> game = black_peg_mastermind(4, 6)
+    >>> game
+    Game('black-peg Mastermind 4×6': 1296 codes, 1296 experiments, 5 outcomes)
+    >>> game.outcome_labels
+    ['0B', '1B', '2B', '3B', '4B']
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §2.3.
+    """
     pegs, colors = check_size(pegs, colors)
     strings = colour_strings(pegs, colors)
     return _marker_game(f"black-peg Mastermind {pegs}×{colors}", strings, colors,
@@ -254,7 +402,39 @@ def black_peg_mastermind(pegs: int, colors: int) -> Game:
 
 
 def bulls_and_cows(positions: int = 4, symbols: int = 10) -> Game:
-    """Bulls and Cows (§2.2): distinct symbols; bulls = right place, cows = wrong place."""
+    """Bulls and Cows (§2.2): distinct symbols; bulls = right place, cows = wrong place.
+
+    Parameters
+    ----------
+    positions : int
+        Symbols in a code.
+    symbols : int
+        Symbols to choose from, at least `positions`.
+
+    Returns
+    -------
+    Game
+        Codes = guesses = the strings of distinct symbols; outcomes "bBcC"; ends on all bulls.
+
+    Raises
+    ------
+    ValueError
+        If a size is not a positive integer, there are more than `MAX_PEGS` positions, or the
+        game is too large: past 8 positions or 127 symbols more than `MAX_CODES` codes (an explicit
+        table), else more codes than the memory budget holds. Also if `symbols` < `positions`.
+
+    Examples
+    --------
+    The usual game: four distinct digits of ten, 10 x 9 x 8 x 7 codes.
+
+    >>> game = bulls_and_cows()
+    >>> game.n_codes, game.code_names[0]
+    (5040, '1234')
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §2.2.
+    """
     positions, symbols = check_size(positions, symbols, distinct=True,
                                     names=("positions", "symbols"))
     strings = colour_strings(positions, symbols, distinct=True)
@@ -294,6 +474,36 @@ def mastermind_by_formulas(pegs: int, colors: int) -> np.ndarray:
     Outcome (b, t): Exactly_b{f_i($i)} ∧ Exactly_t of {AtLeast_l(x_{1,j},…,x_{n,j}) | l ≤ k_j},
     where k_j is the number of pegs of colour j in the guess. Returns table[guess, code] = index
     of (b, w = t − b) in the order of `mastermind(pegs, colors).outcome_labels`.
+
+    Parameters
+    ----------
+    pegs : int
+        Pegs n: the variables x_{i,j} have i = 1..n.
+    colors : int
+        Colours m: j = 1..m.
+
+    Returns
+    -------
+    numpy.ndarray
+        table[guess, code], int16.
+
+    Raises
+    ------
+    ValueError
+        If a size is out of range (`check_size`) or there are more than `FORMULA_PAIRS`
+        (guess, code) pairs, 2 x 10^6 (4×6 is the largest).
+
+    Examples
+    --------
+    The thesis's formulas give the markers counted directly:
+
+    >>> table = mastermind_by_formulas(3, 3)
+    >>> bool((table == mastermind(3, 3).outcome_table).all())
+    True
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), Example 11.
     """
     pegs, colors = check_size(pegs, colors)
     checks.within_budget(f"Mastermind {pegs}×{colors} by formulas (guess, code) pairs",
@@ -317,7 +527,39 @@ def mastermind_by_formulas(pegs: int, colors: int) -> np.ndarray:
 
 # --- Bags of Gold ---------------------------------------------------------------------------
 def bags_of_gold(bags: int, max_take: int) -> Game:
-    """Bags of Gold (§2.3): one bag holds light coins; weigh 0..max_take coins of each."""
+    """Bags of Gold (§2.3): one bag holds light coins; weigh 0..max_take coins of each.
+
+    Parameters
+    ----------
+    bags : int
+        Bags, 1 to 18; the code is the light bag.
+    max_take : int
+        The most coins taken from one bag for a weighing; the outcome is how many grams light
+        the weighing is (one per light coin taken).
+
+    Returns
+    -------
+    Game
+        Codes "bag 1", ...; an experiment per choice of coins from each bag.
+
+    Raises
+    ------
+    ValueError
+        If a size is out of range or there are more than 200,000 weighings.
+
+    Examples
+    --------
+    Three bags: take 0, 1 and 2 coins; the missing grams name the light bag, in one weighing.
+
+    >>> from puzzlelab.codebreaking import analyze
+    >>> game = bags_of_gold(3, 2)
+    >>> analyze(game).worst, game.outcome_labels
+    (1, ['0 g light', '1 g light', '2 g light'])
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §2.3.
+    """
     bags, max_take = _positive("bags", bags, high=18), _positive("max_take", max_take, high=200_000)
     if (max_take + 1) ** bags > 200_000:
         raise ValueError(f"{(max_take + 1) ** bags} weighings is too many for an explicit table")
@@ -341,6 +583,39 @@ def outcome_clauses(pegs: int, b: int, w: int, *, drop_contradictions: bool = Tr
     One per choice of black positions B (|B| = b) and white pairs W ⊆ P × P (|W| = w, a
     partial matching avoiding B). A pair (i, i) gives the clause ¬f_i($i) ∧ f_i($i), which is
     unsatisfiable; `drop_contradictions` leaves those out.
+
+    Parameters
+    ----------
+    pegs : int
+        Pegs, 1 to 8.
+    b, w : int
+        Black and white markers, b + w ≤ `pegs`.
+    drop_contradictions : bool
+        Whether to leave out the unsatisfiable clauses.
+
+    Returns
+    -------
+    int
+        The number of conjunctions.
+
+    Raises
+    ------
+    ValueError
+        If `pegs` is out of range, or b or w is negative or b + w exceeds `pegs`.
+
+    Examples
+    --------
+    On 4 pegs, "0B4W" has the 9 derangements of the pegs; "3B1W" has 4 clauses, one per
+    choice of the black pegs, and each pairs the last peg with itself: a contradiction.
+
+    >>> outcome_clauses(4, 0, 4), outcome_clauses(4, 3, 1)
+    (9, 0)
+    >>> outcome_clauses(4, 3, 1, drop_contradictions=False)
+    4
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), Example 10.
     """
     pegs = _positive("pegs", pegs, high=8)
     b, w = checks.integer(b, "b"), checks.integer(w, "w")

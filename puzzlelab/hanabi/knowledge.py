@@ -37,7 +37,24 @@ MAX_STUDY_TABLES = 10**6  # random tables one capacity study may solve
 
 
 def hanabi_deck() -> list[tuple[str, str]]:
-    """The 50-card Hanabi deck: per colour three 1s, two each of 2-4, one 5."""
+    """The 50-card Hanabi deck: per colour three 1s, two each of 2-4, one 5.
+
+    Returns
+    -------
+    list of (str, str)
+        A (colour, value) pair per card, by colour then value (`COLOURS`, `COPIES`).
+
+    Examples
+    --------
+    >>> from collections import Counter
+    >>> deck = hanabi_deck()
+    >>> len(deck), Counter(value for _, value in deck)["1"], deck[:4]
+    (50, 15, [('Red', '1'), ('Red', '1'), ('Red', '1'), ('Red', '2')])
+
+    References
+    ----------
+    The deck of the rules: Cox et al. (2015), Section 2.
+    """
     return [(c, str(v)) for c in COLOURS for v, n in COPIES.items() for _ in range(n)]
 
 
@@ -76,6 +93,42 @@ def random_knowledge(
     The hand is drawn from the 50-card deck and `public_cards` other cards are face up
     (discarded or played). Each hint names a colour or value present in the hand. `rng` is a
     numpy Generator or a seed.
+
+    Parameters
+    ----------
+    hand_size : int
+        Cards in the hand, 1 to 10.
+    hints_received : int
+        True hints the hand has received, 0 to `MAX_HINTS_RECEIVED`.
+    rng : numpy.random.Generator or int
+        The random draws, or a seed for them.
+    public_cards : int
+        Other cards face up, whose identities are counted out when all their copies are seen.
+
+    Returns
+    -------
+    tuple of (HintTable, list of (str, str))
+        The full-Hanabi table of what the hand's owner knows (`hanabi_table`), and the true
+        hand.
+
+    Raises
+    ------
+    ValueError
+        If a count is out of its range (at most 50 - `hand_size` cards face up) or `rng` is
+        neither a Generator nor a seed.
+
+    Examples
+    --------
+    True hints never rule out the truth: each card's true identity stays possible.
+
+    >>> table, hand = random_knowledge(5, hints_received=4, rng=7, public_cards=10)
+    >>> all(frozenset(card) in possible for card, possible in zip(hand, table.cards))
+    True
+
+    References
+    ----------
+    Beyond the Hanabi post (source document 003; O'Dwyer 2018), which takes its table as given;
+    the game's deck and hints: Cox et al. (2015), Section 2.
     """
     hand_size, hints_received, public_cards = _check_deal(hand_size, hints_received, public_cards)
     hand, face_up, hints = _deal(hand_size, hints_received, _generator(rng), public_cards)
@@ -96,7 +149,37 @@ def _card_of(card: object) -> Card:
 
 
 def rectangle(card: Card) -> tuple[set[str], set[str]]:
-    """The colours and the values a full-Hanabi card may have (a product holding its knowledge)."""
+    """The colours and the values a full-Hanabi card may have (a product holding its knowledge).
+
+    Parameters
+    ----------
+    card : Card
+        A card of a full-Hanabi table (`hanabi_table`): a frozenset of {colour, value}
+        identities.
+
+    Returns
+    -------
+    tuple of (set of str, set of str)
+        The colours and the values of its identities.
+
+    Raises
+    ------
+    ValueError
+        If `card` is not a frozenset of identities (an `ArgumentTypeError`).
+
+    Examples
+    --------
+    A red 1, red 2 or blue 1 lies in the rectangle {red, blue} x {1, 2}.
+
+    >>> card = hanabi_table([[("Red", 1), ("Red", 2), ("Blue", 1)]]).cards[0]
+    >>> [sorted(side) for side in rectangle(card)]
+    [['Blue', 'Red'], ['1', '2']]
+
+    References
+    ----------
+    Beyond the Hanabi post (source document 003; O'Dwyer 2018): hints alone leave each card such
+    a rectangle (negative information, Cox et al. 2015, Section 2).
+    """
     card = _card_of(card)
     hints = set().union(*card)
     return hints & set(COLOURS), hints & set(VALUES)
@@ -115,7 +198,36 @@ def _pairs(card: Card) -> set[tuple[str, str]]:
 
 
 def holes(card: Card) -> set[tuple[str, str]]:
-    """The identities of a full-Hanabi card's colour-by-value rectangle that it can no longer be."""
+    """The identities of a full-Hanabi card's colour-by-value rectangle that it can no longer be.
+
+    Parameters
+    ----------
+    card : Card
+        A card of a full-Hanabi table (`hanabi_table`) whose identities are all pairs.
+
+    Returns
+    -------
+    set of (str, str)
+        The (colour, value) pairs of `rectangle(card)` that are not among its identities.
+
+    Raises
+    ------
+    ValueError
+        If `card` is not a card, or an identity is not a (colour, value) pair.
+
+    Examples
+    --------
+    A red 1, red 2 or blue 1: the blue 2 is a hole (card counting, say, saw both blue 2s).
+
+    >>> card = hanabi_table([[("Red", 1), ("Red", 2), ("Blue", 1)]]).cards[0]
+    >>> holes(card)
+    {('Blue', '2')}
+
+    References
+    ----------
+    Beyond the Hanabi post (source document 003; O'Dwyer 2018); card counting: Cox et al.
+    (2015).
+    """
     colours, values = rectangle(card)
     return set(itertools.product(colours, values)) - _pairs(card)
 
@@ -126,6 +238,37 @@ def escaping_identities(card: Card, part: Iterable[str]) -> set[tuple[str, str]]
     A card certifies `part` iff none of these is still possible: with hints alone the card is
     the whole rectangle, so it certifies only supersets of its colours or of its values; card
     counting can punch the escaping identities out and certify a mixed part.
+
+    Parameters
+    ----------
+    card : Card
+        A card of a full-Hanabi table (`hanabi_table`).
+    part : iterable of str
+        Hint names (colours and values).
+
+    Returns
+    -------
+    set of (str, str)
+        The (colour, value) pairs of the rectangle with neither colour nor value in `part`.
+
+    Raises
+    ------
+    ValueError
+        If `card` is not a card or `part` is not a collection of names.
+
+    Examples
+    --------
+    The mixed part {red, 1} lets only the blue 2 escape; a card whose blue 2 is a hole
+    certifies it.
+
+    >>> card = hanabi_table([[("Red", 1), ("Red", 2), ("Blue", 1)]]).cards[0]
+    >>> escaping_identities(card, ["Red", "1"])
+    {('Blue', '2')}
+
+    References
+    ----------
+    The sure parts of the Hanabi post (source document 003; O'Dwyer 2018, 'Solution'), for
+    hints by colour or value.
     """
     colours, values = rectangle(card)
     if isinstance(part, (str, bytes)) or not isinstance(part, Iterable):
@@ -135,7 +278,33 @@ def escaping_identities(card: Card, part: Iterable[str]) -> set[tuple[str, str]]
 
 
 def is_rectangular(table: HintTable) -> bool:
-    """Is every card's knowledge a product (colours it may have) x (values it may have)?"""
+    """Is every card's knowledge a product (colours it may have) x (values it may have)?
+
+    Parameters
+    ----------
+    table : HintTable
+        A full-Hanabi table (`hanabi_table`).
+
+    Returns
+    -------
+    bool
+        True when no card has a hole (`holes`): then mixed parts gain nothing.
+
+    Raises
+    ------
+    ValueError
+        If `table` is not a HintTable, a 0/1 DataFrame or 0/1 rows (`as_table`).
+
+    Examples
+    --------
+    >>> square = [("Red", 1), ("Red", 2), ("Blue", 1), ("Blue", 2)]
+    >>> is_rectangular(hanabi_table([square])), is_rectangular(hanabi_table([square[:3]]))
+    (True, False)
+
+    References
+    ----------
+    Beyond the Hanabi post (source document 003; O'Dwyer 2018), which hints colours only.
+    """
     table = as_table(table)
     for card in table.cards:
         colours, values = rectangle(card)
@@ -150,6 +319,39 @@ def mixing_gain_example(
     """The first seeded game state (hand 4 or 5, 0-8 hints) where mixing beats colours + values.
 
     Returns the table, the true hand and the number of hints it received.
+
+    Parameters
+    ----------
+    public_cards : int
+        Cards face up, 0 to 45.
+    seed : int
+        The seed of the draws.
+    max_tries : int
+        Game states drawn at most, 1 to 10^6.
+
+    Returns
+    -------
+    tuple of (HintTable, list of (str, str), int)
+        The table (`random_knowledge`), the true hand and the hints received.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, or no such state turns up in `max_tries` draws.
+
+    Examples
+    --------
+    With 35 cards face up, the first such state has four cards and three hints; a card has
+    holes, so the table is not rectangular.
+
+    >>> table, hand, hints = mixing_gain_example()
+    >>> len(hand), hints, is_rectangular(table)
+    (4, 3, False)
+
+    References
+    ----------
+    Beyond the Hanabi post (source document 003; O'Dwyer 2018): its set packing, for hints by
+    colour or value (Cox et al. 2015, Section 2).
     """
     public_cards = checks.integer(public_cards, "public_cards", low=0, high=DECK_SIZE - 5)
     max_tries = checks.integer(max_tries, "max_tries", low=1, high=10**6)
@@ -218,6 +420,51 @@ def hint_capacity_study(
     One row per (hand size, cards face up, hints received), each from `samples` tables. Runs
     serially, on `workers` local processes or on any `executor` (`puzzlelab.sweeps`), with
     the same result.
+
+    Parameters
+    ----------
+    hand_sizes : sequence of int
+        Hand sizes, 1 to 10.
+    hints : sequence of int
+        Hints received, 0 to `MAX_HINTS_RECEIVED`.
+    public : sequence of int
+        Cards face up.
+    samples : int
+        Random tables per grid point (`random_knowledge`).
+    seed : int
+        The seed of one generator run through the grid in order.
+    executor : concurrent.futures.Executor, optional
+        Where the grid points run; by default `workers` local processes.
+    workers : int
+        Local processes when no executor is given.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per grid point: hand_size, public_cards, hints_received, samples,
+        mean_parts_mixed, mean_parts_separate, mean_bits_mixed, mean_bits_separate,
+        share_mixed_better, share_rectangular.
+
+    Raises
+    ------
+    ValueError
+        If a list is empty or holds a value out of range, more cards are face up than the deck
+        leaves beside the largest hand, or the study would solve more than `MAX_STUDY_TABLES`
+        tables.
+
+    Examples
+    --------
+    Before any hint, every card may be anything: the colours and the values are the two sure
+    parts, so a hint carries exactly one bit.
+
+    >>> study = hint_capacity_study(hand_sizes=[4], hints=[0], public=[0], samples=5)
+    >>> study[["mean_parts_mixed", "mean_bits_mixed", "share_rectangular"]].iloc[0].tolist()
+    [2.0, 1.0, 1.0]
+
+    References
+    ----------
+    Beyond the Hanabi post (source document 003; O'Dwyer 2018): its set packing over realistic
+    game states; the rules: Cox et al. (2015), Section 2.
     """
     grid = _study_grid(hand_sizes, hints, public)
     samples = checks.integer(samples, "samples", low=1)

@@ -79,7 +79,40 @@ def _card(value: object, name: str, known: set[str]) -> Card:
 
 @dataclass(frozen=True)
 class HintTable:
-    """Public knowledge about a hand (odwyer2018): the hint names and each card's identities."""
+    """Public knowledge about a hand (odwyer2018): the hint names and each card's identities.
+
+    Parameters
+    ----------
+    hints : tuple of str
+        The hint names (columns of the post's table), distinct, 1 to `MAX_HINTS` of them.
+    cards : tuple of Card
+        Per card, the identities it may still have, each a non-empty set of names from `hints`.
+    card_names : tuple of str
+        A name per card (rows of the table). The property `masks` gives each card's
+        identities as bit masks.
+
+    Raises
+    ------
+    ValueError
+        If there is no hint or more than `MAX_HINTS`, hint names repeat, there is no card, the
+        card names do not match the cards in number, or a card has no identity or one naming an
+        unknown hint.
+
+    Examples
+    --------
+    The post's example: its oldest card can only be red, its newest anything but blue.
+
+    >>> rows = [[1, 1, 1, 1, 0], [1, 0, 0, 0, 0]]
+    >>> table = possibility_table(rows, card_names=["Newest", "Oldest"])
+    >>> table.masks
+    ((1, 2, 4, 8), (1,))
+    >>> table.to_frame().loc["Oldest"].tolist()
+    [1, 0, 0, 0, 0]
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018), its table of possibilities.
+    """
 
     hints: tuple[str, ...]
     cards: tuple[Card, ...]
@@ -100,13 +133,33 @@ class HintTable:
 
     @cached_property
     def masks(self) -> tuple[tuple[int, ...], ...]:
-        """Each card's identities as bit masks over `hints`."""
+        """Each card's identities as bit masks over `hints` (bit i: `hints[i]`), sorted.
+
+        Examples
+        --------
+        A red 1 (Red: bit 0, "1": bit 5) or a blue 2 (Blue: bit 4, "2": bit 6):
+
+        >>> hanabi_table([[("Red", 1), ("Blue", 2)]]).masks
+        ((33, 80),)
+        """
         bit = {h: 1 << i for i, h in enumerate(self.hints)}
         return tuple(tuple(sorted(sum(bit[h] for h in identity) for identity in card))
                      for card in self.cards)
 
     def to_frame(self) -> pd.DataFrame:
-        """A 0/1 view: which hints could touch each card (the post's table of possibilities)."""
+        """A 0/1 view: which hints could touch each card (the post's table of possibilities).
+
+        Returns
+        -------
+        pandas.DataFrame
+            A row per card (indexed by `card_names`), a column per hint, 1 where some identity of
+            the card is touched by the hint.
+
+        Examples
+        --------
+        >>> hanabi_table([[("Red", 1), ("Blue", 1)]]).to_frame().loc["card 1"].tolist()
+        [1, 0, 0, 0, 1, 1, 0, 0, 0, 0]
+        """
         rows = [[int(any(h in i for i in card)) for h in self.hints] for card in self.cards]
         return pd.DataFrame(rows, index=list(self.card_names), columns=list(self.hints))
 
@@ -140,6 +193,39 @@ def possibility_table(
 
     Nested lists take `hints` (default: the five colours) and `card_names`; a DataFrame
     brings its own (columns = hints, index = cards), so passing them as well is an error.
+
+    Parameters
+    ----------
+    rows : sequence of sequence of int, or pandas.DataFrame
+        A 0/1 row per card: 1 where the card may have that hint's colour.
+    hints : sequence of str, optional
+        The column names; `COLOURS` by default.
+    card_names : sequence of str, optional
+        The row names; "card 1", "card 2", ... by default.
+
+    Returns
+    -------
+    HintTable
+        Each card with one single-hint identity per 1 in its row.
+
+    Raises
+    ------
+    ValueError
+        If there is no row, a row's length differs from the number of hints, a row holds values
+        other than 0/1 or no 1 at all, the hints are empty, repeated or more than `MAX_HINTS`,
+        the card names do not match the rows, or a DataFrame comes with `hints` or `card_names`.
+
+    Examples
+    --------
+    The post's first row: the newest card may be red, white, yellow or green, not blue.
+
+    >>> table = possibility_table([[1, 1, 1, 1, 0]])
+    >>> table.card_names, sorted(next(iter(i)) for i in table.cards[0])
+    (('card 1',), ['Green', 'Red', 'White', 'Yellow'])
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018), its first table of possibilities.
     """
     if isinstance(rows, pd.DataFrame):
         if hints is not None or card_names is not None:
@@ -158,7 +244,39 @@ def possibility_table(
 
 
 def as_table(table: object, name: str = "table") -> HintTable:
-    """`table` as a HintTable: a HintTable itself, or one built from a DataFrame or 0/1 rows."""
+    """`table` as a HintTable: a HintTable itself, or one built from a DataFrame or 0/1 rows.
+
+    Parameters
+    ----------
+    table : HintTable, pandas.DataFrame or sequence of 0/1 rows
+        A table in any of the forms the public functions accept (rows: `possibility_table`).
+    name : str
+        The argument's name, for the error message.
+
+    Returns
+    -------
+    HintTable
+        `table` itself if it is one, else the colour-only table its rows describe.
+
+    Raises
+    ------
+    ValueError
+        If `table` is none of these kinds (an `ArgumentTypeError`), or its rows are not a
+        valid possibility table (`possibility_table`).
+
+    Examples
+    --------
+    >>> as_table([[1, 0, 0, 0, 0]]).hints
+    ('Red', 'White', 'Yellow', 'Green', 'Blue')
+    >>> from puzzlelab.hanabi.source import example_table
+    >>> table = example_table()
+    >>> as_table(table) is table
+    True
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018), its table of possibilities.
+    """
     checks.text(name, "name")
     if isinstance(table, HintTable):
         return table
@@ -181,7 +299,43 @@ def _identity(pair: object, name: str) -> Identity:
 def hanabi_table(
     cards: Sequence[Iterable[tuple[str, str | int]]], card_names: Sequence[str] | None = None
 ) -> HintTable:
-    """A full-Hanabi table: each card a collection of possible (colour, value) identities."""
+    """A full-Hanabi table: each card a collection of possible (colour, value) identities.
+
+    A hint names a colour or a value, so the table's hints are the five colours and the five
+    values, and each identity is touched by two of them.
+
+    Parameters
+    ----------
+    cards : sequence of collections of (str, str or int)
+        Per card, the (colour, value) pairs it may be, e.g. `[("Red", 1), ("Red", 2)]`.
+    card_names : sequence of str, optional
+        The row names; "card 1", "card 2", ... by default.
+
+    Returns
+    -------
+    HintTable
+        Hints `COLOURS + VALUES`; each identity the set {colour, value}.
+
+    Raises
+    ------
+    ValueError
+        If there is no card, a card is empty or not a collection of pairs, a pair names an
+        unknown colour or a value outside 1-5, or the card names do not match the cards.
+
+    Examples
+    --------
+    A card known to be a red 1 or a red 2: "Red" surely touches it, "1" only maybe.
+
+    >>> table = hanabi_table([[("Red", 1), ("Red", 2)]])
+    >>> row = table.to_frame().loc["card 1"]
+    >>> row[row == 1].index.tolist()
+    ['Red', '1', '2']
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018), which hints colours only; the game's
+    hints by colour or value: Cox et al. (2015), Section 2.
+    """
     cards = _sequence(cards, "cards")
     if not cards:
         raise ValueError("a table needs at least one card")
@@ -195,7 +349,39 @@ def hanabi_table(
 
 
 def project(table: HintTable, keep: Sequence[str]) -> HintTable:
-    """The table seen through the hints in `keep` only (e.g. colours only)."""
+    """The table seen through the hints in `keep` only (e.g. colours only).
+
+    Parameters
+    ----------
+    table : HintTable, pandas.DataFrame or sequence of 0/1 rows
+        The table (`as_table`).
+    keep : sequence of str
+        The hint names kept, in any order; the result keeps the table's order.
+
+    Returns
+    -------
+    HintTable
+        Each identity cut down to its hints in `keep`.
+
+    Raises
+    ------
+    ValueError
+        If `keep` names a hint the table does not have, or some identity of a card has no hint
+        in `keep` (the card would have an identity no kept hint can touch).
+
+    Examples
+    --------
+    A red 1, red 2 or blue 1 seen through colours: red or blue.
+
+    >>> table = hanabi_table([[("Red", 1), ("Red", 2), ("Blue", 1)]])
+    >>> project(table, COLOURS).to_frame().loc["card 1"].tolist()
+    [1, 0, 0, 0, 1]
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018) hints colours only: the full game's
+    table projected on `COLOURS`.
+    """
     table = as_table(table)
     keep_set = set(_names(keep, "keep", distinct=False))
     if unknown := keep_set - set(table.hints):
@@ -211,7 +397,35 @@ def project(table: HintTable, keep: Sequence[str]) -> HintTable:
 
 
 def hint_mask(table: HintTable, part: Iterable[str]) -> int:
-    """The bit mask over `table.hints` of a set of hint names."""
+    """The bit mask over `table.hints` of a set of hint names.
+
+    Parameters
+    ----------
+    table : HintTable, pandas.DataFrame or sequence of 0/1 rows
+        The table whose hint order sets the bits (bit i: `table.hints[i]`).
+    part : iterable of str
+        Hint names.
+
+    Returns
+    -------
+    int
+        The sum of `1 << i` over the hints of `part`.
+
+    Raises
+    ------
+    ValueError
+        If `part` is not a collection of names or names a hint the table does not have.
+
+    Examples
+    --------
+    >>> from puzzlelab.hanabi.source import example_table
+    >>> hint_mask(example_table(), ["Red", "Blue"])  # bits 0 and 4
+    17
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018): parts of the hints, here as bit sets.
+    """
     table = as_table(table)
     if isinstance(part, (str, bytes)) or not isinstance(part, Iterable):
         raise ArgumentTypeError(f"part must be a set of hint names, got {part!r}")
@@ -223,14 +437,74 @@ def hint_mask(table: HintTable, part: Iterable[str]) -> int:
 
 
 def hint_names(table: HintTable, mask: int) -> list[str]:
-    """The hint names of a bit mask over `table.hints`."""
+    """The hint names of a bit mask over `table.hints`.
+
+    Parameters
+    ----------
+    table : HintTable, pandas.DataFrame or sequence of 0/1 rows
+        The table whose hint order gives the bits their names.
+    mask : int
+        A bit mask, 0 to 2^H - 1 for H hints.
+
+    Returns
+    -------
+    list of str
+        The names of the set bits, in the table's order (the inverse of `hint_mask`).
+
+    Raises
+    ------
+    ValueError
+        If `mask` is not an integer in that range.
+
+    Examples
+    --------
+    >>> from puzzlelab.hanabi.source import example_table
+    >>> hint_names(example_table(), 17)
+    ['Red', 'Blue']
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018): parts of the hints, here as bit sets.
+    """
     table = as_table(table)
     mask = checks.integer(mask, "mask", low=0, high=bitsets.full(len(table.hints)))
     return [table.hints[b] for b in bitsets.bits(mask)]
 
 
 def row_masks(table: HintTable, what: str = "a row view") -> list[int]:
-    """Each card's row of the table as one bit mask (colour-only tables: one hint per identity)."""
+    """Each card's row of the table as one bit mask (colour-only tables: one hint per identity).
+
+    Parameters
+    ----------
+    table : HintTable, pandas.DataFrame or sequence of 0/1 rows
+        A colour-only table (every identity a single hint).
+    what : str
+        What needs the rows, for the error message.
+
+    Returns
+    -------
+    list of int
+        Per card, the union of its identities' masks: its 0/1 row read as bits.
+
+    Raises
+    ------
+    ValueError
+        If a card has an identity of two hints (a full-Hanabi table).
+
+    Examples
+    --------
+    The post's example, newest card first: red to green (15), white or yellow (6), yellow or
+    green (12), red (1).
+
+    >>> from puzzlelab.hanabi.source import example_table
+    >>> row_masks(example_table())
+    [15, 6, 12, 1]
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018), the rows of its table of
+    possibilities.
+    """
     table = as_table(table)
     what = checks.text(what, "what")
     rows = []

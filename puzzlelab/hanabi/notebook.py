@@ -51,7 +51,36 @@ def _holes_text(card: frozenset) -> str:
 
 
 def describe_cards(table: HintTable) -> pd.DataFrame:
-    """Each card's possible identities in short form (R3 = red 3) and the holes in its rectangle."""
+    """Each card's possible identities in short form (R3 = red 3) and the holes in its rectangle.
+
+    Parameters
+    ----------
+    table : HintTable, pandas.DataFrame or sequence of 0/1 rows
+        The table (`as_table`); holes are shown for full-Hanabi cards, "–" otherwise.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per card: "may be" and "holes in its rectangle".
+
+    Raises
+    ------
+    ValueError
+        If `table` is none of a HintTable, a 0/1 DataFrame or 0/1 rows (`as_table`).
+
+    Examples
+    --------
+    A red 1, red 2 or blue 1: its rectangle {red, blue} x {1, 2} has the blue 2 as a hole.
+
+    >>> from puzzlelab.hanabi.model import hanabi_table
+    >>> describe_cards(hanabi_table([[("Red", 1), ("Red", 2), ("Blue", 1)]]))
+              may be holes in its rectangle
+    card 1  B1 R1 R2                     B2
+
+    References
+    ----------
+    Beyond The Hanabi post (source document 003; O'Dwyer 2018); card counting: Cox et al. (2015).
+    """
     table = as_table(table)
     return pd.DataFrame(
         {"may be": [" ".join(sorted(_short(i) for i in card)) for card in table.cards],
@@ -87,7 +116,38 @@ def _legend(ax, loc: str) -> None:
 
 
 def plot_hint_capacity(study: pd.DataFrame, name: str | None = "hanabi_hint_capacity"):
-    """Bits one hint can carry (log2 of the parts of a maximum partition) against hints received."""
+    """Bits one hint can carry (log2 of the parts of a maximum partition) against hints received.
+
+    Parameters
+    ----------
+    study : pandas.DataFrame
+        A `hint_capacity_study` table (hand_size, public_cards, hints_received and the means).
+    name : str or None
+        The figure's file name under figures/ (`figures.save_figure`); None saves nothing.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        A line per (hand size, cards face up), under the ceiling log2(10) of ten one-hint parts.
+
+    Raises
+    ------
+    ValueError
+        If `study` lacks the study's columns or has no rows, or `name` is not text.
+
+    Examples
+    --------
+    >>> from puzzlelab.hanabi.tables import hint_capacity_table
+    >>> figure = plot_hint_capacity(hint_capacity_table(), name=None)
+    >>> ceiling = figure.axes[0].lines[-1]
+    >>> round(float(ceiling.get_ydata()[0]), 2)  # log2(10) bits: each hint a part
+    3.32
+
+    References
+    ----------
+    Beyond The Hanabi post (source document 003; O'Dwyer 2018): its set packing over realistic game
+    states.
+    """
     import matplotlib.pyplot as plt
 
     from ..figures import finish
@@ -108,7 +168,40 @@ def plot_hint_capacity(study: pd.DataFrame, name: str | None = "hanabi_hint_capa
 
 
 def plot_mixing_gain(study: pd.DataFrame, name: str | None = "hanabi_mixing_gain"):
-    """Share of tables where parts mixing colours and values beat the two kinds packed apart."""
+    """Share of tables where parts mixing colours and values beat the two kinds packed apart.
+
+    Parameters
+    ----------
+    study : pandas.DataFrame
+        A `hint_capacity_study` table (hand_size, public_cards, hints_received and the means).
+        It needs the column share_mixed_better.
+    name : str or None
+        The figure's file name under figures/ (`figures.save_figure`); None saves nothing.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        A line per (hand size, cards face up): the percentage of tables against hints received.
+
+    Raises
+    ------
+    ValueError
+        If `study` lacks the study's columns (or share_mixed_better) or has no rows, or `name`
+        is not text.
+
+    Examples
+    --------
+    Before any hint every card is a whole rectangle, so mixing never wins there.
+
+    >>> from puzzlelab.hanabi.tables import hint_capacity_table
+    >>> figure = plot_mixing_gain(hint_capacity_table(), name=None)
+    >>> sorted({float(line.get_ydata()[0]) for line in figure.axes[0].lines})
+    [0.0]
+
+    References
+    ----------
+    Beyond The Hanabi post (source document 003; O'Dwyer 2018), which hints colours only.
+    """
     import matplotlib.pyplot as plt
 
     from ..figures import finish
@@ -126,7 +219,40 @@ def plot_mixing_gain(study: pd.DataFrame, name: str | None = "hanabi_mixing_gain
 
 
 def capacity_summary(study: pd.DataFrame, hints: Sequence[int] = (0, 2, 4, 8)) -> pd.DataFrame:
-    """Mean bits per hint (mixed parts) by hand size and cards face up, after some hints."""
+    """Mean bits per hint (mixed parts) by hand size and cards face up, after some hints.
+
+    Parameters
+    ----------
+    study : pandas.DataFrame
+        A `hint_capacity_study` table (hand_size, public_cards, hints_received and the means).
+    hints : sequence of int
+        The numbers of hints received shown, one column each.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by (cards in hand, cards face up), a column "after k hints" per k, rounded to
+        0.01 bit.
+
+    Raises
+    ------
+    ValueError
+        If `study` is not such a table, or it has no rows for some number in `hints`.
+
+    Examples
+    --------
+    Before any hint a hint carries one bit (colours against values), whatever the hand.
+
+    >>> from puzzlelab.hanabi.tables import hint_capacity_table
+    >>> summary = capacity_summary(hint_capacity_table(), hints=[0, 8])
+    >>> summary["after 0 hints"].tolist()
+    [1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+
+    References
+    ----------
+    Beyond The Hanabi post (source document 003; O'Dwyer 2018): its set packing over realistic game
+    states.
+    """
     study = _check_study(study)
     hints = checks.integers(hints, "hints", low=0)
     if missing := sorted(set(hints) - set(study.hints_received)):
@@ -140,7 +266,39 @@ def capacity_summary(study: pd.DataFrame, hints: Sequence[int] = (0, 2, 4, 8)) -
 
 
 def partition_view(table: HintTable) -> pd.DataFrame:
-    """A maximum partition: each group (part), a card that certifies it, what that card may be."""
+    """A maximum partition: each group (part), a card that certifies it, what that card may be.
+
+    Parameters
+    ----------
+    table : HintTable, pandas.DataFrame or sequence of 0/1 rows
+        The table of possibilities (`as_table`) whose partition is shown.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per group ("group 1", ...): its hints, the first card certifying it, that card's
+        identities.
+
+    Raises
+    ------
+    ValueError
+        If `table` is not a valid table, or has too many hints (`max_hint_partition`).
+
+    Examples
+    --------
+    The post's example: the oldest card (surely red) certifies the first group, the third card
+    (yellow or green) the second.
+
+    >>> from puzzlelab.hanabi.source import example_table
+    >>> partition_view(example_table())
+                        group certified by that card may be
+    group 1  Red, White, Blue       Oldest              Red
+    group 2     Yellow, Green        third     Green Yellow
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018), 'Solution'.
+    """
     table = as_table(table)
     rows = []
     for part in max_hint_partition(table):
@@ -158,6 +316,38 @@ def explore_partition(
     """A colour table with each hint's group (part) number and the groups each card certifies.
 
     `rows` are 0/1 rows (with `hints`, default the five colours) or a 0/1 DataFrame.
+
+    Parameters
+    ----------
+    rows : sequence of sequence of int, or pandas.DataFrame
+        The table of possibilities (`possibility_table`).
+    hints : sequence of str, optional
+        The column names of nested rows; the five colours by default.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table ("1" or "·"), a column "certifies group" and a last row "group →" with each
+        hint's group and the number of groups.
+
+    Raises
+    ------
+    ValueError
+        If `rows` is not a valid possibility table (`possibility_table`).
+
+    Examples
+    --------
+    Two cards each of one known colour: two groups, each certified by its card.
+
+    >>> explore_partition([[1, 0], [0, 1]], hints=["Red", "Blue"])
+            Red Blue certifies group
+    card 1    1    ·               1
+    card 2    ·    1               2
+    group →   1    2        2 groups
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018), 'Solution'.
     """
     table = possibility_table(rows, hints)
     parts = max_hint_partition(table)
@@ -176,7 +366,39 @@ def explore_partition(
 def toggle_table(
     rows: Sequence[Sequence[int]] | pd.DataFrame, hints: Sequence[str] | None = None
 ) -> None:
-    """A grid of toggle buttons (one per table cell) redrawing `explore_partition` on each click."""
+    """A grid of toggle buttons (one per table cell) redrawing `explore_partition` on each click.
+
+    Parameters
+    ----------
+    rows : sequence of sequence of int, or pandas.DataFrame
+        The starting table (`possibility_table`).
+    hints : sequence of str, optional
+        The column names of nested rows; the five colours by default.
+
+    Returns
+    -------
+    None
+        The widget is displayed.
+
+    Raises
+    ------
+    ValueError
+        If the starting table is not a valid possibility table (checked before drawing).
+
+    Examples
+    --------
+    Outside a notebook the widget and its first view are printed:
+
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stdout(io.StringIO()) as shown:
+    ...     toggle_table([[1, 0], [0, 1]], hints=["Red", "Blue"])
+    >>> "ToggleButton" in shown.getvalue(), "2 groups" in shown.getvalue()
+    (True, True)
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018), its table of possibilities.
+    """
     import ipywidgets as w
     from IPython.display import display
 
@@ -237,7 +459,39 @@ def _pm(mean: float, half: float, digits: int) -> str:
 
 def hat_score_table(summary: pd.DataFrame, measure: str = "score") -> pd.DataFrame:
     """One measure (score, score_zero, perfect_pct or bits_per_hint) with its 95% interval, as
-    text: a row per variant, a column per player count."""
+    text: a row per variant, a column per player count.
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        A `hat_summary` table.
+    measure : str
+        "score", "score_zero", "perfect_pct" or "bits_per_hint".
+
+    Returns
+    -------
+    pandas.DataFrame
+        Cells "mean ± half-width", rows named by `HAT_VARIANTS`, columns "n players".
+
+    Raises
+    ------
+    ValueError
+        If `summary` is not a `hat_summary` table or `measure` is not one of the four.
+
+    Examples
+    --------
+    The plain information strategy sends one bit per teammate; the largest partition more.
+
+    >>> from puzzlelab.hanabi.tables import hat_summary
+    >>> table = hat_score_table(hat_summary(), "bits_per_hint")
+    >>> table.loc[HAT_VARIANTS["plain"], "2 players"].split()
+    ['1.000', '±', '0.000']
+
+    References
+    ----------
+    Cox et al. (2015), the information strategy; the sure groups: the Hanabi post (source
+    document 003; O'Dwyer 2018).
+    """
     summary = _check_summary(summary)
     measure = checks.choice(measure, "measure",
                             ("score", "score_zero", "perfect_pct", "bits_per_hint"))
@@ -256,7 +510,35 @@ def hat_score_table(summary: pd.DataFrame, measure: str = "score") -> pd.DataFra
 
 def hat_gains_table(gains: pd.DataFrame) -> pd.DataFrame:
     """What counting messages by sure groups buys (`hat_gains`), as text: a row per pair of
-    ways of counting, a column per player count, each gain with its 95% interval."""
+    ways of counting, a column per player count, each gain with its 95% interval.
+
+    Parameters
+    ----------
+    gains : pandas.DataFrame
+        A `hat_gains` table (players, difference, score_gain, ci).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Cells "gain ± half-width", a row per difference in the table's order.
+
+    Raises
+    ------
+    ValueError
+        If `gains` is not such a table.
+
+    Examples
+    --------
+    >>> from puzzlelab.hanabi.tables import hat_gains
+    >>> table = hat_gains_table(hat_gains())
+    >>> list(table.index)
+    ['mixed - plain', 'separate - plain', 'mixed - separate']
+
+    References
+    ----------
+    Cox et al. (2015), the information strategy; the sure groups: the Hanabi post (source
+    document 003; O'Dwyer 2018).
+    """
     need = ["players", "difference", "score_gain", "ci"]
     if not isinstance(gains, pd.DataFrame) or [c for c in need if c not in gains.columns]:
         raise ValueError(f"gains must be a hat_gains DataFrame with the columns {need}")
@@ -271,7 +553,25 @@ def published_hat_scores() -> pd.DataFrame:
     never computed here): a row per source, strategy and player count, with the mean score (of
     25), the share of perfect games in percent and what the source's rules or strategy do
     otherwise than ours. Cox et al. (2015) simulated five players; Wu (2016, hanabi.rs) and
-    O'Dwyer (2019, InfoBot and SmartBot) report two to five players under the standard rules."""
+    O'Dwyer (2019, InfoBot and SmartBot) report two to five players under the standard rules.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns source (a citation key), strategy, players, score, perfect_pct, differs.
+
+    Examples
+    --------
+    >>> quoted = published_hat_scores()
+    >>> cox = quoted[quoted.source == "cox2015"].iloc[0]
+    >>> int(cox.players), float(cox.score), float(cox.perfect_pct)
+    (5, 24.68, 75.0)
+
+    References
+    ----------
+    Cox et al. (2015), Mathematics Magazine 88(5); Wu (2016), hanabi.rs README; O'Dwyer (2019),
+    Quuxplusone/Hanabi.
+    """
     rows = [
         ("cox2015", "information", 5, 24.68, 75, "4th misplay ends a game; discards with 8 tokens"),
         *[("wu2016", "information", n, s, p, "messages also by which cards a hint touches")
@@ -294,6 +594,35 @@ def beside_published(summary: pd.DataFrame, quoted: pd.DataFrame | None = None) 
     `quoted` (by default `published_hat_scores()`) has columns source (a citation key of
     `puzzlelab.sources`), strategy, players, score, perfect_pct (may be NaN) and differs (what
     the published rules or strategy do otherwise).
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        A `hat_summary` table; its plain and mixed rows are shown.
+    quoted : pandas.DataFrame, optional
+        Published figures, `published_hat_scores()` by default.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by (players, who): figures ("measured" first, then "quoted"), mean score,
+        perfect games (%), rules and strategy.
+
+    Raises
+    ------
+    ValueError
+        If `summary` is not a `hat_summary` table or `quoted` lacks its columns.
+
+    Examples
+    --------
+    >>> from puzzlelab.hanabi.tables import hat_summary
+    >>> table = beside_published(hat_summary())
+    >>> table.loc[5].figures.tolist()
+    ['measured', 'measured', 'quoted', 'quoted', 'quoted', 'quoted']
+
+    References
+    ----------
+    Cox et al. (2015); Wu (2016), hanabi.rs; O'Dwyer (2019), InfoBot and SmartBot.
     """
     summary = _check_summary(summary)
     if quoted is None:
@@ -387,7 +716,38 @@ def plot_hat_scores(summary: pd.DataFrame, gains: pd.DataFrame | None = None,
                     name: str | None = "hanabi_hat_scores"):
     """Mean score and perfect games against player count, one line per way of playing, and
     (given `hat_gains`) the paired score gain over the published count; panels one above the
-    other, so that the figure stays legible at a page's width."""
+    other, so that the figure stays legible at a page's width.
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        A `hat_summary` table.
+    gains : pandas.DataFrame, optional
+        A `hat_gains` table; given, a third panel shows the gains over plain.
+    name : str or None
+        The figure's file name under figures/ (`figures.save_figure`); None saves nothing.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Two panels, or three with `gains`.
+
+    Raises
+    ------
+    ValueError
+        If `summary` or `gains` is not such a table, or `name` is not text.
+
+    Examples
+    --------
+    >>> from puzzlelab.hanabi.tables import hat_gains, hat_summary
+    >>> len(plot_hat_scores(hat_summary(), hat_gains(), name=None).axes)
+    3
+
+    References
+    ----------
+    Cox et al. (2015), the information strategy; the sure groups: the Hanabi post (source
+    document 003; O'Dwyer 2018).
+    """
     import matplotlib.pyplot as plt
 
     from ..figures import finish
@@ -457,7 +817,42 @@ def explore_hat_game(players: int = 5, variant: str = "mixed", seed: int = 0,
     """A deal's first turns, each hint decoded: its message of M, and for every other player
     the card told about, the value the hinter gave it and the value he decodes (sent →
     decoded), and what he knows of that card now (or the order he gets, for the
-    recommendation)."""
+    recommendation).
+
+    Parameters
+    ----------
+    players : int
+        Players, 2 to 5.
+    variant : str
+        "plain", "mixed", "separate" or "recommendation".
+    seed : int
+        The deal's seed (`rules.dealt_deck`).
+    turns : int
+        Turns shown, 1 to 40.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Text, indexed by turn: a row per receiver of a hint, one per other move.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range or `variant` is not one of the four.
+
+    Examples
+    --------
+    Every teammate decodes the value the hinter meant for him (the hat-guessing sum).
+
+    >>> game = explore_hat_game(players=5, variant="mixed", seed=0, turns=1)
+    >>> game["message of M"].iloc[0], game["value sent → decoded"].tolist()
+    ('4 of 8', ['0 → 0', '2 → 2', '7 → 7', '3 → 3'])
+
+    References
+    ----------
+    Cox et al. (2015), the information and recommendation strategies; the sure groups: the
+    Hanabi post (source document 003; O'Dwyer 2018).
+    """
     team = _team(players, variant, seed)
     turns = checks.integer(turns, "turns", low=1, high=MAX_SHOWN_TURNS)
     g, rows = team.game, []
@@ -491,7 +886,35 @@ def explore_hat_game(players: int = 5, variant: str = "mixed", seed: int = 0,
 
 
 def hat_game_views(seed: int = 0, turns: int = 8) -> dict[str, pd.DataFrame]:
-    """`explore_hat_game` for every player count and way of playing (a static explorer's views)."""
+    """`explore_hat_game` for every player count and way of playing (a static explorer's views).
+
+    Parameters
+    ----------
+    seed : int
+        The deals' seed.
+    turns : int
+        Turns shown per view, 1 to 40.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        "n players, variant" to its view; the recommendation at five players only.
+
+    Raises
+    ------
+    ValueError
+        If `turns` is out of range.
+
+    Examples
+    --------
+    >>> views = hat_game_views(turns=1)
+    >>> len(views), list(views)[-1]
+    (13, '5 players, recommendation')
+
+    References
+    ----------
+    Cox et al. (2015), the information and recommendation strategies.
+    """
     views = {}
     for players in range(2, 6):
         for variant in ("plain", "mixed", "separate", "recommendation"):

@@ -157,7 +157,39 @@ def touches(hint: str, card: int) -> bool:
 @dataclass(frozen=True)
 class Rules:
     """The counts of a game: players, hint tokens, fuses, and whether a full hand of tokens
-    may still discard."""
+    may still discard.
+
+    Parameters
+    ----------
+    players : int
+        Players, 2 to 5; the hand size follows (`hand_size`: 5 cards with 2-3 players, 4 with
+        4-5).
+    hint_tokens : int
+        Hint tokens at the start and at most, 1 to 99 (8 in the box).
+    fuses : int
+        Fuses: each misplay burns one, and the game ends when the last burns (3 in the box).
+    discard_at_max_tokens : bool
+        Whether a player may discard while all tokens are in hand (not in the box's rules).
+
+    Raises
+    ------
+    ValueError
+        If `players` is not 2 to 5, a count is out of range or not an integer, or
+        `discard_at_max_tokens` is not a bool.
+
+    Examples
+    --------
+    >>> Rules(4).hand_size, Rules(4).hint_tokens, Rules(4).fuses
+    (4, 8, 3)
+    >>> Rules(6)
+    Traceback (most recent call last):
+    ...
+    ValueError: Hanabi is played by 2 to 5 players, got 6
+
+    References
+    ----------
+    The standard rules as Cox et al. (2015, Section 2) and the simulators state them.
+    """
 
     players: int
     hint_tokens: int = 8
@@ -216,13 +248,72 @@ def as_rules(rules: Rules | int) -> Rules:
 
 def cox_rules(players: int = 5) -> Rules:
     """The rules of Cox et al.'s simulator: the fourth misplay ends the game, and a player may
-    discard with all tokens in hand."""
+    discard with all tokens in hand.
+
+    Parameters
+    ----------
+    players : int
+        Players, 2 to 5.
+
+    Returns
+    -------
+    Rules
+        Four fuses, discarding allowed with all tokens in hand.
+
+    Raises
+    ------
+    ValueError
+        If `players` is not 2 to 5.
+
+    Examples
+    --------
+    >>> rules = cox_rules()
+    >>> rules.players, rules.fuses, rules.discard_at_max_tokens
+    (5, 4, True)
+
+    References
+    ----------
+    Cox et al. (2015), the rules of their simulator HanSim.
+    """
     return Rules(players, fuses=4, discard_at_max_tokens=True)
 
 
 @dataclass(frozen=True)
 class Move:
-    """One move: play or discard the card in `slot`, or hint `target` about `hint`."""
+    """One move: play or discard the card in `slot`, or hint `target` about `hint`.
+
+    Made by `Move.play`, `Move.discard`, `Move.give` or `Move.from_code`; `code` writes it in a
+    few characters.
+
+    Parameters
+    ----------
+    kind : {"play", "discard", "hint"}
+        What the move does.
+    slot : int
+        The hand's slot played or discarded (0 = oldest card); -1 for a hint.
+    target : int
+        The player hinted; -1 for a play or a discard.
+    hint : str
+        The colour or value named (one of `HINTS`); "" for a play or a discard.
+
+    Raises
+    ------
+    ValueError
+        If `kind` is unknown, a hint has no target or names no colour or value, or a play or
+        discard has no slot.
+
+    Examples
+    --------
+    >>> move = Move.give(1, "Red")
+    >>> str(move), move.code, Move.from_code("h1:Red") == move
+    ('hint player 1: Red', 'h1:Red', True)
+    >>> Move.from_code("d3")
+    Move(kind='discard', slot=3, target=-1, hint='')
+
+    References
+    ----------
+    The standard rules as Cox et al. (2015, Section 2) and the simulators state them.
+    """
 
     kind: Kind
     slot: int = -1
@@ -284,7 +375,43 @@ class Move:
 
 @dataclass(frozen=True)
 class Turn:
-    """What everybody saw on one turn: the move, the card it revealed, the slots a hint touched."""
+    """What everybody saw on one turn: the move, the card it revealed, the slots a hint touched.
+
+    Parameters
+    ----------
+    turn : int
+        The turn's number, from 0.
+    player : int
+        Who moved.
+    move : Move
+        The move.
+    card : int
+        The card played or discarded (-1 for a hint).
+    success : bool
+        Whether a play went on its firework.
+    touched : tuple of int
+        The slots a hint pointed at.
+    drew : bool
+        Whether a new card came from the deck into the last slot.
+
+    Raises
+    ------
+    ValueError
+        If a field is of the wrong kind or out of range.
+
+    Examples
+    --------
+    On deal 0 with two players, player 1 holds a single red card, in slot 0:
+
+    >>> game = Game(2, seed=0)
+    >>> turn = game.apply(Move.give(1, "Red"))
+    >>> turn.touched, turn.card, game.tokens
+    ((0,), -1, 7)
+
+    References
+    ----------
+    The standard rules as Cox et al. (2015, Section 2) and the simulators state them.
+    """
 
     turn: int
     player: int
@@ -303,7 +430,45 @@ class Turn:
 
 @dataclass(frozen=True)
 class View:
-    """What `player` sees at the start of a turn: every hand but his own, and the table."""
+    """What `player` sees at the start of a turn: every hand but his own, and the table.
+
+    Parameters
+    ----------
+    player : int
+        Whose view it is.
+    hand_size : int
+        Cards in his own hand (which he cannot see).
+    others : dict of int to tuple of int
+        Every other player's hand, oldest card first.
+    fireworks : tuple of int
+        The height of each colour's firework.
+    discards : tuple of int
+        The discarded and misplayed cards.
+    tokens : int
+        Hint tokens left.
+    fuses_left : int
+        Fuses left.
+    deck_left : int
+        Cards left in the deck.
+    history : tuple of Turn
+        Every turn so far.
+
+    Raises
+    ------
+    ValueError
+        If a field is of the wrong kind, a count is negative, the fireworks are not one per
+        colour, or `others` shows the player his own hand.
+
+    Examples
+    --------
+    >>> view = Game(2, seed=0).view(1)
+    >>> [card_name(card) for card in view.others[0]], view.hand_size, view.deck_left
+    (['W4', 'Y2', 'G3', 'R2', 'R1'], 5, 40)
+
+    References
+    ----------
+    The standard rules as Cox et al. (2015, Section 2) and the simulators state them.
+    """
 
     player: int
     hand_size: int
@@ -388,6 +553,55 @@ class Game:
     """A game in progress: deal `seed` under `rules` (or the standard rules for a player count).
 
     `deck` (cards or names like 'R1', in drawing order) stacks the deck instead of the seed.
+
+    Parameters
+    ----------
+    rules : Rules or int
+        The rules, or a number of players (the standard rules).
+    seed : int
+        The deal (`dealt_deck`).
+    deck : sequence of int or str, optional
+        The 50 cards in drawing order, instead of the seed's deal.
+
+    Attributes
+    ----------
+    hands : list of list of int
+        Each player's cards, oldest first.
+    fireworks : list of int
+        The height of each colour's firework.
+    tokens, fuses_left : int
+        Hint tokens and fuses left.
+    current, turn : int
+        Whose turn it is, and the turn's number.
+    end : str
+        "" while playing; "fuses", "perfect" or "deck" once over.
+    history : list of Turn
+        Every turn so far.
+
+    Raises
+    ------
+    ValueError
+        If `rules` is neither rules nor a player count from 2 to 5, the seed is negative, or
+        `deck` is not the 50 Hanabi cards.
+
+    Examples
+    --------
+    On deal 0 with two players nobody may discard on the first turn (all 8 tokens are in
+    hand); a red 2 played on no red firework burns a fuse.
+
+    >>> game = Game(2, seed=0)
+    >>> game.check(Move.discard(0))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: illegal move 'discard slot 0' by player 0: all 8 hint tokens are in hand, ...
+    >>> _ = game.apply(Move.give(1, "Red"))
+    >>> turn = game.apply(Move.play(0))
+    >>> card_name(turn.card), turn.success, game.fuses_left, game.score
+    ('R2', False, 2, 0)
+
+    References
+    ----------
+    The standard rules as Cox et al. (2015, Section 2) and the simulators state them.
     """
 
     def __init__(self, rules: Rules | int, seed: int = 0,

@@ -40,6 +40,37 @@ def certifies(card_masks: Sequence[int], part: int) -> bool:
     """Does one card make `part` sure (odwyer2018: 'definitely contains at least one valid hint')?
 
     It does when every identity of the card (a bit mask of hints) meets the part.
+
+    Parameters
+    ----------
+    card_masks : sequence of int
+        The card's identities as bit masks (a row of `HintTable.masks`), each at least 1.
+    part : int
+        A set of hints as a bit mask.
+
+    Returns
+    -------
+    bool
+        True when every identity shares a hint with `part`: whatever the card is, some hint of
+        `part` touches it.
+
+    Raises
+    ------
+    ValueError
+        If a mask is not a positive integer or `part` is negative.
+
+    Examples
+    --------
+    The post's newest card may be red, white, yellow or green (masks 1, 2, 4, 8): red and blue
+    (1 | 16) miss its white, yellow and green.
+
+    >>> certifies([1, 2, 4, 8], 1 | 16), certifies([1, 2, 4, 8], 15)
+    (False, True)
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018), 'Solution': a sure part, and the card that
+    certifies it.
     """
     masks = checks.integers(card_masks, "card_masks", low=1)
     part = checks.integer(part, "part", low=0)
@@ -47,7 +78,39 @@ def certifies(card_masks: Sequence[int], part: int) -> bool:
 
 
 def sure_masks(table: HintTable) -> np.ndarray:
-    """Boolean array over all 2^H hint subsets: is the subset sure to contain a valid hint?"""
+    """Boolean array over all 2^H hint subsets: is the subset sure to contain a valid hint?
+
+    Parameters
+    ----------
+    table : HintTable, pandas.DataFrame or sequence of 0/1 rows
+        The table of possibilities (`as_table`), H hints.
+
+    Returns
+    -------
+    numpy.ndarray of bool
+        Entry m tells whether the hints of bit mask m are sure (some card certifies them).
+
+    Raises
+    ------
+    ValueError
+        If the table is not valid, or the work (2^H subsets times the identities) exceeds
+        2 x 10^9 subset checks.
+
+    Examples
+    --------
+    In the post's example 22 of the 32 sets of colours are sure; the empty set never is, all
+    five colours always are.
+
+    >>> from puzzlelab.hanabi.source import example_table
+    >>> table = example_table()
+    >>> sure = sure_masks(table)
+    >>> int(sure.sum()), bool(sure[0]), bool(sure[31])
+    (22, False, True)
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018), 'Solution'.
+    """
     table = as_table(table)
     work = (1 << len(table.hints)) * sum(len(card) for card in table.masks)
     checks.within_budget("the sure-part test over all subsets of hints", work, 2 * 10**9,
@@ -63,14 +126,75 @@ def sure_masks(table: HintTable) -> np.ndarray:
 
 
 def is_sure(table: HintTable, part: Iterable[str]) -> bool:
-    """Is `part` (hint names) sure to contain a valid hint, whatever the hand?"""
+    """Is `part` (hint names) sure to contain a valid hint, whatever the hand?
+
+    Parameters
+    ----------
+    table : HintTable, pandas.DataFrame or sequence of 0/1 rows
+        The table of possibilities (`as_table`) whose cards may certify `part`.
+    part : iterable of str
+        Hint names.
+
+    Returns
+    -------
+    bool
+        True when some card certifies `part`.
+
+    Raises
+    ------
+    ValueError
+        If the table is not valid or `part` names an unknown hint.
+
+    Examples
+    --------
+    The post's example: red alone is sure (the oldest card is red); blue alone is not.
+
+    >>> from puzzlelab.hanabi.source import example_table
+    >>> table = example_table()
+    >>> is_sure(table, ["Red"]), is_sure(table, ["Blue"])
+    (True, False)
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018), 'Solution': 'red is definitely valid'.
+    """
     table = as_table(table)
     mask = hint_mask(table, part)
     return any(all(identity & mask for identity in card) for card in table.masks)
 
 
 def minimal_sure_sets(table: HintTable) -> list[int]:
-    """The inclusion-minimal sure subsets of hints, as bit masks (the sets worth packing)."""
+    """The inclusion-minimal sure subsets of hints, as bit masks (the sets worth packing).
+
+    Parameters
+    ----------
+    table : HintTable, pandas.DataFrame or sequence of 0/1 rows
+        The table of possibilities (`as_table`) whose sure sets are sought.
+
+    Returns
+    -------
+    list of int
+        Bit masks in increasing order; every sure set contains one of them.
+
+    Raises
+    ------
+    ValueError
+        If the table is not valid or too large for `sure_masks`.
+
+    Examples
+    --------
+    The post's example: red; white and yellow; yellow and green.
+
+    >>> from puzzlelab.hanabi.source import example_table
+    >>> table = example_table()
+    >>> [hint_names(table, m) for m in minimal_sure_sets(table)]
+    [['Red'], ['White', 'Yellow'], ['Yellow', 'Green']]
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018), 'Solution': the reduction to set packing
+    (Karp 1972).
+    """
     sure = sure_masks(table)
     minimal = []
     for mask in map(int, np.flatnonzero(sure)):
@@ -80,7 +204,36 @@ def minimal_sure_sets(table: HintTable) -> list[int]:
 
 
 def packing_dp(table: HintTable) -> list[int]:
-    """A maximum family of disjoint sure sets by dynamic programming over subsets of hints."""
+    """A maximum family of disjoint sure sets by dynamic programming over subsets of hints.
+
+    Parameters
+    ----------
+    table : HintTable, pandas.DataFrame or sequence of 0/1 rows
+        The table of possibilities (`as_table`), any number of cards.
+
+    Returns
+    -------
+    list of int
+        Disjoint minimal sure sets as bit masks, as many as possible.
+
+    Raises
+    ------
+    ValueError
+        If the table is not valid, or has too many hints for the walk over subsets (`sure_masks`).
+
+    Examples
+    --------
+    The post's example packs two sets: red, and yellow with green.
+
+    >>> from puzzlelab.hanabi.source import example_table
+    >>> table = example_table()
+    >>> [hint_names(table, m) for m in packing_dp(table)]
+    [['Red'], ['Yellow', 'Green']]
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018), 'Solution'; set packing: Karp (1972).
+    """
     table = as_table(table)
     by_low: dict[int, list[int]] = {}
     for s in minimal_sure_sets(table):
@@ -104,7 +257,38 @@ def packing_dp(table: HintTable) -> list[int]:
 
 
 def packing_cp_sat(table: HintTable, time_limit: float = 60.0) -> list[int]:
-    """A maximum family of disjoint sure sets: set packing over minimal sure sets with CP-SAT."""
+    """A maximum family of disjoint sure sets: set packing over minimal sure sets with CP-SAT.
+
+    Parameters
+    ----------
+    table : HintTable, pandas.DataFrame or sequence of 0/1 rows
+        The table of possibilities (`as_table`) whose minimal sure sets are packed.
+    time_limit : float
+        Seconds CP-SAT may take, 0.001 to 3600.
+
+    Returns
+    -------
+    list of int
+        Disjoint minimal sure sets as bit masks, as many as possible (proved optimal).
+
+    Raises
+    ------
+    ValueError
+        If the table is not valid, `time_limit` is out of range, or CP-SAT does not prove
+        optimality within it.
+
+    Examples
+    --------
+    >>> from puzzlelab.hanabi.source import example_table
+    >>> table = example_table()
+    >>> len(packing_cp_sat(table))  # as many as packing_dp
+    2
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018), 'Solution'; set packing: Karp (1972); the
+    solver: OR-Tools CP-SAT.
+    """
     table = as_table(table)
     time_limit = checks.number(time_limit, "time_limit", low=0.001, high=3600)
     sets = minimal_sure_sets(table)
@@ -120,7 +304,38 @@ def packing_cp_sat(table: HintTable, time_limit: float = 60.0) -> list[int]:
 
 
 def packing_brute(table: HintTable) -> list[int]:
-    """The post's brute force: the largest set of rows whose possibilities are pairwise disjoint."""
+    """The post's brute force: the largest set of rows whose possibilities are pairwise disjoint.
+
+    Parameters
+    ----------
+    table : HintTable, pandas.DataFrame or sequence of 0/1 rows
+        The table of possibilities (`as_table`), colour-only (one hint per identity).
+
+    Returns
+    -------
+    list of int
+        The chosen rows as bit masks (`row_masks`), as many as possible.
+
+    Raises
+    ------
+    ValueError
+        If the table is not colour-only, or it has more rows than the 2^24 subsets
+        (`BRUTE_FORCE_LIMIT`) allow.
+
+    Examples
+    --------
+    The post's example: the second card (white or yellow) and the oldest (red).
+
+    >>> from puzzlelab.hanabi.source import example_table
+    >>> table = example_table()
+    >>> [hint_names(table, m) for m in packing_brute(table)]
+    [['White', 'Yellow'], ['Red']]
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018), 'Solution', the search over all subsets of
+    rows.
+    """
     rows = row_masks(as_table(table), "the brute force over rows")
     checks.within_budget(f"the brute force over the subsets of {len(rows)} rows", 2 ** len(rows),
                          BRUTE_FORCE_LIMIT, unit="subsets",
@@ -141,6 +356,40 @@ def max_hint_partition(table: HintTable, method: str = "dp") -> list[set[str]]:
     `table` is a HintTable, a 0/1 DataFrame or nested 0/1 rows. Untouched hints are dealt to
     the parts, each to the currently smallest part (first on ties), so parts stay balanced;
     any placement keeps every part sure.
+
+    Parameters
+    ----------
+    table : HintTable, pandas.DataFrame or sequence of 0/1 rows
+        The table of possibilities (`as_table`) whose hints are split.
+    method : str
+        One of `METHODS`: "dp" (dynamic programming over hint subsets), "cp-sat" (set packing
+        with CP-SAT) or "brute" (the post's search over rows, colour-only tables).
+
+    Returns
+    -------
+    list of set of str
+        The parts, ordered by their first hint in the table's order.
+
+    Raises
+    ------
+    ValueError
+        If the table is not valid, `method` is not one of `METHODS`, or the method refuses the
+        table (`packing_brute`: colour-only tables; `packing_cp_sat`: optimality not proved in
+        time).
+
+    Examples
+    --------
+    The post's example splits into two sure parts, as the post's answer (red, blue) and
+    (white, yellow, green) does; no partition has three.
+
+    >>> from puzzlelab.hanabi.source import example_table
+    >>> table = example_table()
+    >>> [sorted(part) for part in max_hint_partition(table)]
+    [['Blue', 'Red', 'White'], ['Green', 'Yellow']]
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018), 'Solution'.
     """
     table = as_table(table)
     method = checks.choice(method, "method", METHODS)
@@ -154,12 +403,73 @@ def max_hint_partition(table: HintTable, method: str = "dp") -> list[set[str]]:
 
 
 def partition_size(table: HintTable, method: str = "dp") -> int:
-    """The number of parts of a maximum partition (how many messages one hint can carry)."""
+    """The number of parts of a maximum partition (how many messages one hint can carry).
+
+    Parameters
+    ----------
+    table : HintTable, pandas.DataFrame or sequence of 0/1 rows
+        The table of possibilities (`as_table`) whose hints are split.
+    method : str
+        One of `METHODS` (see `max_hint_partition`).
+
+    Returns
+    -------
+    int
+        The number of parts: one hint can carry that many messages.
+
+    Raises
+    ------
+    ValueError
+        As `max_hint_partition`.
+
+    Examples
+    --------
+    >>> from puzzlelab.hanabi.source import example_table
+    >>> table = example_table()
+    >>> partition_size(table), partition_size(table, "brute")
+    (2, 2)
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018), 'Solution'.
+    """
     return len(max_hint_partition(table, method))
 
 
 def compare_hinting(table: HintTable) -> dict[str, int]:
-    """Parts of a maximum partition: mixed colour-and-value parts against the two kinds apart."""
+    """Parts of a maximum partition: mixed colour-and-value parts against the two kinds apart.
+
+    Parameters
+    ----------
+    table : HintTable
+        A full-Hanabi table (`hanabi_table`): hints the five colours and the five values.
+
+    Returns
+    -------
+    dict of str to int
+        "mixed" (parts of the full table), "colours" and "values" (of its projections on each
+        kind) and "separate" (their sum).
+
+    Raises
+    ------
+    ValueError
+        If the table's hints are not the five colours and the five values.
+
+    Examples
+    --------
+    The seeded state of `mixing_gain_example`: mixing colours and values gives 6 parts, the two
+    kinds apart 2 + 3.
+
+    >>> from puzzlelab.hanabi.knowledge import mixing_gain_example
+    >>> table, hand, hints = mixing_gain_example()
+    >>> compare_hinting(table)
+    {'mixed': 6, 'colours': 2, 'values': 3, 'separate': 5}
+
+    References
+    ----------
+    Beyond the Hanabi post (source document 003; O'Dwyer 2018), which hints colours only; hints
+    by colour or value: Cox et al. (2015), Section 2.
+    """
     table = as_table(table)
     if set(table.hints) != set(COLOURS + VALUES):
         raise ValueError(f"compare_hinting needs a full-Hanabi table (hints "

@@ -37,7 +37,27 @@ POST_PARTITION: tuple[frozenset[str], ...] = (
 
 
 def example_table() -> HintTable:
-    """The post's example table of colour possibilities."""
+    """The post's example table of colour possibilities.
+
+    Returns
+    -------
+    HintTable
+        Four cards, newest first ("Newest", "second", "third", "Oldest"), over the five
+        colours, with the rows of `EXAMPLE_ROWS`.
+
+    Examples
+    --------
+    >>> example_table().to_frame()
+            Red  White  Yellow  Green  Blue
+    Newest    1      1       1      1     0
+    second    0      1       1      0     0
+    third     0      0       1      1     0
+    Oldest    1      0       0      0     0
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018), its first table of possibilities.
+    """
     return possibility_table([list(r) for r in EXAMPLE_ROWS], COLOURS, EXAMPLE_CARD_NAMES)
 
 
@@ -46,6 +66,37 @@ def hint_validity(table: HintTable) -> pd.DataFrame:
 
     Cards are independent, so a hint is invalid in exactly the hands made of identities it
     does not touch: the counts are products over the cards, with no hand listed.
+
+    Parameters
+    ----------
+    table : HintTable, pandas.DataFrame or sequence of 0/1 rows
+        The table of possibilities (`as_table`) whose single hints are judged.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per hint: hint, legal_in_hands, hands (all possible hands) and status
+        ("always", "sometimes" or "never").
+
+    Raises
+    ------
+    ValueError
+        If `table` is not a valid table (`as_table`).
+
+    Examples
+    --------
+    The post's example has 4 x 2 x 2 x 1 = 16 hands: red is valid in all, blue in none.
+
+    >>> validity = hint_validity(example_table())
+    >>> validity.hint.tolist()
+    ['Red', 'White', 'Yellow', 'Green', 'Blue']
+    >>> validity.legal_in_hands.tolist(), validity.status.tolist()
+    ([16, 10, 13, 10, 0], ['always', 'sometimes', 'sometimes', 'sometimes', 'never'])
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018): 'red is definitely valid', 'blue is
+    definitely not'.
     """
     table = as_table(table)
     hands = math.prod(len(card) for card in table.cards)
@@ -64,6 +115,35 @@ def fewest_legal_hints(table: HintTable) -> tuple[int, tuple[Identity, ...]]:
     Parts are disjoint and each holds a valid hint, so this bounds every partition. A hand
     whose valid hints all lie in T exists exactly when the complement of T is not sure, so
     the answer is H minus the size of the largest subset of hints that is not sure.
+
+    Parameters
+    ----------
+    table : HintTable, pandas.DataFrame or sequence of 0/1 rows
+        The table of possibilities (`as_table`), at most `MAX_HINTS` hints.
+
+    Returns
+    -------
+    tuple of (int, tuple of Identity)
+        The number of valid hints, and a hand (an identity per card) with no more.
+
+    Raises
+    ------
+    ValueError
+        If `table` is not a valid table, or too large for `sure_masks`.
+
+    Examples
+    --------
+    In the post's example some hand leaves only two valid hints (red, yellow), so no partition
+    has more than two parts: the post's answer of two is maximum.
+
+    >>> count, hand = fewest_legal_hints(example_table())
+    >>> count, [sorted(identity) for identity in hand]
+    (2, [['Red'], ['Yellow'], ['Yellow'], ['Red']])
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018), the argument that its partition is
+    maximal.
     """
     table = as_table(table)
     sure = sure_masks(table)
@@ -79,6 +159,33 @@ def first_fit_rows(table: HintTable) -> list[int]:
     """odwyer2018, 'once we find our maximal disjoint set': rows taken top to bottom while disjoint.
 
     The result is maximal (no row can be added) but need not be maximum.
+
+    Parameters
+    ----------
+    table : HintTable, pandas.DataFrame or sequence of 0/1 rows
+        A colour-only table of possibilities (`as_table`), rows read from the top.
+
+    Returns
+    -------
+    list of int
+        The rows taken, as bit masks (`row_masks`).
+
+    Raises
+    ------
+    ValueError
+        If the table is not colour-only (a card has a two-hint identity).
+
+    Examples
+    --------
+    Read from the top, the post's example takes its newest row (red to green, mask 15) and then
+    nothing more: maximal, but `packing_brute` finds two disjoint rows.
+
+    >>> first_fit_rows(example_table())
+    [15]
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018), 'once we find our maximal disjoint set'.
     """
     chosen: list[int] = []
     taken = 0
