@@ -30,7 +30,10 @@ __all__ = [
 ]
 
 LETTERS = "RBGYOCKW"  # colour letters in thesis notation: Red, Blue, then more colours
+"""The colour letters, colour index k written `LETTERS[k]`: R, B (the thesis's Red and Blue,
+janssen2017 Table 4.1), then G, Y, O, C, K, W for worlds of up to 8 colours."""
 PASS = "P"
+"""The letter of a pass in a strategy string ('BPPR', janssen2017 Table 5.2)."""
 MAX_ROUNDS = 1 << 16  # the largest world (M**N rounds) that is enumerated round by round
 
 Round = tuple[int, ...]
@@ -47,7 +50,39 @@ def largest_players(n_colors: int, limit: int = MAX_ROUNDS) -> int:
 
 
 def check_world(n_players: int, n_colors: int = 2) -> tuple[int, int]:
-    """Validate N >= 2 players, 2 <= M <= 8 colours, at most MAX_ROUNDS rounds (Section 2.1.1)."""
+    """Validate N >= 2 players, 2 <= M <= 8 colours, at most MAX_ROUNDS rounds (Section 2.1.1).
+
+    Parameters
+    ----------
+    n_players : int
+        N, the number of players (leprechauns).
+    n_colors : int
+        M, the number of hat colours (2 to 8, one letter each in `LETTERS`).
+
+    Returns
+    -------
+    tuple of (int, int)
+        (N, M) as Python ints.
+
+    Raises
+    ------
+    ValueError
+        If N < 2, M is not 2..8, or M**N exceeds `MAX_ROUNDS` (the message names the largest N).
+
+    Examples
+    --------
+    >>> check_world(3), check_world(16)
+    ((3, 2), (16, 2))
+    >>> check_world(17)
+    Traceback (most recent call last):
+    ...
+    ValueError: world too large: 2**17 rounds is more than 65536; with 2 colours the largest world has N = 16 players
+
+    References
+    ----------
+    The world of janssen2017 (Janssen 2017, the Leprechaun thesis, source document 004), Section
+    2.1.1.
+    """
     n = checks.integer(n_players, "n_players", low=2)
     m = checks.integer(n_colors, "n_colors", low=2, high=len(LETTERS))
     most = largest_players(m)
@@ -81,7 +116,32 @@ def check_two_colours(n_players: int, most: int, what: str) -> int:
 # The memoised tables below are behind their checks: a cache keyed by (3, 2.0) would answer
 # for (3, 2) without a word, so each public function validates, then asks its private cache.
 def rounds(n_players: int, n_colors: int = 2) -> tuple[Round, ...]:
-    """All M**N rounds in lexicographic order (player 1 most significant), Section 2.1.5."""
+    """All M**N rounds in lexicographic order (player 1 most significant), Section 2.1.5.
+
+    Parameters
+    ----------
+    n_players, n_colors : int
+        N players and M colours (`check_world`).
+
+    Returns
+    -------
+    tuple of Round
+        Each round a tuple of N colour indices (0 = Red, 1 = Blue, ...).
+
+    Raises
+    ------
+    ValueError
+        On a world `check_world` refuses.
+
+    Examples
+    --------
+    >>> [round_to_string(r) for r in rounds(3)]
+    ['RRR', 'RRB', 'RBR', 'RBB', 'BRR', 'BRB', 'BBR', 'BBB']
+
+    References
+    ----------
+    janssen2017 (source document 004), Section 2.1.5.
+    """
     return _rounds(*check_world(n_players, n_colors))
 
 
@@ -91,7 +151,37 @@ def _rounds(n: int, m: int) -> tuple[Round, ...]:
 
 
 def views(n_players: int, n_colors: int = 2) -> tuple[Round, ...]:
-    """The M**(N-1) views of a player, in the thesis's order (Table 5.4: RRR, RRB, RBR, ...)."""
+    """The M**(N-1) views of a player, in the thesis's order (Table 5.4: RRR, RRB, RBR, ...).
+
+    A view is a round without the player's own hat; a strategy has one guess per view, in this
+    order.
+
+    Parameters
+    ----------
+    n_players : int
+        N: a view shows N - 1 hats.
+    n_colors : int
+        M, the number of colours.
+
+    Returns
+    -------
+    tuple of Round
+        The views, tuples of N - 1 colour indices, in lexicographic order.
+
+    Raises
+    ------
+    ValueError
+        If `check_world` refuses (N, M).
+
+    Examples
+    --------
+    >>> [round_to_string(v) for v in views(3)]  # the four letters of a strategy such as 'BPPR'
+    ['RR', 'RB', 'BR', 'BB']
+
+    References
+    ----------
+    janssen2017 (source document 004), Section 2.1 and Table 5.4.
+    """
     return _views(*check_world(n_players, n_colors))
 
 
@@ -109,7 +199,34 @@ def _colours(rnd: object, n_colors: int, name: str = "round") -> tuple[int, ...]
 
 
 def round_index(rnd: Sequence[int], n_colors: int = 2) -> int:
-    """Position of a round in `rounds` (base-M number, first player most significant)."""
+    """Position of a round in `rounds` (base-M number, first player most significant).
+
+    Parameters
+    ----------
+    rnd : sequence of int
+        The colour indices of the round (or of a view: its position in `views`).
+    n_colors : int
+        M, the number of colours.
+
+    Returns
+    -------
+    int
+        The index, from 0 to M**N - 1.
+
+    Raises
+    ------
+    ValueError
+        If a colour is not an integer 0..M-1.
+
+    Examples
+    --------
+    >>> round_index((1, 0, 1)), rounds(3)[5]
+    (5, (1, 0, 1))
+
+    References
+    ----------
+    The order of rounds of janssen2017 (source document 004), Section 2.1.5.
+    """
     idx = 0
     for c in _colours(rnd, n_colors):
         idx = idx * n_colors + c
@@ -117,7 +234,34 @@ def round_index(rnd: Sequence[int], n_colors: int = 2) -> int:
 
 
 def view_of(rnd: Sequence[int], player: int) -> Round:
-    """What player `player` (0-based) sees in round `rnd`: all hats but his own."""
+    """What player `player` (0-based) sees in round `rnd`: all hats but his own.
+
+    Parameters
+    ----------
+    rnd : sequence of int
+        A round.
+    player : int
+        The player, 0 to N-1.
+
+    Returns
+    -------
+    Round
+        The round without that player's hat.
+
+    Raises
+    ------
+    ValueError
+        If the round is empty or has a colour outside 0..7, or the player is out of range.
+
+    Examples
+    --------
+    >>> view_of(string_to_round("RBB"), 0), view_of(string_to_round("RBB"), 2)
+    ((1, 1), (0, 1))
+
+    References
+    ----------
+    janssen2017 (source document 004), Section 2.1.1 (each leprechaun sees every hat but his own).
+    """
     colours = _colours(rnd, len(LETTERS))
     i = checks.integer(player, "player", low=0, high=max(len(colours) - 1, 0))
     if not colours:
@@ -142,12 +286,68 @@ def _view_table(n: int, m: int) -> np.ndarray:
 
 
 def round_to_string(rnd: Sequence[int]) -> str:
-    """A round in letters, e.g. (0, 1, 1) -> 'RBB' (thesis Table 4.1)."""
+    """A round in letters, e.g. (0, 1, 1) -> 'RBB' (thesis Table 4.1).
+
+    Parameters
+    ----------
+    rnd : sequence of int
+        Colour indices 0..7.
+
+    Returns
+    -------
+    str
+        One letter of `LETTERS` per hat.
+
+    Raises
+    ------
+    ValueError
+        If a colour is not an integer 0..7.
+
+    Examples
+    --------
+    >>> round_to_string((0, 1, 1)), round_to_string((2, 3))
+    ('RBB', 'GY')
+
+    References
+    ----------
+    The notation of janssen2017 (source document 004), Table 4.1.
+    """
     return "".join(LETTERS[c] for c in _colours(rnd, len(LETTERS)))
 
 
 def string_to_round(text: str, n_colors: int = 2) -> Round:
-    """'RBB' -> (0, 1, 1); unknown letters raise ValueError."""
+    """'RBB' -> (0, 1, 1); unknown letters raise ValueError.
+
+    Parameters
+    ----------
+    text : str
+        One colour letter per hat (case ignored).
+    n_colors : int
+        M: only the first M letters of `LETTERS` are colours.
+
+    Returns
+    -------
+    Round
+        The colour indices.
+
+    Raises
+    ------
+    ValueError
+        On a letter that is not one of the M colours, or M outside 2..8.
+
+    Examples
+    --------
+    >>> string_to_round("rbb")
+    (0, 1, 1)
+    >>> string_to_round("RG")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown colour letter 'G' in round 'RG' (colours RB)
+
+    References
+    ----------
+    janssen2017 (source document 004), Table 4.1.
+    """
     text = checks.text(text, "text")
     m = checks.integer(n_colors, "n_colors", low=2, high=len(LETTERS))
     out = []
@@ -164,7 +364,37 @@ def string_to_round(text: str, n_colors: int = 2) -> Round:
 
 
 def parse_strategy(text: str, n_players: int, n_colors: int = 2) -> np.ndarray:
-    """Thesis notation 'BPPR' (one letter per view, Table 5.2) -> guesses (-1 = pass)."""
+    """Thesis notation 'BPPR' (one letter per view, Table 5.2) -> guesses (-1 = pass).
+
+    Parameters
+    ----------
+    text : str
+        One letter per view, in the order of `views`: a colour letter or `PASS`; braces around
+        it ('{BPPR}', as the thesis prints a strategy) are allowed.
+    n_players, n_colors : int
+        The world: N players (M**(N-1) views) and M colours.
+
+    Returns
+    -------
+    numpy.ndarray
+        int8 guesses, one per view: a colour index, or -1 for a pass.
+
+    Raises
+    ------
+    ValueError
+        If the world is refused, the text has not M**(N-1) letters, or a letter is unknown.
+
+    Examples
+    --------
+    Guess Blue on seeing two Reds, Red on seeing two Blues, else pass:
+
+    >>> parse_strategy("{BPPR}", 3).tolist()
+    [1, -1, -1, 0]
+
+    References
+    ----------
+    janssen2017 (source document 004), Table 5.2.
+    """
     text = checks.text(text, "strategy")
     n, m = check_world(n_players, n_colors)
     body = text.strip()
@@ -185,7 +415,34 @@ def parse_strategy(text: str, n_players: int, n_colors: int = 2) -> np.ndarray:
 
 
 def strategy_to_string(guesses: Sequence[int], n_colors: int = len(LETTERS)) -> str:
-    """Guesses (-1 = pass) -> thesis notation, e.g. [1, -1, -1, 0] -> 'BPPR'."""
+    """Guesses (-1 = pass) -> thesis notation, e.g. [1, -1, -1, 0] -> 'BPPR'.
+
+    Parameters
+    ----------
+    guesses : sequence of int
+        One guess per view: a colour index or -1.
+    n_colors : int
+        M, the number of colours (default 8: every letter allowed).
+
+    Returns
+    -------
+    str
+        One letter per view.
+
+    Raises
+    ------
+    ValueError
+        If a guess is not an integer from -1 to M - 1.
+
+    Examples
+    --------
+    >>> strategy_to_string([1, -1, -1, 0])
+    'BPPR'
+
+    References
+    ----------
+    janssen2017 (source document 004), Table 5.2.
+    """
     m = checks.integer(n_colors, "n_colors", low=2, high=len(LETTERS))
     if isinstance(guesses, np.ndarray):
         guesses = guesses.tolist()
@@ -272,7 +529,43 @@ def _strategies(deal: object) -> list:
 
 
 def parse_deal(deal: object, n_colors: int = 2) -> np.ndarray:
-    """A deal as strings, per-view mappings or arrays, per player (list or {1: ..}) -> array."""
+    """A deal as strings, per-view mappings or arrays, per player (list or {1: ..}) -> array.
+
+    Parameters
+    ----------
+    deal : sequence or mapping
+        One strategy per player, as a list or as a mapping from players 1..N. A strategy is a
+        string in the thesis's notation (`parse_strategy`), a mapping from views ('RB' or
+        (0, 1)) to guesses (unlisted views pass), or a sequence of guesses (colour indices,
+        -1/None for a pass, or letters).
+    n_colors : int
+        M, the number of colours.
+
+    Returns
+    -------
+    numpy.ndarray
+        int8 array of shape (N, M**(N-1)): [player, view] -> guess, -1 a pass.
+
+    Raises
+    ------
+    ValueError
+        If the world is refused, a strategy has the wrong length or an unknown guess, a mapping's
+        keys are not 1..N, or the deal is a single string (a wrong kind of value raises
+        `checks.ArgumentTypeError`, also a TypeError).
+
+    Examples
+    --------
+    The same strategy in the three forms:
+
+    >>> parse_deal({1: "BPPR", 2: {"RR": "B", "BB": "R"}, 3: [1, -1, -1, 0]})
+    array([[ 1, -1, -1,  0],
+           [ 1, -1, -1,  0],
+           [ 1, -1, -1,  0]], dtype=int8)
+
+    References
+    ----------
+    Deals of janssen2017 (source document 004), Section 2.1.
+    """
     strategies = _strategies(deal)
     n, m = check_world(len(strategies), n_colors)
     rows = []
@@ -287,7 +580,34 @@ def parse_deal(deal: object, n_colors: int = 2) -> np.ndarray:
 
 
 def deal_to_strings(deal: object, n_colors: int = 2) -> tuple[str, ...]:
-    """A deal in the thesis's notation, one string per agent (Tables 5.2, 5.5-5.8)."""
+    """A deal in the thesis's notation, one string per agent (Tables 5.2, 5.5-5.8).
+
+    Parameters
+    ----------
+    deal : sequence or mapping
+        One strategy per player, in any form `parse_deal` reads.
+    n_colors : int
+        M, the number of colours.
+
+    Returns
+    -------
+    tuple of str
+        One strategy string per player.
+
+    Raises
+    ------
+    ValueError
+        When `parse_deal` cannot read the deal.
+
+    Examples
+    --------
+    >>> deal_to_strings([{"RR": "B", "BB": "R"}, [1, None, None, "R"], "bppr"])
+    ('BPPR', 'BPPR', 'BPPR')
+
+    References
+    ----------
+    janssen2017 (source document 004), Tables 5.2 and 5.5-5.8.
+    """
     return tuple(strategy_to_string(row) for row in parse_deal(deal, n_colors))
 
 
@@ -295,7 +615,35 @@ def deal_to_strings(deal: object, n_colors: int = 2) -> tuple[str, ...]:
 
 
 def answers(deal: object, n_colors: int = 2) -> np.ndarray:
-    """Array [player, round] of answers: +1 right, -1 wrong, 0 pass (Section 2.1.5)."""
+    """Array [player, round] of answers: +1 right, -1 wrong, 0 pass (Section 2.1.5).
+
+    Parameters
+    ----------
+    deal, n_colors
+        The deal (any form `parse_deal` reads) and M, the number of colours.
+
+    Returns
+    -------
+    numpy.ndarray
+        int8 array of shape (N, M**N), rounds in the order of `rounds`.
+
+    Raises
+    ------
+    ValueError
+        If `parse_deal` refuses the deal or M.
+
+    Examples
+    --------
+    With 'BPPR' for all three, player 1 answers in four rounds (RRR, RBB, BRR, BBB: the others'
+    hats alike), right in two of them:
+
+    >>> answers(["BPPR"] * 3)[0].tolist()
+    [-1, 0, 0, 1, 1, 0, 0, -1]
+
+    References
+    ----------
+    janssen2017 (source document 004), Section 2.1.5.
+    """
     d = parse_deal(deal, n_colors)
     n, m = d.shape[0], n_colors
     r = np.array(rounds(n, m), dtype=np.int8).reshape(-1, n)
@@ -305,20 +653,100 @@ def answers(deal: object, n_colors: int = 2) -> np.ndarray:
 
 
 def won_mask(deal: object, n_colors: int = 2) -> np.ndarray:
-    """Boolean per round (in `rounds` order): somebody right and nobody wrong."""
+    """Boolean per round (in `rounds` order): somebody right and nobody wrong.
+
+    Parameters
+    ----------
+    deal, n_colors
+        A deal as `parse_deal` reads it, in a world of M = `n_colors` colours.
+
+    Returns
+    -------
+    numpy.ndarray
+        bool array of M**N entries.
+
+    Raises
+    ------
+    ValueError
+        On a deal that is not one strategy per player of a valid world.
+
+    Examples
+    --------
+    >>> won_mask(["BPPR"] * 3).astype(int).tolist()  # lost: RRR and BBB
+    [0, 1, 1, 1, 1, 1, 1, 0]
+
+    References
+    ----------
+    The winning rule of janssen2017 (source document 004), Section 2.1.5.
+    """
     a = answers(deal, n_colors)
     return (a == 1).any(axis=0) & ~(a == -1).any(axis=0)
 
 
 def evaluate(deal: object, n_colors: int = 2) -> frozenset[Round]:
-    """The set of won rounds of a deal: the thesis's *Set Correct* fitness (Section 2.1.7)."""
+    """The set of won rounds of a deal: the thesis's *Set Correct* fitness (Section 2.1.7).
+
+    Parameters
+    ----------
+    deal : sequence or mapping
+        One strategy per player, as strings, mappings or arrays (`parse_deal`).
+    n_colors : int
+        The number of colours M.
+
+    Returns
+    -------
+    frozenset of Round
+        The rounds the deal wins.
+
+    Raises
+    ------
+    ValueError
+        If the deal cannot be read (`parse_deal`).
+
+    Examples
+    --------
+    >>> sorted(round_to_string(r) for r in evaluate(["BPPR"] * 3))
+    ['BBR', 'BRB', 'BRR', 'RBB', 'RBR', 'RRB']
+
+    References
+    ----------
+    janssen2017 (source document 004), Section 2.1.7.
+    """
     d = parse_deal(deal, n_colors)
     allr = rounds(d.shape[0], n_colors)
     return frozenset(allr[k] for k in np.flatnonzero(won_mask(d, n_colors)))
 
 
 def rounds_correct(deal: object, n_colors: int = 2) -> Fraction:
-    """*Rounds Correct* fitness: won rounds / M**N (Section 2.1.7)."""
+    """*Rounds Correct* fitness: won rounds / M**N (Section 2.1.7).
+
+    Parameters
+    ----------
+    deal, n_colors
+        The deal to score and the number of colours (as `evaluate` takes them).
+
+    Returns
+    -------
+    fractions.Fraction
+        The share of rounds won.
+
+    Raises
+    ------
+    ValueError
+        As `parse_deal` raises it.
+
+    Examples
+    --------
+    The best three-player deal wins 6 of the 8 rounds (Ebert's hat problem):
+
+    >>> rounds_correct(["BPPR"] * 3)
+    Fraction(3, 4)
+
+    References
+    ----------
+    janssen2017 (source document 004), Section 2.1.7; the hat problem of Ebert (1998), PhD
+    thesis, UC Santa Barbara.
+    """
     d = parse_deal(deal, n_colors)
     return Fraction(int(won_mask(d, n_colors).sum()), n_colors ** d.shape[0])
 
@@ -328,6 +756,35 @@ def strong_answering(deal: object, n_colors: int = 2, pass_value: Fraction | int
 
     Our documented choice: a right answer scores +1, a wrong one -1 and a pass `pass_value`
     (0 by default, 'neither good nor bad', Section 2.1.1 rule 4).
+
+    Parameters
+    ----------
+    deal, n_colors
+        The deal to score and M, as `answers` takes them.
+    pass_value : Fraction or number
+        The score of a pass, between -1 and 1.
+
+    Returns
+    -------
+    fractions.Fraction
+        The mean score.
+
+    Raises
+    ------
+    ValueError
+        On an unreadable deal (`parse_deal`), or a `pass_value` outside -1..1.
+
+    Examples
+    --------
+    Every guess is right in as many rounds as it is wrong (the guesser's hat is either colour),
+    so with passes at 0 the best deal scores 0; passes at 1/2 raise it:
+
+    >>> strong_answering(["BPPR"] * 3), strong_answering(["BPPR"] * 3, pass_value=Fraction(1, 2))
+    (Fraction(0, 1), Fraction(1, 4))
+
+    References
+    ----------
+    janssen2017 (source document 004), Sections 2.1.1 and 2.1.7.
     """
     if not isinstance(pass_value, Fraction):
         checks.number(pass_value, "pass_value", low=-1, high=1)
@@ -340,7 +797,36 @@ def strong_answering(deal: object, n_colors: int = 2, pass_value: Fraction | int
 
 
 def set_correct_order(a: frozenset, b: frozenset) -> str:
-    """Compare two won sets under *Set Correct* (Theorem 1): better, worse, equal, incomparable."""
+    """Compare two won sets under *Set Correct* (Theorem 1): better, worse, equal, incomparable.
+
+    Parameters
+    ----------
+    a, b : frozenset
+        Sets of won rounds (`evaluate`).
+
+    Returns
+    -------
+    str
+        "better" when b is a proper subset of a, "worse" when a is one of b, "equal" or
+        "incomparable".
+
+    Raises
+    ------
+    ValueError
+        If a or b is not a set (`checks.ArgumentTypeError`, also a TypeError).
+
+    Examples
+    --------
+    Only player 3 guessing wins a subset of what all three win:
+
+    >>> everyone = evaluate(["BPPR"] * 3)
+    >>> set_correct_order(everyone, evaluate(["PPPP", "PPPP", "BPPR"]))
+    'better'
+
+    References
+    ----------
+    janssen2017 (source document 004), Section 2.1.7, Theorem 1.
+    """
     for name, value in (("a", a), ("b", b)):
         if not isinstance(value, (set, frozenset)):
             raise checks.ArgumentTypeError(f"{name} must be a set of rounds, got {value!r}")
