@@ -73,10 +73,10 @@ def check_world(n_players: int, n_colors: int = 2) -> tuple[int, int]:
     --------
     >>> check_world(3), check_world(16)
     ((3, 2), (16, 2))
-    >>> check_world(17)
+    >>> check_world(17)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: world too large: 2**17 rounds is more than 65536; with 2 colours the largest world has N = 16 players
+    ValueError: world too large: 2**17 rounds is more than 65536; ... has N = 16 players
 
     References
     ----------
