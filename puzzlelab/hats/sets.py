@@ -136,10 +136,8 @@ def to_mask(won: Iterable[Round], n_players: int, n_colors: int = 2) -> int:
     ----------
     won : iterable of Round
         Rounds of N hats, colour indices 0..M-1.
-    n_players : int
-        N, the number of hats in a round.
-    n_colors : int
-        M, the number of colours.
+    n_players, n_colors : int
+        N, the number of hats in a round, and M, the number of colours.
 
     Returns
     -------
@@ -257,19 +255,16 @@ def achievable_mask(won: int, n_players: int, n_colors: int = 2) -> bool:
 
 
 def achievable(won: Iterable[Round], n_players: int, n_colors: int = 2) -> bool:
-    """Can some deal win exactly these rounds? (the characterization in the module docstring)
+    """Can some deal win exactly these rounds? Yes iff each lies on a line of otherwise lost rounds.
 
-    A set W is the won set of a deal iff every round of W has a line (the M rounds that differ
-    only in one player's hat) whose other rounds are all lost.
+    A line: the M rounds that differ only in one player's hat (see the module docstring).
 
     Parameters
     ----------
     won : iterable of Round
         The rounds to win.
-    n_players : int
-        N, the number of players.
-    n_colors : int
-        M, the number of colours.
+    n_players, n_colors : int
+        N players, M colours.
 
     Returns
     -------
@@ -325,8 +320,7 @@ def canonical_deal(won: Iterable[Round] | int, n_players: int, n_colors: int = 2
     Raises
     ------
     ValueError
-        If the world is refused, or `won` holds something that is not a round of it, or a
-        mask with bits beyond its rounds.
+        If the world is refused, or `won` is not a set of its rounds (or their mask).
 
     Examples
     --------
@@ -444,10 +438,8 @@ def minimal_lost_sets(n_players: int, n_colors: int = 2) -> list[int]:
 
     Parameters
     ----------
-    n_players : int
-        N (at most 5 with two colours).
-    n_colors : int
-        M (with M**N at most 16 for three colours or more).
+    n_players, n_colors : int
+        N players and M colours: N <= 5 with two, M**N <= 16 rounds with more.
 
     Returns
     -------
