@@ -19,13 +19,11 @@ from matplotlib.figure import Figure
 from .. import checks
 from ..figures import finish
 from .chains import chain_crossings, chains
-from .model import (
-    LETTERS, answers, check_world, deal_to_strings, parse_deal, round_to_string, rounds,
-    rounds_correct, won_mask,
-)
+from .model import answers, deal_to_strings, parse_deal, rounds_correct, won_mask
 from .optima import hamming_coset_check, hamming_lost_set
 from .sets import canonical_deal, valid_lost_mask
 from .tables import optimum_table
+from .world import LETTERS, check_world, round_to_string, rounds
 
 __all__ = [
     "AGENT_COLOURS", "HAMMING_BUILT", "PRESETS", "PRESET_ROUNDS", "VIEW_ORDERS",

@@ -23,7 +23,7 @@ from ortools.sat.python import cp_model
 from .. import checks
 from ..bitsets import bits, from_bits, full
 from ..solvers import check_model
-from .model import (LETTERS, Round, check_two_colours, check_world, largest_players,
+from .world import (LETTERS, Round, check_two_colours, check_world, largest_players,
                     round_index, rounds)
 
 __all__ = [
@@ -203,7 +203,7 @@ def to_rounds(mask: int, n_players: int, n_colors: int = 2) -> frozenset[Round]:
 
     Examples
     --------
-    >>> from puzzlelab.hats.model import round_to_string
+    >>> from puzzlelab.hats.world import round_to_string
     >>> sorted(round_to_string(r) for r in to_rounds(0b10000001, 3))
     ['BBB', 'RRR']
 
