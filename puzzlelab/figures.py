@@ -23,7 +23,8 @@ from . import checks
 from .paths import FIGURES
 
 __all__ = ["finish", "save_figure", "INLINE_DPI", "PAGE_WIDTH_PX", "MIN_TEXT_PX", "FigureText",
-           "figure_texts", "png_bytes", "png_record", "inline_png", "SMALLEST_KEY", "DPI_KEY"]
+           "figure_texts", "png_bytes", "png_record", "saved_record", "inline_png", "SMALLEST_KEY",
+           "DPI_KEY"]
 
 # Stable ids inside SVG files, so that re-running a notebook changes no committed figure.
 matplotlib.rcParams["svg.hashsalt"] = "puzzlelab"
@@ -39,10 +40,7 @@ def save_figure(fig: Figure, name: str, *, dpi: int = 110) -> list[Path]:
     if not checks.text(name, "figure name") or "/" in name or name.startswith("."):
         raise ValueError(f"figure name must be a plain file stem, got {name!r}")
     dpi = checks.integer(dpi, "dpi", low=1)
-    width, height = fig.get_size_inches()
-    area = max(width * height, 1e-6)
-    checks.within_budget(f"a {width:g} x {height:g} inch PNG at {dpi} dpi", 4 * area * dpi**2,
-                         PNG_BUDGET, largest=f"{math.isqrt(int(PNG_BUDGET / (4 * area)))} dpi")
+    _within_budget(fig, dpi)
     FIGURES.mkdir(parents=True, exist_ok=True)
     png, svg = FIGURES / f"{name}.png", FIGURES / f"{name}.svg"
     part = png.with_name(f".{png.name}.part")
@@ -94,6 +92,7 @@ def png_bytes(fig: Figure, dpi: float, **options) -> bytes:
     """`fig` as PNG bytes (tight box, no date or version) recording its smallest text size."""
     _check_figure(fig)
     dpi = checks.number(dpi, "dpi", low=1)
+    _within_budget(fig, dpi)
     buffer = io.BytesIO()
     with _drawn_texts() as drawn:
         fig.savefig(buffer, format="png", dpi=dpi, metadata=_PNG_METADATA, bbox_inches="tight",
@@ -105,20 +104,48 @@ def png_bytes(fig: Figure, dpi: float, **options) -> bytes:
 def png_record(png: bytes) -> tuple[float | None, float] | None:
     """What a PNG records of its text: (smallest font size in points or None, dpi); None if
     it records nothing."""
-    from PIL import Image
+    from PIL import Image, UnidentifiedImageError
 
-    with Image.open(io.BytesIO(png)) as image:
-        text = dict(getattr(image, "text", {}))
+    if not isinstance(png, (bytes, bytearray)):
+        raise checks.ArgumentTypeError(f"png must be the bytes of a PNG, got {type(png).__name__}")
+    try:
+        with Image.open(io.BytesIO(png)) as image:
+            if image.format != "PNG":
+                raise ValueError(f"not a PNG image but {image.format}")
+            text = dict(getattr(image, "text", {}))
+    except (UnidentifiedImageError, OSError) as err:
+        raise ValueError(f"not a readable PNG image ({err})") from None
     if SMALLEST_KEY not in text or DPI_KEY not in text:
         return None
     smallest = text[SMALLEST_KEY]
     return (None if smallest == "none" else float(smallest)), float(text[DPI_KEY])
 
 
+def saved_record(png: Path | str) -> tuple[float | None, float] | None:
+    """What a saved figure's PNG records of its text, or for a PNG saved without a record, the
+    same read from the SVG saved beside it (its smallest glyphs; dpi = PNG pixels per SVG inch)."""
+    from PIL import Image
+
+    if not isinstance(png, (str, Path)):
+        raise checks.ArgumentTypeError(f"png must be the path of a saved PNG, got {png!r}")
+    png = Path(png)
+    if png.suffix != ".png" or not png.is_file():
+        raise ValueError(f"saved_record reads a saved .png figure; no such file: {png}")
+    record = png_record(png.read_bytes())
+    svg = png.with_suffix(".svg")
+    if record is not None or not svg.is_file():
+        return record
+    texts = figure_texts(svg)
+    inches = float(ET.parse(svg).getroot().get("width", "0").removesuffix("pt")) / 72
+    with Image.open(png) as image:
+        dpi = image.width / inches if inches > 0 else float("nan")
+    return (min(t.points for t in texts) if texts else None), dpi
+
+
 def inline_png(fig: Figure) -> bytes | None:
     """The PNG a notebook shows for `fig` (as IPython's inline backend draws it, at the figure's
     dpi on its own face colour), recording its smallest text size; None for an empty figure."""
-    if not fig.axes and not fig.lines and not fig.texts:
+    if not _check_figure(fig).axes and not fig.lines and not fig.texts:
         return None
     return png_bytes(fig, fig.dpi, facecolor=fig.get_facecolor(), edgecolor=fig.get_edgecolor())
 
@@ -135,6 +162,14 @@ def _show_inline() -> None:
     shell = get_ipython()
     if shell is not None and hasattr(shell, "display_formatter"):
         shell.display_formatter.formatters["image/png"].for_type(Figure, inline_png)
+
+
+def _within_budget(fig: Figure, dpi: float) -> None:
+    """Refuse a PNG of more than PNG_BUDGET bytes of pixels, naming the largest dpi allowed."""
+    width, height = fig.get_size_inches()
+    area = max(width * height, 1e-6)
+    checks.within_budget(f"a {width:g} x {height:g} inch PNG at {dpi:g} dpi", 4 * area * dpi**2,
+                         PNG_BUDGET, largest=f"{math.isqrt(int(PNG_BUDGET / (4 * area)))} dpi")
 
 
 def _check_figure(fig: object) -> Figure:

@@ -73,10 +73,10 @@ class Picture:
         """The saved figure's record of its text size, its dpi scaled as the picture is."""
         from PIL import Image, PngImagePlugin
 
-        from .figures import DPI_KEY, SMALLEST_KEY, png_record
+        from .figures import DPI_KEY, SMALLEST_KEY, saved_record
 
         info = PngImagePlugin.PngInfo()
-        record = png_record(self.path.read_bytes())
+        record = saved_record(self.path)
         if record is not None:
             with Image.open(self.path) as image:
                 scale = width / image.width

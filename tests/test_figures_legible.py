@@ -130,3 +130,21 @@ def test_a_gallery_picture_keeps_the_record_scaled(tmp_path: Path):
         scale = small.width / full.width
     points, dpi = figures.png_record(picture._repr_png_())
     assert points == 12 and dpi == pytest.approx(100 * scale, abs=0.01)
+
+
+def test_a_saved_figure_without_a_record_is_read_from_its_svg(tmp_path: Path):
+    """A PNG saved without the record (as before the record existed): the SVG saved beside it
+    gives the same smallest size and, from its width, the PNG's dpi."""
+    fig, ax = plt.subplots(figsize=(5, 3))
+    ax.set_title("a title", fontsize=12)
+    ax.tick_params(labelsize=9)
+    png = tmp_path / "old.png"
+    png.write_bytes(figures.png_bytes(fig, 110))
+    recorded = figures.saved_record(png)
+    fig.savefig(png, dpi=110, bbox_inches="tight", metadata={"Software": None})
+    fig.savefig(tmp_path / "old.svg", bbox_inches="tight")
+    plt.close(fig)
+    assert figures.png_record(png.read_bytes()) is None
+    points, dpi = figures.saved_record(png)
+    assert recorded == (9.0, 110.0)
+    assert points == pytest.approx(9.0) and dpi == pytest.approx(110, rel=0.01)

@@ -1,5 +1,6 @@
 """Figures legible on the site as the browser lays them out: at 1280 px, no text of any figure
-(a cell's picture, every view of a static explorer) is below figures.MIN_TEXT_PX pixels.
+(a cell's picture, every view of a static explorer) is below figures.MIN_TEXT_PX pixels, and
+the columns of an explorer's tables (which have no column rules) never run together.
 
 Each PNG a figure becomes records its smallest font size in points and the dpi it was drawn at
 (puzzlelab.figures.png_bytes); text of s points is s × dpi / 72 pixels of the image, shown at
@@ -59,15 +60,47 @@ def measure(page, site: str, found: dict[str, tuple[float | None, str]]) -> None
                 found[key] = (-1.0, f"{alt}: {err}")
 
 
-def walk_explorers(page, site: str, found: dict) -> None:
-    """Show every view of every static explorer that holds pictures, and measure it."""
+# Neighbouring cells of a row of an explorer's table whose texts are closer than half an em.
+CLOSE_JS = """() => {
+  const box = cell => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    const rects = Array.from(range.getClientRects()).filter(r => r.width > 0);
+    if (!rects.length || !cell.innerText.trim()) return null;
+    return {left: Math.min(...rects.map(r => r.left)), right: Math.max(...rects.map(r => r.right)),
+            top: Math.min(...rects.map(r => r.top)), bottom: Math.max(...rects.map(r => r.bottom))};
+  };
+  const close = [];
+  for (const table of document.querySelectorAll('article .widget-html-content table')) {
+    if (table.offsetParent === null) continue;
+    for (const row of table.rows) {
+      let last = null, lastText = '';
+      for (const cell of row.cells) {
+        const here = box(cell);
+        if (!here) continue;
+        const em = parseFloat(getComputedStyle(cell).fontSize);
+        if (last && here.top < last.bottom && last.top < here.bottom &&
+            here.left - last.right < em / 2)
+          close.push(`${lastText} | ${cell.innerText.trim().slice(0, 20)}: ` +
+                     `${(here.left - last.right).toFixed(1)} px apart`);
+        last = here;
+        lastText = cell.innerText.trim().slice(-20);
+      }
+    }
+  }
+  return close;
+}"""
+
+
+def walk_explorers(page, site: str, found: dict) -> set[str]:
+    """Show every view of every static explorer, measure its pictures; the table cells of the
+    views whose texts run together."""
     scripts = page.locator('script[type="application/vnd.jupyter.widget-view+json"]')
     views = [scripts.nth(i) for i in range(scripts.count())]
     ids = [page.evaluate("s => JSON.parse(s.textContent).model_id", v.element_handle())
            for v in views]
+    close = set(page.evaluate(CLOSE_JS))
     for explorer in explorers(widget_state(page), ids):
-        if not any(images for _, images in explorer.views):
-            continue
         subarea = views[ids.index(explorer.view)].locator("xpath=preceding-sibling::*[1]")
         subarea.scroll_into_view_if_needed()
         control = subarea.locator(".noUi-handle" if explorer.kind.startswith("Selection")
@@ -77,17 +110,20 @@ def walk_explorers(page, site: str, found: dict) -> None:
             page.wait_for_function(SHOWS, arg=[subarea.element_handle(), text, list(images)],
                                    timeout=5_000)
             measure(page, site, found)
+            close |= set(page.evaluate(CLOSE_JS))
+    return close
 
 
 @pytest.mark.parametrize("name", NOTEBOOK_PAGES)
 def test_no_figure_text_below_the_least_readable_size(browser_context, site: str, name: str):
     """Every picture of the page, appendices open and every explorer view shown, has its text
-    at figures.MIN_TEXT_PX pixels or more at 1280 px."""
+    at figures.MIN_TEXT_PX pixels or more at 1280 px; an explorer's table columns stand apart."""
     found: dict[str, tuple[float | None, str]] = {}
     with opened(browser_context, f"{site}{name}.html") as page:
         page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
         measure(page, site, found)
-        walk_explorers(page, site, found)
+        close = walk_explorers(page, site, found)
+    assert not close, f"{name}: explorer table columns that run together: {sorted(close)[:5]}"
     sizes = [px for px, _ in found.values() if px is not None and px >= 0]
     print(f"{name}: {len(found)} pictures, smallest text {min(sizes, default=0):.1f} px")
     small = sorted((px, alt) for px, alt in found.values() if px is not None
