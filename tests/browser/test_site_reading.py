@@ -62,8 +62,9 @@ def visible_text(node: Node) -> str:
 def test_the_story_takes_at_most_ten_minutes(pages, name):
     count = len(story_words.words(story_words.story_text_html(_html(pages, name))))
     assert count <= story_words.LIMIT, (
-        f"{name}: the story (findings and main line, no appendices, tables, code or 'Where we "
-        f"differ') has {count:,} words, over {story_words.LIMIT:,} by {count - story_words.LIMIT:,}")
+        f"{name}: the story (what the page shows unfolded down to Explore, an appendix or 'Where "
+        f"we differ', table cells and shown code included) has {count:,} words, over "
+        f"{story_words.LIMIT:,} by {count - story_words.LIMIT:,}")
 
 
 def _html(pages, name: str) -> str:
@@ -108,6 +109,22 @@ def test_no_citation_key_is_visible(pages, name):
     keys = [k for k in sources.REFERENCES if re.search(rf"(?<![\w/#]){re.escape(k)}\b", text)]
     assert not keys and "citation key" not in text.lower(), \
         f"{name}: citation keys shown as text: {keys}"
+
+
+def reference_entries(page: Node) -> dict[str, Node]:
+    """The bibliography's entries on the References page: paragraphs carrying a key's anchor."""
+    return {n.attrs["id"]: n for n in article(page).iter() if n.tag == "p" and n.attrs.get("id")}
+
+
+def test_every_reference_entry_has_a_link(pages):
+    """Each work of the References page links to where it can be read (a DOI, arXiv, the
+    publisher's or author's page, a GitHub project): issue 38, item 6."""
+    entries = reference_entries(pages["references"])
+    assert len(entries) == len(sources.REFERENCES), sorted(entries)
+    unlinked = [" ".join(p.text().split())[:50] for p in entries.values()
+                if not any(a.tag == "a" and a.attrs.get("href", "").startswith("https://")
+                           for a in p.iter())]
+    assert not unlinked, f"{len(unlinked)} of {len(entries)} references have no link: {unlinked}"
 
 
 def index_columns(page: Node) -> list[str]:
