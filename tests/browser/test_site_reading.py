@@ -274,6 +274,37 @@ def widget_views(name: str) -> list[Node]:
     return [parse_html(f"<div class='cell_output'>{f}</div>") for f in fragments if f]
 
 
+def _view_keys(state: dict, root: str) -> list[str]:
+    """What one explorer view shows: a key per output of the Output widgets under `root`."""
+    keys = []
+    for model in site_pages.reachable_models(state, [root]):
+        entry = state[model]
+        if entry.get("model_name") == "OutputModel":
+            keys += [k for k in map(site_pages._output_key, entry["state"].get("outputs", []))
+                     if k is not None]
+        elif entry.get("model_name") in {"HTMLModel", "ImageModel"} and entry["state"].get("value"):
+            keys.append(str(entry["state"]["value"]))
+    return keys
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_no_explorer_shows_a_view_twice(name):
+    """Issue 38: no static explorer view shows the same picture or table twice, and no two
+    views of one explorer are the same (the widget state the page is drawn from)."""
+    nb = json.loads((ROOT / "site" / "_build" / "src" / f"{name}.ipynb").read_text())
+    state = nb.get("metadata", {}).get("widgets", {}).get(site_pages.STATE_MIME, {}).get("state", {})
+    twice, same = [], []
+    for model, entry in state.items():
+        if entry.get("model_name") != "StackModel":
+            continue
+        views = [tuple(_view_keys(state, child))
+                 for child in site_pages.model_refs(entry["state"].get("children", []))]
+        twice += [model for view in views if len(set(view)) < len(view)]
+        same += [model] if len(set(views)) < len(views) else []
+    assert not twice and not same, (f"{name}: explorer views showing one thing twice {twice[:3]}, "
+                                    f"explorers with two identical views {same[:3]}")
+
+
 def output_cells(page: Node, views: list[Node]) -> list[Node]:
     """The table cells of the page's outputs and of its explorers' views."""
     return [c for root in [page, *views] for n in root.iter() if "cell_output" in n.classes
