@@ -3,21 +3,28 @@ their text is on a page of the site."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
+import os
 import re
+import struct
+import zlib
+from collections.abc import Iterator
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import matplotlib
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 from . import checks
 from .paths import FIGURES
 
 __all__ = ["finish", "save_figure", "INLINE_DPI", "PAGE_WIDTH_PX", "MIN_TEXT_PX", "FigureText",
-           "figure_texts"]
+           "figure_texts", "png_bytes", "png_record", "saved_record", "inline_png", "SMALLEST_KEY",
+           "DPI_KEY"]
 
 # Stable ids inside SVG files, so that re-running a notebook changes no committed figure.
 matplotlib.rcParams["svg.hashsalt"] = "puzzlelab"
@@ -33,15 +40,136 @@ def save_figure(fig: Figure, name: str, *, dpi: int = 110) -> list[Path]:
     if not checks.text(name, "figure name") or "/" in name or name.startswith("."):
         raise ValueError(f"figure name must be a plain file stem, got {name!r}")
     dpi = checks.integer(dpi, "dpi", low=1)
-    width, height = fig.get_size_inches()
-    area = max(width * height, 1e-6)
-    checks.within_budget(f"a {width:g} x {height:g} inch PNG at {dpi} dpi", 4 * area * dpi**2,
-                         PNG_BUDGET, largest=f"{math.isqrt(int(PNG_BUDGET / (4 * area)))} dpi")
+    _within_budget(fig, dpi)
     FIGURES.mkdir(parents=True, exist_ok=True)
     png, svg = FIGURES / f"{name}.png", FIGURES / f"{name}.svg"
-    fig.savefig(png, dpi=dpi, metadata=_PNG_METADATA, bbox_inches="tight")
+    part = png.with_name(f".{png.name}.part")
+    part.write_bytes(png_bytes(fig, dpi))
+    os.replace(part, png)
     fig.savefig(svg, metadata=_SVG_METADATA, bbox_inches="tight")
     return [png, svg]
+
+
+# What a PNG records of its text (a tEXt chunk each), so that a page can tell how large the text
+# is as displayed: the smallest font size drawn, in points, and the dots per inch it was drawn at
+# (text of s points is s × dpi / 72 pixels of the image; "none": the figure has no text).
+SMALLEST_KEY = "puzzlelab:smallest-text-pt"
+DPI_KEY = "puzzlelab:dpi"
+
+
+@contextlib.contextmanager
+def _drawn_texts() -> Iterator[list[tuple[float, str]]]:
+    """The (font size, text) of every text matplotlib draws inside the block."""
+    drawn: list[tuple[float, str]] = []
+    draw = Text.draw
+
+    def recording(self: Text, renderer) -> None:
+        if self.get_visible() and self.get_text().strip():
+            drawn.append((float(self.get_fontsize()), self.get_text()))
+        return draw(self, renderer)
+
+    Text.draw = recording
+    try:
+        yield drawn
+    finally:
+        Text.draw = draw
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    """One PNG chunk: length, type, data, CRC (PNG specification, section 5.3)."""
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def _with_text(png: bytes, items: dict[str, str]) -> bytes:
+    """`png` with a tEXt chunk per item, right after its IHDR chunk (8 + 25 bytes)."""
+    if png[:8] != b"\x89PNG\r\n\x1a\n" or png[12:16] != b"IHDR":
+        raise ValueError("not a PNG image (no signature and IHDR chunk)")
+    chunks = b"".join(_chunk(b"tEXt", f"{k}\0{v}".encode("latin-1")) for k, v in items.items())
+    return png[:33] + chunks + png[33:]
+
+
+def png_bytes(fig: Figure, dpi: float, **options) -> bytes:
+    """`fig` as PNG bytes (tight box, no date or version) recording its smallest text size."""
+    _check_figure(fig)
+    dpi = checks.number(dpi, "dpi", low=1)
+    _within_budget(fig, dpi)
+    buffer = io.BytesIO()
+    with _drawn_texts() as drawn:
+        fig.savefig(buffer, format="png", dpi=dpi, metadata=_PNG_METADATA, bbox_inches="tight",
+                    **options)
+    smallest = f"{min(size for size, _ in drawn):.2f}" if drawn else "none"
+    return _with_text(buffer.getvalue(), {SMALLEST_KEY: smallest, DPI_KEY: f"{dpi:.2f}"})
+
+
+def png_record(png: bytes) -> tuple[float | None, float] | None:
+    """What a PNG records of its text: (smallest font size in points or None, dpi); None if
+    it records nothing."""
+    from PIL import Image, UnidentifiedImageError
+
+    if not isinstance(png, (bytes, bytearray)):
+        raise checks.ArgumentTypeError(f"png must be the bytes of a PNG, got {type(png).__name__}")
+    try:
+        with Image.open(io.BytesIO(png)) as image:
+            if image.format != "PNG":
+                raise ValueError(f"not a PNG image but {image.format}")
+            text = dict(getattr(image, "text", {}))
+    except (UnidentifiedImageError, OSError) as err:
+        raise ValueError(f"not a readable PNG image ({err})") from None
+    if SMALLEST_KEY not in text or DPI_KEY not in text:
+        return None
+    smallest = text[SMALLEST_KEY]
+    return (None if smallest == "none" else float(smallest)), float(text[DPI_KEY])
+
+
+def saved_record(png: Path | str) -> tuple[float | None, float] | None:
+    """What a saved figure's PNG records of its text, or for a PNG saved without a record, the
+    same read from the SVG saved beside it (its smallest glyphs; dpi = PNG pixels per SVG inch)."""
+    from PIL import Image
+
+    if not isinstance(png, (str, Path)):
+        raise checks.ArgumentTypeError(f"png must be the path of a saved PNG, got {png!r}")
+    png = Path(png)
+    if png.suffix != ".png" or not png.is_file():
+        raise ValueError(f"saved_record reads a saved .png figure; no such file: {png}")
+    record = png_record(png.read_bytes())
+    svg = png.with_suffix(".svg")
+    if record is not None or not svg.is_file():
+        return record
+    texts = figure_texts(svg)
+    inches = float(ET.parse(svg).getroot().get("width", "0").removesuffix("pt")) / 72
+    with Image.open(png) as image:
+        dpi = image.width / inches if inches > 0 else float("nan")
+    return (min(t.points for t in texts) if texts else None), dpi
+
+
+def inline_png(fig: Figure) -> bytes | None:
+    """The PNG a notebook shows for `fig` (as IPython's inline backend draws it, at the figure's
+    dpi on its own face colour), recording its smallest text size; None for an empty figure."""
+    if not _check_figure(fig).axes and not fig.lines and not fig.texts:
+        return None
+    return png_bytes(fig, fig.dpi, facecolor=fig.get_facecolor(), edgecolor=fig.get_edgecolor())
+
+
+def _show_inline() -> None:
+    """In an IPython kernel, draw figures with `inline_png` (after the inline backend set up
+    its own formatter, which a figure's first creation does)."""
+    import sys
+
+    if "IPython" not in sys.modules:
+        return
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    if shell is not None and hasattr(shell, "display_formatter"):
+        shell.display_formatter.formatters["image/png"].for_type(Figure, inline_png)
+
+
+def _within_budget(fig: Figure, dpi: float) -> None:
+    """Refuse a PNG of more than PNG_BUDGET bytes of pixels, naming the largest dpi allowed."""
+    width, height = fig.get_size_inches()
+    area = max(width * height, 1e-6)
+    checks.within_budget(f"a {width:g} x {height:g} inch PNG at {dpi:g} dpi", 4 * area * dpi**2,
+                         PNG_BUDGET, largest=f"{math.isqrt(int(PNG_BUDGET / (4 * area)))} dpi")
 
 
 def _check_figure(fig: object) -> Figure:
@@ -56,6 +184,7 @@ def finish(fig: Figure, name: str | None = None) -> Figure:
     if name is not None:
         save_figure(fig, name)
     plt.close(fig)
+    _show_inline()
     return fig
 
 
@@ -136,3 +265,6 @@ def figure_texts(figure: Path | str | Figure) -> list[FigureText]:
 
     walk(root, "")
     return found
+
+
+_show_inline()

@@ -66,8 +66,24 @@ class Picture:
                                  Image.Resampling.LANCZOS)
             image = image.quantize(colors=self.colours, method=Image.Quantize.MEDIANCUT)
             buffer = io.BytesIO()
-            image.save(buffer, "PNG", optimize=True)
+            image.save(buffer, "PNG", optimize=True, pnginfo=self._record(width))
         return buffer.getvalue()
+
+    def _record(self, width: int):
+        """The saved figure's record of its text size, its dpi scaled as the picture is."""
+        from PIL import Image, PngImagePlugin
+
+        from .figures import DPI_KEY, SMALLEST_KEY, saved_record
+
+        info = PngImagePlugin.PngInfo()
+        record = saved_record(self.path)
+        if record is not None:
+            with Image.open(self.path) as image:
+                scale = width / image.width
+            smallest, dpi = record
+            info.add_text(SMALLEST_KEY, "none" if smallest is None else f"{smallest:.2f}")
+            info.add_text(DPI_KEY, f"{dpi * scale:.2f}")
+        return info
 
     def _repr_html_(self) -> str:
         import base64
@@ -119,14 +135,13 @@ def view_html(view: Any) -> str:
     """HTML for one precomputed view: a table, a figure (as an embedded PNG), or text."""
     import base64
     import html
-    import io
 
     from matplotlib.figure import Figure
 
     if isinstance(view, Figure):
-        buffer = io.BytesIO()
-        view.savefig(buffer, format="png", dpi=90, bbox_inches="tight", metadata={"Software": None})
-        data = base64.b64encode(buffer.getvalue()).decode("ascii")
+        from .figures import png_bytes
+
+        data = base64.b64encode(png_bytes(view, 90)).decode("ascii")
         return f'<img alt="figure" style="max-width: 100%" src="data:image/png;base64,{data}"/>'
     if hasattr(view, "_repr_html_") and view._repr_html_() is not None:
         return view._repr_html_()

@@ -89,3 +89,62 @@ def test_histogram_bar_labels_stay_inside_the_frame():
                 assert not over, f"N = {players}: labels over the frame: {over}"
         finally:
             plt.close(fig)
+
+
+def test_a_png_records_its_smallest_text_as_its_svg_shows_it():
+    """The smallest font size a PNG records is the smallest the figure's SVG draws (read from
+    its glyphs, a second way); the dpi is the one drawn at; a figure without text says so."""
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.plot([1, 2], label="a line")
+    ax.set_title("title", fontsize=13)
+    ax.legend(fontsize=7.5)
+    ax.tick_params(labelsize=8)
+    try:
+        svg_smallest = min(t.points for t in figures.figure_texts(fig))
+        assert figures.png_record(figures.png_bytes(fig, 90)) == (pytest.approx(svg_smallest), 90)
+        assert figures.png_record(figures.inline_png(fig)) == (pytest.approx(7.5), fig.dpi)
+        ax.set_axis_off()
+        ax.get_legend().remove()
+        ax.set_title("")
+        assert figures.png_record(figures.png_bytes(fig, 90)) == (None, 90)
+    finally:
+        plt.close(fig)
+    with pytest.raises(ValueError, match="not a PNG"):
+        figures._with_text(b"GIF89a" + bytes(40), {"k": "v"})
+
+
+def test_a_gallery_picture_keeps_the_record_scaled(tmp_path: Path):
+    """widgets.Picture shrinks a saved figure: its dpi shrinks by the same factor."""
+    from puzzlelab import widgets
+
+    fig, ax = plt.subplots(figsize=(8, 3))
+    ax.set_title("wide", fontsize=12)
+    ax.set_axis_off()
+    png = tmp_path / "wide.png"
+    png.write_bytes(figures.png_bytes(fig, 100))
+    plt.close(fig)
+    picture = widgets.Picture(png, "a wide figure", width=400)
+    from PIL import Image
+    import io
+    with Image.open(png) as full, Image.open(io.BytesIO(picture._repr_png_())) as small:
+        scale = small.width / full.width
+    points, dpi = figures.png_record(picture._repr_png_())
+    assert points == 12 and dpi == pytest.approx(100 * scale, abs=0.01)
+
+
+def test_a_saved_figure_without_a_record_is_read_from_its_svg(tmp_path: Path):
+    """A PNG saved without the record (as before the record existed): the SVG saved beside it
+    gives the same smallest size and, from its width, the PNG's dpi."""
+    fig, ax = plt.subplots(figsize=(5, 3))
+    ax.set_title("a title", fontsize=12)
+    ax.tick_params(labelsize=9)
+    png = tmp_path / "old.png"
+    png.write_bytes(figures.png_bytes(fig, 110))
+    recorded = figures.saved_record(png)
+    fig.savefig(png, dpi=110, bbox_inches="tight", metadata={"Software": None})
+    fig.savefig(tmp_path / "old.svg", bbox_inches="tight")
+    plt.close(fig)
+    assert figures.png_record(png.read_bytes()) is None
+    points, dpi = figures.saved_record(png)
+    assert recorded == (9.0, 110.0)
+    assert points == pytest.approx(9.0) and dpi == pytest.approx(110, rel=0.01)

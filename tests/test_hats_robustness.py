@@ -20,11 +20,12 @@ from robustness import any_value, public_callables, refused_quickly, well_behave
 from puzzlelab import cache, hats
 from puzzlelab.hats import (
     brute, chains, fullline, model, notebook, optima, orbits, reference, sets, slices, source,
-    tables,
+    tables, world,
 )
 from puzzlelab.solvers import WallClockStop
 
-MODULES = [hats, model, sets, brute, chains, fullline, optima, orbits, source, tables, notebook]
+MODULES = [hats, world, model, sets, brute, chains, fullline, optima, orbits, source, tables,
+           notebook]
 # Parameters fixed rather than drawn: wall-clock budgets (so valid but long work stops within
 # the test's limit) and figure names and axes (so no stray files are written).
 FIXED = {"time_limit": 1.0, "name": None, "ax": None}
@@ -168,8 +169,8 @@ def test_a_corrupted_cached_witness_is_recomputed_not_trusted(tmp_path, monkeypa
 
 
 @pytest.mark.parametrize("call, kind, words", [
-    (lambda: model.largest_players(2, limit=float("inf")), TypeError, "limit"),
-    (lambda: model.check_world_within(4, 3, [], "x"), TypeError, "limit must be an integer"),
+    (lambda: world.largest_players(2, limit=float("inf")), TypeError, "limit"),
+    (lambda: world.check_world_within(4, 3, [], "x"), TypeError, "limit must be an integer"),
     (lambda: slices.point_permutations(2, 10**6), ValueError, "colours"),
     (lambda: slices.point_permutations(10**6, 2), ValueError, "largest that fits is 4 players"),
     (lambda: slices.uncovered(1, 10**6, 2), ValueError, "more than the limit of 27 rounds"),
@@ -178,7 +179,7 @@ def test_issue27_sizes_are_refused_up_front(call, kind, words):
     refused_quickly(call, kind, words)
 
 
-@pytest.mark.parametrize("memoised", [model.rounds, model.views, model.view_table, sets.stubs,
+@pytest.mark.parametrize("memoised", [world.rounds, world.views, world.view_table, sets.stubs,
                                       sets.lines_through])
 def test_issue27_memoised_tables_check_before_their_cache(memoised):
     """A float for an integer is refused even after the integer's entry is cached."""
@@ -195,7 +196,7 @@ def test_lines_and_stubs_share_one_size_check_and_lines_take_one_player():
                                                  for x in range(m))
     refused_quickly(lambda: sets.lines_through(0, 2), ValueError, "at least 1")
     refused_quickly(lambda: sets.stubs(1, 2), ValueError, "at least 2")
-    most = model.largest_players(2, sets.LARGE_WORLD)
+    most = world.largest_players(2, sets.LARGE_WORLD)
     for what, f in (("lines_through", sets.lines_through), ("stubs", sets.stubs)):
         for n in (most + 1, 10**30):
             refused_quickly(lambda: f(n, 2), ValueError,
@@ -231,5 +232,5 @@ def test_explore_deal_checks_custom_even_when_a_preset_is_chosen():
 def test_check_two_colours_refuses_a_label_of_the_wrong_kind_whatever_n():
     """Fuzz, long run on 6be2460 (call 3023): `what` was checked only when N was refused."""
     with pytest.raises(ValueError, match="what"):
-        model.check_two_colours(2, 4, np.int64(10**12))
-    assert model.check_two_colours(2, 4, "the census") == 2
+        world.check_two_colours(2, 4, np.int64(10**12))
+    assert world.check_two_colours(2, 4, "the census") == 2

@@ -224,27 +224,47 @@ def test_citation_links_read_as_author_and_year():
 
 
 # --- the story measure --------------------------------------------------------------------------------
-def test_story_leaves_out_appendices_tables_code_and_where_we_differ():
-    nb = {"cells": [
-        {"cell_type": "markdown", "source": "# Title\n\n## What we found\n\nOne two three."},
-        {"cell_type": "code", "source": "x = 1  # not story", "outputs": []},
-        {"cell_type": "markdown", "source": "| a | b |\n|---|---|\n| 1 | 2 |\n\nFour, and c < a."},
-        {"cell_type": "markdown", "source": "## Appendix\n\nhidden words\n\n### A.1 More\n\nhidden"},
-        {"cell_type": "markdown", "source": "## Where we differ from the source\n\nhidden"},
-    ]}
+def test_story_counts_what_the_page_shows_up_to_explore_appendices_and_where_we_differ():
+    """Issue 38: prose, table cells, shown code and outputs count; folded code, the page head,
+    and everything from the first Explore, Appendix or "Where we differ" h2 on do not."""
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# Title\n\n## What we found\n\nOne two three."),
+        nbformat.v4.new_code_cell("x = compute()  # folded", outputs=[
+            nbformat.v4.new_output("stream", name="stdout", text="shown 7\n")]),
+        nbformat.v4.new_code_cell("def f(): return 1", metadata={"tags": ["algorithm"]}),
+        nbformat.v4.new_markdown_cell("| a | b |\n|---|---|\n| 1 | 2 |\n\n"
+                                      "Four, and $\\lfloor c \\rfloor$ < a."),
+        nbformat.v4.new_markdown_cell("## Explore\n\nhidden"),
+        nbformat.v4.new_markdown_cell("## Appendix\n\nhidden words\n\n### A.1 More\n\nhidden"),
+        nbformat.v4.new_markdown_cell("## Where we differ from the source\n\nhidden"),
+    ])
     text = story_words.story_text_notebook(nb)
-    assert story_words.words(text) == ["Title", "What", "we", "found", "One", "two", "three.",
-                                       "Four,", "and", "c", "a."]
+    assert story_words.words(text) == ["Title", "What", "we", "found", "One", "two", "three",
+                                       "shown", "7", "def", "f", "return", "1", "a", "b", "1",
+                                       "2", "Four", "and", "c", "a"]
     html = """<html><body><article class="bd-article"><section id="t"><h1>Title</h1>
       <div class="puzzlelab-about"><p>Source: not story</p></div>
       <section id="w"><h2>What we found<a class="headerlink">#</a></h2><p>One two three.</p>
-      <div class="cell"><div class="cell_input"><pre>x = 1</pre></div>
-        <div class="cell_output"><table><tr><td>9</td></tr></table></div></div>
-      <p>Four, and c &lt; a.</p></section>
+      <div class="cell"><details class="hide above-input"><summary>Show code</summary>
+        <div class="cell_input"><pre>x = compute()</pre></div></details>
+        <div class="cell_output"><pre>shown 7</pre></div></div>
+      <div class="cell"><div class="cell_input"><pre>def f(): return 1</pre></div></div>
+      <table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>
+      <p>Four, and <span class="math">\\(\\lfloor c \\rfloor\\)</span> &lt; a.</p></section>
+      <section id="x"><h2>Explore</h2><p>hidden</p></section>
       <section id="appendix"><h2>Appendix</h2><p>hidden words</p></section>
       <section id="e"><h2>E. Where we differ from the source</h2><p>hidden</p></section>
     </section></article></body></html>"""
     assert story_words.words(story_words.story_text_html(html)) == story_words.words(text)
+
+
+def test_story_stops_at_the_first_off_story_heading_and_skips_hidden_parts():
+    html = """<article class="bd-article"><p>seen</p><details><summary>fold</summary>x</details>
+      <div hidden>gone</div><div style="display: none">gone</div><h2>Appendix</h2>
+      <h2>Later main line</h2><p>after</p></article>"""
+    assert story_words.words(story_words.story_text_html(html)) == ["seen"]
+    assert story_words.off_story_heading("B. Explore¶") and not story_words.off_story_heading(
+        "Exploring the grid")
 
 
 # --- the built pages mended for every reader (tools/site_html.py) --------------------------------

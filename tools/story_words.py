@@ -1,17 +1,18 @@
-"""How long is the story of a page? The visible words of its findings and main line.
+"""How long is the story of a page? The words a reader sees of it, unfolded (issue 38, item 4).
 
-The story of a notebook page is its prose: every Markdown cell's words, headings included,
-except the sections that are not the main line. Left out:
+The story of a notebook page is what the page shows from its top down to the first `##`
+section that is not the main line: "Explore", an appendix ("Appendix…") or "Where we
+differ" (a letter or number such as "E." may stand before the heading's words). Counted:
+prose and headings, table cells (Markdown tables and the tables of outputs), captions, the
+code that is shown (cells marked `algorithm`, code in prose) and the text of outputs (printed
+lines, tables, the still view of a live widget). Left out: folded `<details>` (the code every
+other cell folds; the page's own folds), the page head (source document, downloads, how to
+run it), pictures, widget views drawn by the browser (static explorers), and what is hidden.
+Mathematics counts its letters and digits, not its TeX commands.
 
-- sections whose heading starts with "Appendix" or "Where we differ" (a letter or number
-  such as "E." may stand before it), down to the next heading of the same or a higher level;
-- tables (Markdown `|` tables, HTML tables), code (inputs, fenced blocks) and every cell
-  output (tables, figures, code-like text, widgets);
-- on the site, the page head (source document, download, how to run it) and folded code.
-
-A word is a run of non-blank characters holding at least one letter or digit (so `+` or `—`
-alone is not a word, `(a,` is). At 200 words a minute, the 2,000-word limit the site tests
-(tests/browser/test_site_reading.py) is ten minutes of reading.
+A word is a run of letters or digits (so "3,279" is two words, "—" none). At 200 words a
+minute, the 2,000-word limit the site tests (tests/browser/test_site_reading.py) is ten
+minutes of reading.
 
     python tools/story_words.py notebooks/kemps.ipynb            # from the notebook
     python tools/story_words.py site/_build/html/kemps.html      # from the built page
@@ -33,23 +34,34 @@ __all__ = ["LIMIT", "Node", "parse_html", "story_text_html", "story_text_noteboo
            "words", "story_words", "off_story_heading"]
 
 LIMIT = 2_000
-OFF_STORY = re.compile(r"^\s*(?:[A-Z0-9]{1,3}[.)]\s*)?(appendix|where we differ)\b", re.I)
+OFF_STORY = re.compile(r"^\s*(?:[A-Z0-9]{1,3}[.)]\s*)?(explore|appendix|where we differ)\b",
+                       re.I)
+WORD = re.compile(r"[^\W_]+")
+TEX_COMMAND = re.compile(r"\\[A-Za-z]+")
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
         "track", "wbr"}
-SKIP_TAGS = {"table", "pre", "script", "style", "template", "noscript"}
-SKIP_CLASSES = {"cell_input", "cell_output", "puzzlelab-about", "headerlink", "toctree-wrapper",
-                "highlight"}
+SKIP_TAGS = {"script", "style", "template", "noscript", "img", "svg", "button"}
+SKIP_CLASSES = {"puzzlelab-about", "headerlink", "toctree-wrapper"}
+MATH_CLASSES = {"math", "MathJax"}
+BLOCKS = {"p", "li", "div", "section", "pre", "br", "td", "th", "tr", "table", "caption",
+          "figcaption", "dt", "dd", "summary", "ul", "ol", "blockquote", "figure", "details",
+          "h1", "h2", "h3", "h4", "h5", "h6"}
 HEADINGS = {f"h{k}" for k in range(1, 7)}
 
 
 def off_story_heading(text: str) -> bool:
-    """A heading that opens an appendix or the "Where we differ" section."""
-    return bool(OFF_STORY.match(text.replace("¶", "").strip()))
+    """A heading that ends the story: Explore, an appendix or "Where we differ"."""
+    return bool(OFF_STORY.match(text.replace("¶", "").replace("#", "").strip()))
 
 
 def words(text: str) -> list[str]:
-    """The words of a text: runs of non-blank characters with a letter or a digit."""
-    return [w for w in text.split() if any(ch.isalnum() for ch in w)]
+    """The words of a text: runs of letters or digits."""
+    return WORD.findall(text)
+
+
+def untex(text: str) -> str:
+    """Mathematics as a reader sees it: TeX commands (\\lfloor, \\log) dropped."""
+    return TEX_COMMAND.sub(" ", text)
 
 
 @dataclass
@@ -114,26 +126,41 @@ def parse_html(text: str) -> Node:
     return builder.root
 
 
-def _first_heading(section: Node) -> Node | None:
-    return next((c for c in section.children if isinstance(c, Node) and c.tag in HEADINGS), None)
+def _hidden(node: Node) -> bool:
+    """An element the reader does not see unfolded: scripts, pictures, folds, hidden parts."""
+    style = node.attrs.get("style", "").replace(" ", "").lower()
+    return (node.tag in SKIP_TAGS or bool(node.classes & SKIP_CLASSES) or "hidden" in node.attrs
+            or "display:none" in style or (node.tag == "details" and "open" not in node.attrs))
 
 
-def _story_parts(node: Node, parts: list[str]) -> None:
-    if node.tag in SKIP_TAGS or node.classes & SKIP_CLASSES:
-        return
-    if node.tag == "details" and "hide" in node.classes:  # folded code
-        return
-    if node.tag == "section":
-        head = _first_heading(node)
-        if head is not None and off_story_heading(head.text()):
+class _Story:
+    """The visible text of an element tree in document order, up to the first off-story h2."""
+
+    def __init__(self, stop: bool = True) -> None:
+        self.parts: list[str] = []
+        self.stop, self.stopped = stop, False
+
+    def walk(self, node: Node) -> None:
+        if self.stopped or _hidden(node):
             return
-    for child in node.children:
-        if isinstance(child, str):
-            parts.append(child)
-        else:
-            _story_parts(child, parts)
-        if isinstance(child, Node) and child.tag in {"p", "li", "div", "section", *HEADINGS}:
-            parts.append(" ")
+        if self.stop and node.tag == "h2" and off_story_heading(node.text()):
+            self.stopped = True
+            return
+        if node.classes & MATH_CLASSES:
+            self.parts.append(" " + untex(node.text()) + " ")
+            return
+        for child in node.children:
+            if self.stopped:
+                return
+            if isinstance(child, str):
+                self.parts.append(child)
+            else:
+                self.walk(child)
+        if node.tag in BLOCKS:
+            self.parts.append(" ")
+
+    def text(self) -> str:
+        return " ".join("".join(self.parts).split())
 
 
 def article(page: Node) -> Node:
@@ -143,53 +170,86 @@ def article(page: Node) -> Node:
 
 def story_text_html(text: str) -> str:
     """The story of a built page, as text."""
-    parts: list[str] = []
-    _story_parts(article(parse_html(text)), parts)
-    return " ".join("".join(parts).split())
+    story = _Story()
+    story.walk(article(parse_html(text)))
+    return story.text()
+
+
+def fragment_text(text: str) -> str:
+    """The visible text of an HTML fragment (an output), with no stop at headings."""
+    story = _Story(stop=False)
+    story.walk(parse_html(text))
+    return story.text()
 
 
 _FENCE = re.compile(r"^(```|~~~)")
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*\|", re.M)
+_MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
 
 
-def _markdown_prose(source: str) -> str:
-    """The reader-visible words of one Markdown cell: no fences, tables, tags or link targets."""
-    lines, fenced = [], False
-    tables = bool(_TABLE_RULE.search(source))  # a `|` line is a table row only beside a rule
+def _markdown_text(source: str) -> tuple[str, bool]:
+    """The reader-visible words of one Markdown cell up to an off-story `##` heading, and
+    whether the cell reached one (fenced code counts; link targets, images and tags do not)."""
+    lines, fenced, stopped = [], False, False
     for line in source.splitlines():
         if _FENCE.match(line.strip()):
             fenced = not fenced
             continue
-        if fenced or (tables and line.lstrip().startswith("|")):
-            continue
-        lines.append(line)
+        heading = None if fenced else _HEADING.match(line.strip())
+        if heading and len(heading.group(1)) == 2 and off_story_heading(heading.group(2)):
+            stopped = True
+            break
+        lines.append(heading.group(2) if heading else line)
     text = "\n".join(lines)
     text = re.sub(r"!\[[^\]]*\]\([^)]*\)", " ", text)  # images
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)  # links: their text
     text = re.sub(r"</?[A-Za-z][^<>]*>", " ", text)  # HTML tags (not "c < a")
-    return text
+    text = _MATH.sub(lambda m: untex(m.group(1) or m.group(2)), text.replace(r"\$", "$ "))
+    return text, stopped
+
+
+def _joined(value) -> str:
+    return "".join(value) if isinstance(value, list) else value
+
+
+def _output_text(output: dict) -> str:
+    """What a reader sees of one output, as text (pictures and widget views: nothing)."""
+    if output.get("output_type") == "stream":
+        return _joined(output.get("text", ""))
+    data = output.get("data", {})
+    if "application/vnd.jupyter.widget-view+json" in data or "image/png" in data:
+        return ""
+    if "text/html" in data:
+        return fragment_text(_joined(data["text/html"]))
+    if "text/markdown" in data:
+        return _markdown_text(_joined(data["text/markdown"]))[0]
+    return untex(_joined(data.get("text/latex", ""))) or _joined(data.get("text/plain", ""))
+
+
+def _published(nb: dict) -> dict:
+    """The notebook as the site publishes it: set-up cells out, code folded, live widgets
+    replaced by their still view (tools/site_pages.py)."""
+    import nbformat
+    import site_pages
+
+    copied = nbformat.reads(json.dumps(nb), as_version=4)  # sources joined into strings
+    return site_pages.still_views(site_pages.fold_code(copied), "notebook")
 
 
 def story_text_notebook(nb: dict) -> str:
     """The story of a notebook (its JSON as a dict), as text."""
     parts: list[str] = []
-    skipping: int | None = None  # the level of the off-story heading being skipped
-    for cell in nb["cells"]:
-        if cell["cell_type"] != "markdown":
-            continue
-        source = "".join(cell["source"])
-        for line in _markdown_prose(source).splitlines():
-            heading = _HEADING.match(line.strip())
-            if heading:
-                level, title = len(heading.group(1)), heading.group(2)
-                if skipping is not None and level <= skipping:
-                    skipping = None
-                if skipping is None and off_story_heading(title):
-                    skipping = level
-                line = title
-            if skipping is None:
-                parts.append(line)
+    for cell in _published(nb)["cells"]:
+        source = _joined(cell["source"])
+        if cell["cell_type"] == "markdown":
+            text, stopped = _markdown_text(source)
+            parts.append(text)
+            if stopped:
+                break
+        elif cell["cell_type"] == "code":
+            if "algorithm" in cell.get("metadata", {}).get("tags", []):
+                parts.append(source)
+            parts += [_output_text(o) for o in cell.get("outputs", [])]
     return " ".join(" ".join(parts).split())
 
 

@@ -153,8 +153,8 @@ def histogram_views(strategies: pd.DataFrame) -> dict[str, pd.DataFrame]:
         counts = {f"{d}": int(n) for d, n in pairs}
         weighed = str(row.game).startswith(("coin", "bags"))
         what = "codes found in d weighings" if weighed else "codes solved in d guesses"
-        views[f"{row.game} · {row.strategy}"] = pd.DataFrame(
-            [counts], index=[what]).rename_axis(columns="d")
+        name = f"{row.game} · {row.strategy}"  # in the view too: two rules may tie
+        views[name] = pd.DataFrame([counts], index=[f"{name}: {what}"]).rename_axis(columns="d")
     return views
 
 

@@ -919,8 +919,9 @@ def hat_game_views(seed: int = 0, turns: int = 8) -> dict[str, pd.DataFrame]:
     for players in range(2, 6):
         for variant in ("plain", "mixed", "separate", "recommendation"):
             if variant != "recommendation" or players == 5:
-                views[f"{players} players, {variant}"] = explore_hat_game(players, variant, seed,
-                                                                          turns)
+                name = f"{players} players, {variant}"  # in the view too: two ways may tie
+                views[name] = explore_hat_game(players, variant, seed, turns).rename_axis(
+                    f"turn ({name})")
     return views
 
 

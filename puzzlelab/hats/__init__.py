@@ -1,19 +1,19 @@
 """The Leprechaun hat problem (janssen2017): which deals of guesses win the most rounds.
 
-Modules and roles: see the README's layout table (model `model`; solvers `brute`, `census`,
-`chains`, `fullline`, `optima`, `orbits`, `sets`, `slices`; reference `reference`; source
-`source`; tables `tables`; views `notebook`).
+Modules and roles: see the README's layout table (model `world`, `model`; solvers `brute`,
+`census`, `chains`, `fullline`, `optima`, `orbits`, `sets`, `slices`; reference `reference`;
+source `source`; tables `tables`; views `notebook`).
 """
 
 from ..lazy import exports
 
 _EXPORTS = {
-    "LETTERS": "model", "PASS": "model", "answers": "model", "check_world": "model",
-    "deal_to_strings": "model", "evaluate": "model", "parse_deal": "model",
-    "parse_strategy": "model", "round_index": "model", "round_to_string": "model",
-    "rounds": "model", "rounds_correct": "model", "set_correct_order": "model",
-    "strategy_to_string": "model", "string_to_round": "model", "strong_answering": "model",
-    "view_of": "model", "views": "model", "won_mask": "model",
+    "LETTERS": "world", "PASS": "world", "check_world": "world", "round_index": "world",
+    "round_to_string": "world", "rounds": "world", "string_to_round": "world",
+    "view_of": "world", "views": "world",
+    "answers": "model", "deal_to_strings": "model", "evaluate": "model", "parse_deal": "model",
+    "parse_strategy": "model", "rounds_correct": "model", "set_correct_order": "model",
+    "strategy_to_string": "model", "strong_answering": "model", "won_mask": "model",
     "Bounds": "optima", "NotProvenError": "optima", "optimum": "optima",
     "optimum_bounds": "optima",
     "achievable": "sets", "canonical_deal": "sets", "maximal_won_masks": "sets",

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .. import checks
-from .model import check_world, rounds, view_table
+from .world import check_world, rounds, view_table
 
 __all__ = [
     "MAX_DEALS", "BruteForce", "all_strategies", "brute_force", "feasible", "n_deals",

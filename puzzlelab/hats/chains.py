@@ -26,11 +26,11 @@ from ortools.sat.python import cp_model
 from .. import checks
 from ..bitsets import bits, from_bits, full, union
 from ..solvers import solve
-from .model import Round, check_two_colours, round_index, round_to_string, rounds
 from .sets import (
     MAX_NEIGHBOURHOOD_PLAYERS, canonical_deal, check_mask,
     closed_neighbourhoods, maximal_won_masks, valid_lost_mask,
 )
+from .world import Round, check_two_colours, round_index, round_to_string, rounds
 
 __all__ = [
     "MAX_CODE_PLAYERS", "MAX_COMBINATIONS", "VIABILITY", "Chain", "ChainMethodResult",

@@ -35,7 +35,7 @@ from ortools.sat.python import cp_model
 
 from .. import checks
 from ..solvers import solve
-from .model import check_world
+from .world import check_world
 
 __all__ = ["cap", "excluded", "full_line_upper_bound", "lemma_applies", "reduced_model_feasible"]
 

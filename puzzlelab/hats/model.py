@@ -1,170 +1,66 @@
-"""The Leprechaun hat game: worlds, rounds, views, deals, the thesis's notation, evaluation.
+"""The Leprechaun hat game: strategies, deals, the thesis's notation for them, evaluation.
 
 Source: janssen2017 (Janssen, *The Leprechaun Hatting Problem*, 2017), Section 2.1.
-A world has N players and M colours. A *round* is one assignment of hats, a tuple of colour
-indices (0 = the first colour, Red; 1 = Blue; ...). A player's *view* is the round with his own
-hat removed. A *strategy* gives, for each view, a colour or a pass; a *deal* is one strategy per
-player. A round is won when somebody guesses right and nobody guesses wrong (Section 2.1.5).
+The world (N players, M colours, rounds and views, their letters) is in `world`. A *strategy*
+gives, for each view, a colour or a pass; a *deal* is one strategy per player. A round is won
+when somebody guesses right and nobody guesses wrong (Section 2.1.5).
 
 Internally a deal is an int8 array of shape (N, M**(N-1)): entry [i, v] is player i's guess at
-view number v (views in lexicographic order, see `views`), -1 meaning pass.
+view number v (views in lexicographic order, see `world.views`), -1 meaning pass.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from functools import lru_cache
 
 import numpy as np
 
 from .. import checks
+from .world import (LETTERS, PASS, Round, check_world, round_index, rounds, string_to_round,
+                    view_table)
 
 __all__ = [
-    "LETTERS", "MAX_ROUNDS", "PASS", "Round", "answers", "check_two_colours", "check_world",
-    "check_world_within",
-    "deal_to_strings", "evaluate", "largest_players", "parse_deal", "parse_strategy", "round_index",
-    "round_to_string", "rounds", "rounds_correct", "set_correct_order", "strategy_to_string",
-    "string_to_round", "strong_answering", "view_of", "view_table", "views", "won_mask",
+    "answers", "deal_to_strings", "evaluate", "parse_deal", "parse_strategy", "rounds_correct",
+    "set_correct_order", "strategy_to_string", "strong_answering", "won_mask",
 ]
-
-LETTERS = "RBGYOCKW"  # colour letters in thesis notation: Red, Blue, then more colours
-PASS = "P"
-MAX_ROUNDS = 1 << 16  # the largest world (M**N rounds) that is enumerated round by round
-
-Round = tuple[int, ...]
-
-
-def largest_players(n_colors: int, limit: int = MAX_ROUNDS) -> int:
-    """The most players N with M**N <= limit rounds (computed without large powers)."""
-    m = checks.integer(n_colors, "n_colors", low=2)
-    limit = checks.integer(limit, "limit (rounds)", low=1, high=2**64)
-    n = 0
-    while m ** (n + 1) <= limit:
-        n += 1
-    return n
-
-
-def check_world(n_players: int, n_colors: int = 2) -> tuple[int, int]:
-    """Validate N >= 2 players, 2 <= M <= 8 colours, at most MAX_ROUNDS rounds (Section 2.1.1)."""
-    n = checks.integer(n_players, "n_players", low=2)
-    m = checks.integer(n_colors, "n_colors", low=2, high=len(LETTERS))
-    most = largest_players(m)
-    if n > most:  # compared before M**N is ever computed
-        raise ValueError(f"world too large: {m}**{n} rounds is more than {MAX_ROUNDS}; with "
-                         f"{m} colours the largest world has N = {most} players")
-    return n, m
-
-
-def check_world_within(n_players: int, n_colors: int, limit: int, what: str) -> tuple[int, int]:
-    """`check_world`, and at most `limit` rounds for `what` (ValueError naming the largest N)."""
-    n, m = check_world(n_players, n_colors)
-    limit, what = checks.integer(limit, "limit", low=1), checks.text(what, "what")
-    if m**n > limit:
-        raise ValueError(f"{what} in worlds of at most {limit} rounds; with {m} colours the "
-                         f"largest has N = {largest_players(m, limit)} players, got N = {n}")
-    return n, m
-
-
-def check_two_colours(n_players: int, most: int, what: str) -> int:
-    """N of a two-colour world of at most `most` players, which `what` handles (ValueError
-    naming both otherwise)."""
-    n, _ = check_world(n_players, 2)
-    most = checks.integer(most, "most", low=2)
-    what = checks.text(what, "what")  # checked whether or not N is refused
-    if n > most:
-        raise ValueError(f"{what} handles at most N = {most} players (two colours), got N = {n}")
-    return n
-
-
-# The memoised tables below are behind their checks: a cache keyed by (3, 2.0) would answer
-# for (3, 2) without a word, so each public function validates, then asks its private cache.
-def rounds(n_players: int, n_colors: int = 2) -> tuple[Round, ...]:
-    """All M**N rounds in lexicographic order (player 1 most significant), Section 2.1.5."""
-    return _rounds(*check_world(n_players, n_colors))
-
-
-@lru_cache(maxsize=64)
-def _rounds(n: int, m: int) -> tuple[Round, ...]:
-    return tuple(itertools.product(range(m), repeat=n))
-
-
-def views(n_players: int, n_colors: int = 2) -> tuple[Round, ...]:
-    """The M**(N-1) views of a player, in the thesis's order (Table 5.4: RRR, RRB, RBR, ...)."""
-    return _views(*check_world(n_players, n_colors))
-
-
-@lru_cache(maxsize=64)
-def _views(n: int, m: int) -> tuple[Round, ...]:
-    return tuple(itertools.product(range(m), repeat=n - 1))
-
-
-def _colours(rnd: object, n_colors: int, name: str = "round") -> tuple[int, ...]:
-    """A sequence of colour indices 0..M-1 (integers only), as a tuple."""
-    m = checks.integer(n_colors, "n_colors", low=2, high=len(LETTERS))
-    if isinstance(rnd, np.ndarray):
-        rnd = rnd.tolist()
-    return checks.integers(rnd, name, low=0, high=m - 1)
-
-
-def round_index(rnd: Sequence[int], n_colors: int = 2) -> int:
-    """Position of a round in `rounds` (base-M number, first player most significant)."""
-    idx = 0
-    for c in _colours(rnd, n_colors):
-        idx = idx * n_colors + c
-    return idx
-
-
-def view_of(rnd: Sequence[int], player: int) -> Round:
-    """What player `player` (0-based) sees in round `rnd`: all hats but his own."""
-    colours = _colours(rnd, len(LETTERS))
-    i = checks.integer(player, "player", low=0, high=max(len(colours) - 1, 0))
-    if not colours:
-        raise ValueError("a round has at least one hat")
-    return colours[:i] + colours[i + 1 :]
-
-
-def view_table(n_players: int, n_colors: int = 2) -> np.ndarray:
-    """Array [player, round] -> index of the view that player has in that round."""
-    return _view_table(*check_world(n_players, n_colors))
-
-
-@lru_cache(maxsize=64)
-def _view_table(n: int, m: int) -> np.ndarray:
-    r = np.array(_rounds(n, m), dtype=np.int64).reshape(-1, n)
-    table = np.zeros((n, m**n), dtype=np.int64)
-    weights = m ** np.arange(n - 2, -1, -1, dtype=np.int64)
-    for i in range(n):
-        table[i] = np.delete(r, i, axis=1) @ weights
-    table.flags.writeable = False
-    return table
-
-
-def round_to_string(rnd: Sequence[int]) -> str:
-    """A round in letters, e.g. (0, 1, 1) -> 'RBB' (thesis Table 4.1)."""
-    return "".join(LETTERS[c] for c in _colours(rnd, len(LETTERS)))
-
-
-def string_to_round(text: str, n_colors: int = 2) -> Round:
-    """'RBB' -> (0, 1, 1); unknown letters raise ValueError."""
-    text = checks.text(text, "text")
-    m = checks.integer(n_colors, "n_colors", low=2, high=len(LETTERS))
-    out = []
-    for ch in text.strip().upper():
-        k = LETTERS.find(ch)
-        if k < 0 or k >= m:
-            raise ValueError(f"unknown colour letter {ch!r} in round {text!r} "
-                             f"(colours {LETTERS[:m]})")
-        out.append(k)
-    return tuple(out)
 
 
 # --- strategies and deals -------------------------------------------------------------------
 
 
 def parse_strategy(text: str, n_players: int, n_colors: int = 2) -> np.ndarray:
-    """Thesis notation 'BPPR' (one letter per view, Table 5.2) -> guesses (-1 = pass)."""
+    """Thesis notation 'BPPR' (one letter per view, Table 5.2) -> guesses (-1 = pass).
+
+    Parameters
+    ----------
+    text : str
+        One letter per view, in the order of `views`: a colour letter or `PASS`; braces around
+        it ('{BPPR}', as the thesis prints a strategy) are allowed.
+    n_players, n_colors : int
+        The world: N players (M**(N-1) views) and M colours.
+
+    Returns
+    -------
+    numpy.ndarray
+        int8 guesses, one per view: a colour index, or -1 for a pass.
+
+    Raises
+    ------
+    ValueError
+        If the world is refused, the text has not M**(N-1) letters, or a letter is unknown.
+
+    Examples
+    --------
+    Guess Blue on seeing two Reds, Red on seeing two Blues, else pass:
+
+    >>> parse_strategy("{BPPR}", 3).tolist()
+    [1, -1, -1, 0]
+
+    References
+    ----------
+    janssen2017 (source document 004), Table 5.2.
+    """
     text = checks.text(text, "strategy")
     n, m = check_world(n_players, n_colors)
     body = text.strip()
@@ -185,7 +81,34 @@ def parse_strategy(text: str, n_players: int, n_colors: int = 2) -> np.ndarray:
 
 
 def strategy_to_string(guesses: Sequence[int], n_colors: int = len(LETTERS)) -> str:
-    """Guesses (-1 = pass) -> thesis notation, e.g. [1, -1, -1, 0] -> 'BPPR'."""
+    """Guesses (-1 = pass) -> thesis notation, e.g. [1, -1, -1, 0] -> 'BPPR'.
+
+    Parameters
+    ----------
+    guesses : sequence of int
+        One guess per view: a colour index or -1.
+    n_colors : int
+        M, the number of colours (default 8: every letter allowed).
+
+    Returns
+    -------
+    str
+        One letter per view.
+
+    Raises
+    ------
+    ValueError
+        If a guess is not an integer from -1 to M - 1.
+
+    Examples
+    --------
+    >>> strategy_to_string([1, -1, -1, 0])
+    'BPPR'
+
+    References
+    ----------
+    janssen2017 (source document 004), Table 5.2.
+    """
     m = checks.integer(n_colors, "n_colors", low=2, high=len(LETTERS))
     if isinstance(guesses, np.ndarray):
         guesses = guesses.tolist()
@@ -196,7 +119,8 @@ def strategy_to_string(guesses: Sequence[int], n_colors: int = len(LETTERS)) -> 
 def _strategy_from_mapping(strategy: Mapping, n: int, m: int) -> np.ndarray:
     out = np.full(m ** (n - 1), -1, dtype=np.int8)
     for view, guess in strategy.items():
-        v = string_to_round(view, m) if isinstance(view, str) else _colours(view, m, "view")
+        v = (string_to_round(view, m) if isinstance(view, str)
+             else checks.integers(view, "view", low=0, high=m - 1))
         if len(v) != n - 1:
             raise ValueError(f"view {view!r} is not a view of {n - 1} hats in {m} colours")
         out[round_index(v, m)] = _guess(guess, m)
@@ -272,7 +196,43 @@ def _strategies(deal: object) -> list:
 
 
 def parse_deal(deal: object, n_colors: int = 2) -> np.ndarray:
-    """A deal as strings, per-view mappings or arrays, per player (list or {1: ..}) -> array."""
+    """A deal as strings, per-view mappings or arrays, per player (list or {1: ..}) -> array.
+
+    Parameters
+    ----------
+    deal : sequence or mapping
+        One strategy per player, as a list or as a mapping from players 1..N. A strategy is a
+        string in the thesis's notation (`parse_strategy`), a mapping from views ('RB' or
+        (0, 1)) to guesses (unlisted views pass), or a sequence of guesses (colour indices,
+        -1/None for a pass, or letters).
+    n_colors : int
+        M, the number of colours.
+
+    Returns
+    -------
+    numpy.ndarray
+        int8 array of shape (N, M**(N-1)): [player, view] -> guess, -1 a pass.
+
+    Raises
+    ------
+    ValueError
+        If the world is refused, a strategy has the wrong length or an unknown guess, a mapping's
+        keys are not 1..N, or the deal is a single string (a wrong kind of value raises
+        `checks.ArgumentTypeError`, also a TypeError).
+
+    Examples
+    --------
+    The same strategy in the three forms:
+
+    >>> parse_deal({1: "BPPR", 2: {"RR": "B", "BB": "R"}, 3: [1, -1, -1, 0]})
+    array([[ 1, -1, -1,  0],
+           [ 1, -1, -1,  0],
+           [ 1, -1, -1,  0]], dtype=int8)
+
+    References
+    ----------
+    Deals of janssen2017 (source document 004), Section 2.1.
+    """
     strategies = _strategies(deal)
     n, m = check_world(len(strategies), n_colors)
     rows = []
@@ -287,7 +247,34 @@ def parse_deal(deal: object, n_colors: int = 2) -> np.ndarray:
 
 
 def deal_to_strings(deal: object, n_colors: int = 2) -> tuple[str, ...]:
-    """A deal in the thesis's notation, one string per agent (Tables 5.2, 5.5-5.8)."""
+    """A deal in the thesis's notation, one string per agent (Tables 5.2, 5.5-5.8).
+
+    Parameters
+    ----------
+    deal : sequence or mapping
+        One strategy per player, in any form `parse_deal` reads.
+    n_colors : int
+        M, the number of colours.
+
+    Returns
+    -------
+    tuple of str
+        One strategy string per player.
+
+    Raises
+    ------
+    ValueError
+        When `parse_deal` cannot read the deal.
+
+    Examples
+    --------
+    >>> deal_to_strings([{"RR": "B", "BB": "R"}, [1, None, None, "R"], "bppr"])
+    ('BPPR', 'BPPR', 'BPPR')
+
+    References
+    ----------
+    janssen2017 (source document 004), Tables 5.2 and 5.5-5.8.
+    """
     return tuple(strategy_to_string(row) for row in parse_deal(deal, n_colors))
 
 
@@ -295,7 +282,35 @@ def deal_to_strings(deal: object, n_colors: int = 2) -> tuple[str, ...]:
 
 
 def answers(deal: object, n_colors: int = 2) -> np.ndarray:
-    """Array [player, round] of answers: +1 right, -1 wrong, 0 pass (Section 2.1.5)."""
+    """Array [player, round] of answers: +1 right, -1 wrong, 0 pass (Section 2.1.5).
+
+    Parameters
+    ----------
+    deal, n_colors
+        The deal (any form `parse_deal` reads) and M, the number of colours.
+
+    Returns
+    -------
+    numpy.ndarray
+        int8 array of shape (N, M**N), rounds in the order of `rounds`.
+
+    Raises
+    ------
+    ValueError
+        If `parse_deal` refuses the deal or M.
+
+    Examples
+    --------
+    With 'BPPR' for all three, player 1 answers in four rounds (RRR, RBB, BRR, BBB: the others'
+    hats alike), right in two of them:
+
+    >>> answers(["BPPR"] * 3)[0].tolist()
+    [-1, 0, 0, 1, 1, 0, 0, -1]
+
+    References
+    ----------
+    janssen2017 (source document 004), Section 2.1.5.
+    """
     d = parse_deal(deal, n_colors)
     n, m = d.shape[0], n_colors
     r = np.array(rounds(n, m), dtype=np.int8).reshape(-1, n)
@@ -305,20 +320,101 @@ def answers(deal: object, n_colors: int = 2) -> np.ndarray:
 
 
 def won_mask(deal: object, n_colors: int = 2) -> np.ndarray:
-    """Boolean per round (in `rounds` order): somebody right and nobody wrong."""
+    """Boolean per round (in `rounds` order): somebody right and nobody wrong.
+
+    Parameters
+    ----------
+    deal, n_colors
+        A deal as `parse_deal` reads it, in a world of M = `n_colors` colours.
+
+    Returns
+    -------
+    numpy.ndarray
+        bool array of M**N entries.
+
+    Raises
+    ------
+    ValueError
+        On a deal that is not one strategy per player of a valid world.
+
+    Examples
+    --------
+    >>> won_mask(["BPPR"] * 3).astype(int).tolist()  # lost: RRR and BBB
+    [0, 1, 1, 1, 1, 1, 1, 0]
+
+    References
+    ----------
+    The winning rule of janssen2017 (source document 004), Section 2.1.5.
+    """
     a = answers(deal, n_colors)
     return (a == 1).any(axis=0) & ~(a == -1).any(axis=0)
 
 
 def evaluate(deal: object, n_colors: int = 2) -> frozenset[Round]:
-    """The set of won rounds of a deal: the thesis's *Set Correct* fitness (Section 2.1.7)."""
+    """The set of won rounds of a deal: the thesis's *Set Correct* fitness (Section 2.1.7).
+
+    Parameters
+    ----------
+    deal : sequence or mapping
+        One strategy per player, as strings, mappings or arrays (`parse_deal`).
+    n_colors : int
+        The number of colours M.
+
+    Returns
+    -------
+    frozenset of Round
+        The rounds the deal wins.
+
+    Raises
+    ------
+    ValueError
+        If the deal cannot be read (`parse_deal`).
+
+    Examples
+    --------
+    >>> from puzzlelab.hats.world import round_to_string
+    >>> sorted(round_to_string(r) for r in evaluate(["BPPR"] * 3))
+    ['BBR', 'BRB', 'BRR', 'RBB', 'RBR', 'RRB']
+
+    References
+    ----------
+    janssen2017 (source document 004), Section 2.1.7.
+    """
     d = parse_deal(deal, n_colors)
     allr = rounds(d.shape[0], n_colors)
     return frozenset(allr[k] for k in np.flatnonzero(won_mask(d, n_colors)))
 
 
 def rounds_correct(deal: object, n_colors: int = 2) -> Fraction:
-    """*Rounds Correct* fitness: won rounds / M**N (Section 2.1.7)."""
+    """*Rounds Correct* fitness: won rounds / M**N (Section 2.1.7).
+
+    Parameters
+    ----------
+    deal, n_colors
+        The deal to score and the number of colours (as `evaluate` takes them).
+
+    Returns
+    -------
+    fractions.Fraction
+        The share of rounds won.
+
+    Raises
+    ------
+    ValueError
+        As `parse_deal` raises it.
+
+    Examples
+    --------
+    The best three-player deal wins 6 of the 8 rounds (Ebert's hat problem):
+
+    >>> rounds_correct(["BPPR"] * 3)
+    Fraction(3, 4)
+
+    References
+    ----------
+    janssen2017 (source document 004), Section 2.1.7; the hat problem of Ebert (1998), PhD
+    thesis, UC Santa Barbara.
+    """
     d = parse_deal(deal, n_colors)
     return Fraction(int(won_mask(d, n_colors).sum()), n_colors ** d.shape[0])
 
@@ -328,6 +424,35 @@ def strong_answering(deal: object, n_colors: int = 2, pass_value: Fraction | int
 
     Our documented choice: a right answer scores +1, a wrong one -1 and a pass `pass_value`
     (0 by default, 'neither good nor bad', Section 2.1.1 rule 4).
+
+    Parameters
+    ----------
+    deal, n_colors
+        The deal to score and M, as `answers` takes them.
+    pass_value : Fraction or number
+        The score of a pass, between -1 and 1.
+
+    Returns
+    -------
+    fractions.Fraction
+        The mean score.
+
+    Raises
+    ------
+    ValueError
+        On an unreadable deal (`parse_deal`), or a `pass_value` outside -1..1.
+
+    Examples
+    --------
+    Every guess is right in as many rounds as it is wrong (the guesser's hat is either colour),
+    so with passes at 0 the best deal scores 0; passes at 1/2 raise it:
+
+    >>> strong_answering(["BPPR"] * 3), strong_answering(["BPPR"] * 3, pass_value=Fraction(1, 2))
+    (Fraction(0, 1), Fraction(1, 4))
+
+    References
+    ----------
+    janssen2017 (source document 004), Sections 2.1.1 and 2.1.7.
     """
     if not isinstance(pass_value, Fraction):
         checks.number(pass_value, "pass_value", low=-1, high=1)
@@ -340,7 +465,36 @@ def strong_answering(deal: object, n_colors: int = 2, pass_value: Fraction | int
 
 
 def set_correct_order(a: frozenset, b: frozenset) -> str:
-    """Compare two won sets under *Set Correct* (Theorem 1): better, worse, equal, incomparable."""
+    """Compare two won sets under *Set Correct* (Theorem 1): better, worse, equal, incomparable.
+
+    Parameters
+    ----------
+    a, b : frozenset
+        Sets of won rounds (`evaluate`).
+
+    Returns
+    -------
+    str
+        "better" when b is a proper subset of a, "worse" when a is one of b, "equal" or
+        "incomparable".
+
+    Raises
+    ------
+    ValueError
+        If a or b is not a set (`checks.ArgumentTypeError`, also a TypeError).
+
+    Examples
+    --------
+    Only player 3 guessing wins a subset of what all three win:
+
+    >>> everyone = evaluate(["BPPR"] * 3)
+    >>> set_correct_order(everyone, evaluate(["PPPP", "PPPP", "BPPR"]))
+    'better'
+
+    References
+    ----------
+    janssen2017 (source document 004), Section 2.1.7, Theorem 1.
+    """
     for name, value in (("a", a), ("b", b)):
         if not isinstance(value, (set, frozenset)):
             raise checks.ArgumentTypeError(f"{name} must be a set of rounds, got {value!r}")

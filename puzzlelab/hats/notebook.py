@@ -19,13 +19,11 @@ from matplotlib.figure import Figure
 from .. import checks
 from ..figures import finish
 from .chains import chain_crossings, chains
-from .model import (
-    LETTERS, answers, check_world, deal_to_strings, parse_deal, round_to_string, rounds,
-    rounds_correct, won_mask,
-)
+from .model import answers, deal_to_strings, parse_deal, rounds_correct, won_mask
 from .optima import hamming_coset_check, hamming_lost_set
 from .sets import canonical_deal, valid_lost_mask
 from .tables import optimum_table
+from .world import LETTERS, check_world, round_to_string, rounds
 
 __all__ = [
     "AGENT_COLOURS", "HAMMING_BUILT", "PRESETS", "PRESET_ROUNDS", "VIEW_ORDERS",
@@ -428,6 +426,47 @@ def explore_deal(n_players: int = 3, n_colors: int = 2, preset: str = PRESETS[0]
 
     Rows are labelled by the round (the last row by the deal); `custom` strategies (preset
     "custom") and the deal row list the views in `view_order`.
+
+    Parameters
+    ----------
+    n_players, n_colors : int
+        The world: N players, M colours, at most `PRESET_ROUNDS` rounds.
+    preset : str
+        One of `PRESETS`: the thesis's Section 2.2 deal generalised (seeing one colour only,
+        guess the next), a single guesser, parity, the best known deal (read from the optima
+        table), always pass, or "custom".
+    custom : str
+        With preset "custom": one strategy string per player, separated by spaces or commas.
+    view_order : str
+        One of `VIEW_ORDERS`: how a strategy string lists the views.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per round (columns "player 1".."player N": right, wrong or pass; "won": won or
+        lost) and a last row with the strategies and the share of rounds won; `attrs["deal"]`
+        holds the strategy strings.
+
+    Raises
+    ------
+    ValueError
+        If the world is refused or has more than `PRESET_ROUNDS` rounds, `preset` or
+        `view_order` is not one of the choices, a custom deal has not N readable strategies, or
+        the best known deal is asked for a world outside the optima table.
+
+    Examples
+    --------
+    The thesis's Section 2.2 deal for N = 3 wins all but RRR and BBB:
+
+    >>> table = explore_deal(3)
+    >>> table.loc["RRB"].tolist(), table.loc["BBB", "won"]
+    (['pass', 'pass', 'right', 'won'], 'lost')
+    >>> table.attrs["deal"], table.iloc[-1]["won"]
+    (('BPPR', 'BPPR', 'BPPR'), '3/4 = 75.0%')
+
+    References
+    ----------
+    janssen2017 (source document 004), Sections 2.1.5 and 2.2, Table 5.2.
     """
     n, m = _explorable(n_players, n_colors, "explore_deal lists rounds:")
     deal = _chosen_deal(preset, custom, n, m, view_order)
@@ -453,7 +492,42 @@ def explore_deal(n_players: int = 3, n_colors: int = 2, preset: str = PRESETS[0]
 
 def explore_hypercube(n_players: int = 4, preset: str = PRESETS[3], custom: str = "",
                       view_order: str = VIEW_ORDERS[0]) -> Figure:
-    """A two-colour deal (preset or custom strings) drawn on the hypercube of rounds."""
+    """A two-colour deal (preset or custom strings) drawn on the hypercube of rounds.
+
+    Parameters
+    ----------
+    n_players : int
+        N, 2 to 6 (two colours).
+    preset, custom, view_order : str
+        The deal, as `explore_deal` takes it (default preset: the best known deal, read from
+        the optima table).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The rounds as the vertices of Q_N (`plot_hypercube`), titled with the share won and the
+        strategies.
+
+    Raises
+    ------
+    ValueError
+        If N is not 2 to 6, `preset` or `view_order` is not one of the choices, or a custom deal
+        has not N readable strategies.
+
+    Examples
+    --------
+    The best known deal for N = 4 wins 12 of the 16 rounds:
+
+    >>> figure = explore_hypercube(4)
+    >>> figure.axes[0].get_title().splitlines()[0]
+    'N = 4: 3/4 of the rounds won'
+    >>> plt.close(figure)
+
+    References
+    ----------
+    The hypercube pictures of janssen2017 (source document 004), Figures 5.1-5.7; covering codes:
+    Lenstra and Seroussi (2002), On hats and other covers, ISIT 2002.
+    """
     n, _ = check_world(n_players, 2)
     if n > 6:
         raise ValueError("the hypercube picture is drawn for at most 6 players")

@@ -44,12 +44,12 @@ from ..solvers import Deadline, WallClockStop, solve, solve_limited
 from . import brute
 from .fullline import full_line_upper_bound
 from .slices import MAX_SLICE_ROUNDS, slice_certificate
-from .model import check_two_colours, check_world, check_world_within, largest_players
 from .orbits import orbit_search
 from .sets import (
     LARGE_WORLD, achievable_mask, check_mask, closed_neighbourhoods, stubs,
     won_round_vars,
 )
+from .world import check_two_colours, check_world, check_world_within, largest_players
 
 __all__ = [
     "CPSAT_WORK_UNITS", "MAX_COVER_PLAYERS", "MAX_OPTIMUM_ROUNDS", "MAX_SEARCH_STEPS", "Bounds",

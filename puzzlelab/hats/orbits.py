@@ -25,8 +25,8 @@ from ortools.sat.python import cp_model
 from .. import checks
 from ..bitsets import from_bits
 from ..solvers import Deadline, solve_limited
-from .model import check_world, check_world_within
 from .sets import LARGE_WORLD, achievable_mask
+from .world import check_world, check_world_within
 
 __all__ = ["ORBIT_WORK_UNITS", "MAX_ORBITS", "Symmetry", "best_on_orbits", "orbit_search",
            "orbits", "symmetry_classes", "twisted_shift"]

@@ -11,7 +11,8 @@ import itertools
 import numpy as np
 
 from .. import checks
-from .model import Round, check_world, parse_deal, round_index, rounds, view_of
+from .model import parse_deal
+from .world import Round, check_world, round_index, rounds, view_of
 
 __all__ = ["naive_brute_force", "naive_evaluate"]
 

@@ -23,7 +23,7 @@ from ortools.sat.python import cp_model
 from .. import checks
 from ..bitsets import bits, from_bits, full
 from ..solvers import check_model
-from .model import (LETTERS, Round, check_two_colours, check_world, largest_players,
+from .world import (LETTERS, Round, check_two_colours, check_world, largest_players,
                     round_index, rounds)
 
 __all__ = [
@@ -130,7 +130,38 @@ def _closed_neighbourhoods(n: int) -> tuple[int, ...]:
 
 
 def to_mask(won: Iterable[Round], n_players: int, n_colors: int = 2) -> int:
-    """A set of rounds (tuples of colour indices) -> bitmask, validating every round."""
+    """A set of rounds (tuples of colour indices) -> bitmask, validating every round.
+
+    Parameters
+    ----------
+    won : iterable of Round
+        Rounds of N hats, colour indices 0..M-1.
+    n_players, n_colors : int
+        N, the number of hats in a round, and M, the number of colours.
+
+    Returns
+    -------
+    int
+        The bitmask: bit k set for round k of `rounds`.
+
+    Raises
+    ------
+    ValueError
+        If the world is refused, or an entry is not a round of N hats in M colours (a wrong kind
+        of value raises `checks.ArgumentTypeError`, also a TypeError).
+
+    Examples
+    --------
+    The six rounds that BPPR wins, all but RRR (round 0) and BBB (round 7):
+
+    >>> from puzzlelab.hats.model import evaluate
+    >>> bin(to_mask(evaluate(["BPPR"] * 3), 3))
+    '0b1111110'
+
+    References
+    ----------
+    The rounds of janssen2017 (source document 004), Section 2.1.5, as a set.
+    """
     n, m = check_world(n_players, n_colors)
     if isinstance(won, (str, bytes)) or not isinstance(won, Iterable):
         raise checks.ArgumentTypeError(f"won must be a collection of rounds, got {won!r}")
@@ -151,7 +182,35 @@ def to_mask(won: Iterable[Round], n_players: int, n_colors: int = 2) -> int:
 
 
 def to_rounds(mask: int, n_players: int, n_colors: int = 2) -> frozenset[Round]:
-    """Bitmask -> frozenset of rounds."""
+    """Bitmask -> frozenset of rounds.
+
+    Parameters
+    ----------
+    mask : int
+        Bit k for round k of `rounds`.
+    n_players, n_colors : int
+        The world: N players, M colours.
+
+    Returns
+    -------
+    frozenset of Round
+        The rounds whose bits are set.
+
+    Raises
+    ------
+    ValueError
+        If the world is refused, or the mask is negative or has bits beyond the M**N rounds.
+
+    Examples
+    --------
+    >>> from puzzlelab.hats.world import round_to_string
+    >>> sorted(round_to_string(r) for r in to_rounds(0b10000001, 3))
+    ['BBB', 'RRR']
+
+    References
+    ----------
+    janssen2017 (source document 004), Section 2.1.5.
+    """
     value = check_mask(mask, n_players, n_colors)
     allr = rounds(n_players, n_colors)
     return frozenset(allr[k] for k in bits(value))
@@ -196,7 +255,41 @@ def achievable_mask(won: int, n_players: int, n_colors: int = 2) -> bool:
 
 
 def achievable(won: Iterable[Round], n_players: int, n_colors: int = 2) -> bool:
-    """Can some deal win exactly these rounds? (the characterization in the module docstring)"""
+    """Can some deal win exactly these rounds? Yes iff each lies on a line of otherwise lost rounds.
+
+    A line: the M rounds that differ only in one player's hat (see the module docstring).
+
+    Parameters
+    ----------
+    won : iterable of Round
+        The rounds to win.
+    n_players, n_colors : int
+        N players, M colours.
+
+    Returns
+    -------
+    bool
+        Whether some deal wins exactly `won` (no more, no fewer).
+
+    Raises
+    ------
+    ValueError
+        If the world is refused, or an entry of `won` is not one of its rounds.
+
+    Examples
+    --------
+    BPPR's six rounds can be won; adding RRR cannot (every neighbour of RRR is won):
+
+    >>> from puzzlelab.hats.model import evaluate
+    >>> won = evaluate(["BPPR"] * 3)
+    >>> achievable(won, 3), achievable(won | {(0, 0, 0)}, 3)
+    (True, False)
+
+    References
+    ----------
+    The chains of janssen2017 (source document 004), Chapter 4; for M = 2 the covering codes
+    of Lenstra and Seroussi (2002), On hats and other covers, ISIT 2002.
+    """
     return achievable_mask(to_mask(won, n_players, n_colors), n_players, n_colors)
 
 
@@ -211,6 +304,35 @@ def canonical_deal(won: Iterable[Round] | int, n_players: int, n_colors: int = 2
 
     For M = 2 this is the thesis's conversion of a chain combination (Table 5.1) with the chains
     of the lost rounds: crossing chains pass. It wins exactly `won` when `won` is achievable.
+
+    Parameters
+    ----------
+    won : iterable of Round or int
+        The rounds to win, as rounds or as a bitmask (`to_mask`).
+    n_players, n_colors : int
+        The world: N players, M colours.
+
+    Returns
+    -------
+    numpy.ndarray
+        The deal, int8 of shape (N, M**(N-1)), -1 a pass (`parse_deal`'s form).
+
+    Raises
+    ------
+    ValueError
+        If the world is refused, or `won` is not a set of its rounds (or their mask).
+
+    Examples
+    --------
+    From the six rounds it wins, the classic deal comes back:
+
+    >>> from puzzlelab.hats.model import deal_to_strings
+    >>> deal_to_strings(canonical_deal(0b01111110, 3))
+    ('BPPR', 'BPPR', 'BPPR')
+
+    References
+    ----------
+    The Chain-Method of janssen2017 (source document 004), Chapter 4 and Table 5.1.
     """
     n, m = check_world(n_players, n_colors)
     if isinstance(won, numbers.Integral) and not isinstance(won, bool):
@@ -240,6 +362,38 @@ def minimal_dominating_sets(n_players: int, *, progress: bool = False) -> Iterat
     excluding the earlier ones in later branches (so no set is produced twice), and prune as
     soon as a chosen vertex has lost its last private neighbour (a dominating set is minimal iff
     each of its vertices has one).
+
+    Parameters
+    ----------
+    n_players : int
+        N, the dimension of the hypercube (two colours; at most `MAX_NEIGHBOURHOOD_PLAYERS`).
+    progress : bool
+        Whether to show a progress bar over the top-level branches.
+
+    Returns
+    -------
+    iterator of int
+        The minimal dominating sets as bitmasks over the 2**N rounds: the lost sets of the
+        maximal deals.
+
+    Raises
+    ------
+    ValueError
+        If N is below 2 or above `MAX_NEIGHBOURHOOD_PLAYERS`, or `progress` is not a boolean.
+
+    Examples
+    --------
+    In the square Q_2 any two of the four rounds dominate (six sets: four edges, two diagonals):
+
+    >>> sorted(minimal_dominating_sets(2))
+    [3, 5, 6, 9, 10, 12]
+    >>> sum(1 for _ in minimal_dominating_sets(4))  # the 130 maximal deals for N = 4
+    130
+
+    References
+    ----------
+    Lenstra and Seroussi (2002), On hats and other covers, ISIT 2002 (hat strategies as covering
+    codes); the maximal deals of janssen2017 (source document 004), Theorem 1.
     """
     closed = closed_neighbourhoods(n_players)  # validates N before the generator starts
     progress = checks.boolean(progress, "progress")
@@ -281,6 +435,34 @@ def minimal_lost_sets(n_players: int, n_colors: int = 2) -> list[int]:
 
     Supported: M = 2 with N <= MAX_MAXIMAL_PLAYERS (5), and M >= 3 with M**N <= 16 rounds;
     larger worlds raise ValueError (for M = 2, iterate `minimal_dominating_sets` lazily instead).
+
+    Parameters
+    ----------
+    n_players, n_colors : int
+        N players and M colours: N <= 5 with two, M**N <= 16 rounds with more.
+
+    Returns
+    -------
+    list of int
+        The lost sets as bitmasks, in increasing order.
+
+    Raises
+    ------
+    ValueError
+        If the world is refused or larger than the supported ones.
+
+    Examples
+    --------
+    For N = 3 the twelve maximal deals of Guo et al. lose two rounds (four deals) or four:
+
+    >>> lost = minimal_lost_sets(3)
+    >>> len(lost), sorted(x.bit_count() for x in lost)
+    (12, [2, 2, 2, 2, 4, 4, 4, 4, 4, 4, 4, 4])
+
+    References
+    ----------
+    janssen2017 (source document 004), Theorem 1 and Section 5.1.1 (the twelve deals of Guo,
+    Kasala, Rao and Tucker 2006, The hat problem and some variations).
     """
     n, m = check_world(n_players, n_colors)
     if m == 2:
@@ -326,7 +508,34 @@ def _minimal_lost_sets_by_lines(n: int, m: int) -> list[int]:
 
 
 def maximal_won_masks(n_players: int, n_colors: int = 2) -> list[int]:
-    """Bitmasks of all inclusion-maximal achievable won sets (Theorem 1), as `minimal_lost_sets`."""
+    """Bitmasks of all inclusion-maximal achievable won sets (Theorem 1), as `minimal_lost_sets`.
+
+    Parameters
+    ----------
+    n_players, n_colors : int
+        The world (the sizes `minimal_lost_sets` supports).
+
+    Returns
+    -------
+    list of int
+        The won sets as bitmasks, complements of the minimal lost sets in their order.
+
+    Raises
+    ------
+    ValueError
+        If `minimal_lost_sets` refuses the world.
+
+    Examples
+    --------
+    >>> [len(maximal_won_masks(n)) for n in (2, 3, 4)]
+    [6, 12, 130]
+    >>> bin(maximal_won_masks(3)[7])  # BPPR's six rounds
+    '0b1111110'
+
+    References
+    ----------
+    janssen2017 (source document 004), Theorem 1.
+    """
     lost_sets = minimal_lost_sets(n_players, n_colors)
     everything = full_mask(n_players, n_colors)
     return [everything & ~lost for lost in lost_sets]
@@ -337,6 +546,34 @@ def maximal_won_sets(n_players: int, n_colors: int = 2) -> list[frozenset[Round]
 
     Supported: two colours with N <= 5 (46,432 sets for N = 5) and M >= 3 colours with at most 16
     rounds; larger worlds raise ValueError rather than run without end.
+
+    Parameters
+    ----------
+    n_players, n_colors : int
+        N players and M colours, a world small enough to list (above).
+
+    Returns
+    -------
+    list of frozenset of Round
+        The won sets, by decreasing size, then by bitmask.
+
+    Raises
+    ------
+    ValueError
+        When the world is invalid, or larger than the supported ones.
+
+    Examples
+    --------
+    The twelve maximal deals for N = 3: four win six rounds (BPPR and its relabellings), eight
+    win four.
+
+    >>> best = maximal_won_sets(3)
+    >>> [len(w) for w in best]
+    [6, 6, 6, 6, 4, 4, 4, 4, 4, 4, 4, 4]
+
+    References
+    ----------
+    janssen2017 (source document 004), Theorem 1, Section 5.1.1 and Table 5.3.
     """
     masks = maximal_won_masks(n_players, n_colors)
     masks.sort(key=lambda w: (-w.bit_count(), w))

@@ -36,8 +36,8 @@ from ortools.sat.python import cp_model
 from .. import checks
 from ..progress import tqdm
 from ..solvers import WallClockStop, solve_limited
-from .model import LETTERS, check_world, largest_players
 from .sets import lines_through, won_round_vars
+from .world import LETTERS, check_world, largest_players
 
 __all__ = ["MAX_SLICE_ROUNDS", "SLICE_WORK_UNITS", "canonical", "point_permutations", "refute",
            "refute_slice", "slice_certificate", "slice_orbits", "uncovered"]

@@ -18,8 +18,9 @@ import re
 import pandas as pd
 
 from .. import checks
-from .model import deal_to_strings, evaluate, round_index, round_to_string, rounds
+from .model import deal_to_strings, evaluate
 from .sets import canonical_deal, maximal_won_masks, to_mask
+from .world import round_index, round_to_string, rounds
 
 __all__ = [
     "CLAIM_PATTERNS", "NUMBER_WORDS", "SOURCE", "VIEW_ORDERS", "evaluate_expression",

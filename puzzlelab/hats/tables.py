@@ -24,7 +24,7 @@ from ..cache import (
 )
 from ..sweeps import sweep
 from .census import census_cases, maximal_counts, pattern_counts
-from .model import check_world, evaluate
+from .model import evaluate
 from .optima import (
     CPSAT_WORK_UNITS, count_optimal_won_sets, cpsat_bounds, minimum_covers, optimum_bounds,
     upper_bound,
@@ -36,6 +36,7 @@ from .source import (
     SOURCE, parse_claims, parse_figure_5_1, parse_four_agent_tables, parse_table_4_1,
     parse_table_5_2, parse_table_5_3,
 )
+from .world import check_world
 
 __all__ = [
     "CENSUS", "MAXIMAL_SETS", "OPTIMA", "OPTIMAL_SETS", "ORBIT_DEALS", "SLICE_CERTIFICATE",

@@ -16,13 +16,45 @@ SUITS = "♥♦♣♠"
 FACE = {1: "A", 11: "J", 12: "Q", 13: "K"}  # report 2.1: Ace, Jack, Queen, King are 1, 11, 12, 13
 HAND_SIZE, TABLE_SIZE, PLAYERS = 4, 6, 3
 FULL = range(1, 14)  # the standard 52-card deck
+"""The standard 52-card deck: face values 1 (Ace) to 13 (King), the default of `make_deck`."""
 _SUIT_LETTERS = {"h": 0, "d": 1, "c": 2, "s": 3}
 
 
 @dataclass(frozen=True)
 class Deck:
     """The card values in play: card c (0 <= c < 4 * len(values)) has face value values[c >> 2]
-    and suit c & 3."""
+    and suit c & 3.
+
+    Parameters
+    ----------
+    values : iterable of int
+        Distinct face values 1..13 (1 = Ace, 11..13 = J, Q, K), enough for three hands of four
+        and a table of six (at least 5 values); stored sorted.
+
+    Attributes
+    ----------
+    values : tuple of int
+        The sorted face values (`n` cards, `m` values: the properties below).
+    
+    Raises
+    ------
+    ValueError
+        If the values are not integers, not distinct, outside 1..13, or too few to deal.
+
+    Examples
+    --------
+    >>> deck = Deck(range(2, 7))  # the 20 cards 2..6 of four suits
+    >>> deck.n, deck.name(0), deck.name(19), deck.card("5d"), deck.names([0, 1, 2, 3])
+    (20, '2♥', '6♠', 13, '2♥,2♦,2♣,2♠')
+    >>> Deck(range(2, 6))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: deck too small to deal: 16 cards, but 3 hands of 4 and a table of 6 need 18 ...
+
+    References
+    ----------
+    The cards of group6_kemps2023 (the Kemps report, source document 002), Section 2.1.
+    """
 
     values: tuple[int, ...]
 
@@ -97,8 +129,35 @@ def _deck_values(deck: object) -> tuple[int, ...]:
 
 
 def make_deck(deck: Iterable[int] | Deck = FULL) -> Deck:
-    """The Deck of a value range such as range(2, 7) (20 cards); ValueError/TypeError if
-    unusable."""
+    """The Deck of a value range such as range(2, 7) (20 cards); ValueError/TypeError if unusable.
+
+    Parameters
+    ----------
+    deck : iterable of int or Deck
+        The face values (default `FULL`, the 52-card deck), or a Deck, returned as it is.
+
+    Returns
+    -------
+    Deck
+        The deck (one object per range: ranges are checked once and cached).
+
+    Raises
+    ------
+    ValueError
+        If the values are not distinct integers 1..13 or too few to deal (a wrong kind of value
+        raises `checks.ArgumentTypeError`, both a TypeError and a ValueError).
+
+    Examples
+    --------
+    >>> make_deck().n, make_deck(range(2, 9)).values
+    (52, (2, 3, 4, 5, 6, 7, 8))
+    >>> make_deck(range(2, 9)) is make_deck(range(2, 9))
+    True
+
+    References
+    ----------
+    group6_kemps2023 (source document 002), Section 2.1.
+    """
     if isinstance(deck, Deck):
         return deck
     if isinstance(deck, range):

@@ -50,7 +50,52 @@ def encode(picks: Sequence[int], discard_slots: Sequence[int]) -> int:
 
 
 class KempsEnv:
-    """Turn-based Kemps for three agents in the agent-environment-cycle (AEC) convention."""
+    """Turn-based Kemps for three agents in the agent-environment-cycle (AEC) convention.
+
+    Agents "player_1".."player_3"; actions 0..209, one per exchange (`ACTIONS`); observations
+    and rewards as the module docstring says.
+
+    Parameters
+    ----------
+    deck : Deck or sequence of int
+        The face values in play (default `FULL`).
+    max_turns : int
+        The turn valve: the game is truncated after this many turns.
+
+    Attributes
+    ----------
+    game : Game or None
+        The game being played (None before `reset`).
+    agents : list of str
+        The agents still in the game (each leaves after its dead step).
+    possible_agents : list of str
+        "player_1", "player_2", "player_3".
+
+    Raises
+    ------
+    ValueError
+        On an invalid deck or `max_turns` below 1.
+
+    Examples
+    --------
+    The report's strategies played through the environment win what they win in `play_scores`:
+
+    >>> from puzzlelab.kemps.env import run_episode
+    >>> seats = {"player_1": "greedy", "player_2": "kb-greedy", "player_3": "blocking"}
+    >>> run_episode(KempsEnv(range(2, 9)), seats, seed=0)
+    (1, 2, 0)
+    >>> env = KempsEnv(range(2, 9))
+    >>> env.reset(seed=0)
+    >>> obs, reward, terminated, truncated, info = env.last()
+    >>> env.agent_selection, obs["hand"], int(obs["action_mask"].sum())
+    ('player_1', (4, 10, 11, 19), 210)
+
+    References
+    ----------
+    The game of group6_kemps2023 (source document 002), Sections 1 and 2.2; the AEC interface of
+    PettingZoo (Terry et al. 2021, PettingZoo: Gym for multi-agent reinforcement learning,
+    NeurIPS 34).
+    """
 
     metadata = {"name": "kemps_v0", "is_parallelizable": False}
     possible_agents = [f"player_{p + 1}" for p in range(PLAYERS)]

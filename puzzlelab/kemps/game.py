@@ -36,7 +36,44 @@ def four_of_a_kind(hand: Sequence[int]) -> bool:
 
 @dataclass
 class Turn:
-    """One row of a game trace: what the player saw, what they did and why (report Tables 1-3)."""
+    """One row of a game trace: what the player saw, what they did and why (report Tables 1-3).
+
+    Attributes
+    ----------
+    turn, round : int
+        The turn (from 0) and the round (from 1: a new table starts a round).
+    player : int
+        The seat 0..2 (the report's players 1..3).
+    table, hand : tuple of int
+        The table and the player's hand before the move.
+    picked, discarded : tuple of int
+        The cards taken from the table and those put in their places.
+    why : tuple
+        The reason: ('collect', value index, group size), ('block', value index, victim seat),
+        ('pass',) or ('nothing',).
+    kemps : int or None
+        The value index of a Kemps called at the end of this turn.
+    new_table : bool
+        Whether the table was replaced after this turn (three turns without a pick).
+
+    Raises
+    ------
+    ValueError
+        If a number is negative, the seat is not 0..2, or a 'collect' or 'block' reason is
+        incomplete.
+
+    Examples
+    --------
+    >>> from puzzlelab.kemps import play
+    >>> record = play(["greedy", "kb-greedy", "blocking"], seed=0, deck=range(2, 9))
+    >>> first = record.trace[0]
+    >>> first.player, record.deck.names(first.picked), record.deck.names(first.discarded), first.why
+    (0, '4♥', '3♥', ('collect', 2, 3))
+
+    References
+    ----------
+    The columns of Tables 1-3 of group6_kemps2023 (source document 002).
+    """
 
     turn: int
     round: int
@@ -68,7 +105,55 @@ class Turn:
 
 class Game:
     """Mutable game state: hands, table, deck (drawn from the end), discard pile, scores,
-    knowledge."""
+    knowledge.
+
+    Usually made by `play` or `play_scores`; `step(p, picks, discards)` plays an exchange.
+
+    Parameters
+    ----------
+    deck : Deck or sequence of int
+        The face values in play (`make_deck`).
+    seed : int
+        The seed of the deal and of every reshuffle of the discard pile.
+    track : sequence of bool
+        For each seat, whether to keep its knowledge base (`kb[p]`).
+    public : bool
+        Whether to keep the public knowledge base (what everybody knows).
+
+    Attributes
+    ----------
+    hands : list of list of int
+        The three hands (four cards each while the game runs).
+    table : list of int
+        The six table cards, by position.
+    pile, discard : list of int
+        The undealt cards (the top is the end) and the discard pile.
+    scores : list of int
+        Kemps called per seat.
+    turn, round, current : int
+        The turn, the round and the seat to move.
+    over, end
+        Whether the game is over, and how it ended ("deck exhausted", "stalemate", "turn limit").
+
+    Raises
+    ------
+    ValueError
+        On an invalid deck, seed or `track` (not three booleans).
+
+    Examples
+    --------
+    Twelve cards dealt, six on the table, the other ten in the pile:
+
+    >>> game = Game(range(2, 9), seed=5)
+    >>> [len(h) for h in game.hands], len(game.table), len(game.pile)
+    ([4, 4, 4], 6, 10)
+    >>> game.cards_accounted() == list(range(28))
+    True
+
+    References
+    ----------
+    The simplified three-player game of group6_kemps2023 (source document 002), Sections 1 and 2.2.
+    """
 
     __slots__ = (
         "deck", "m", "n", "rng", "hands", "table", "pile", "discard", "out", "scores",
@@ -304,7 +389,45 @@ def _three(values: object, name: str) -> tuple[Any, ...]:
 
 @dataclass
 class GameRecord:
-    """The result of play(): who played, the seed, the deck, the final scores and the trace."""
+    """The result of play(): who played, the seed, the deck, the final scores and the trace.
+
+    Attributes
+    ----------
+    strategies : tuple of str
+        The three strategies' names, by seat.
+    seed : int
+        The game's seed.
+    deck : Deck
+        The deck played.
+    scores : tuple of int
+        Kemps called per seat.
+    turns, rounds : int
+        Turns played and rounds (tables laid out).
+    end : str
+        "deck exhausted", "stalemate" or "turn limit".
+    trace : list of Turn
+        A row per turn (empty when `play` was called with `trace=False`).
+    snapshots : list of dict
+        With `knowledge=True`: knowledge bases, true locations, table, hands and scores before
+        the first turn and after each turn.
+
+    Raises
+    ------
+    ValueError
+        If strategies or scores do not have three entries, a count is negative, or a trace or
+        snapshot does not fit the deck.
+
+    Examples
+    --------
+    >>> from puzzlelab.kemps import play
+    >>> record = play(["greedy", "kb-greedy", "blocking"], 0, range(2, 9), knowledge=True)
+    >>> record.turns, len(record.trace), len(record.snapshots), record.end
+    (17, 17, 18, 'deck exhausted')
+
+    References
+    ----------
+    The example runs of group6_kemps2023 (source document 002), Tables 1-3.
+    """
 
     strategies: tuple[str, ...]
     seed: int

@@ -68,7 +68,45 @@ def play_out(game: Game, agents: Sequence[Agent], max_turns: int = MAX_TURNS) ->
 
 def play_scores(lineup: Sequence[Any], seed: int, deck: Deck | Sequence[int] = FULL,
                 max_turns: int = MAX_TURNS) -> tuple[tuple[int, ...], int, str]:
-    """(scores, turns, how it ended) of one game, without a trace."""
+    """(scores, turns, how it ended) of one game, without a trace (the fast form of `play`).
+
+    Parameters
+    ----------
+    lineup : sequence
+        Three strategies: names of `STRATEGIES` ('greedy', 'kb-greedy', 'blocking', 'tom', or
+        the ablation 'bold') or agent objects, one per seat.
+    seed : int
+        The seed of the deal and of every reshuffle.
+    deck : Deck or sequence of int
+        The face values in play (default `FULL`).
+    max_turns : int
+        The turn valve (default `MAX_TURNS`): a game still running then ends as "turn limit".
+
+    Returns
+    -------
+    tuple
+        The three scores (Kemps called), the number of turns and the end: "deck exhausted",
+        "stalemate" or "turn limit".
+
+    Raises
+    ------
+    ValueError
+        If there are not three strategies, a name is unknown, one agent object sits in two seats,
+        the seed or `max_turns` is invalid, or a custom agent makes an illegal move.
+
+    Examples
+    --------
+    Three Greedy players on the full deck; the same seed gives the same game as `play`:
+
+    >>> play_scores(["greedy", "greedy", "greedy"], 0)
+    ((3, 3, 3), 66, 'deck exhausted')
+    >>> play(["greedy", "greedy", "greedy"], 0).scores
+    (3, 3, 3)
+
+    References
+    ----------
+    The game of group6_kemps2023 (source document 002), Sections 1 and 2.2.
+    """
     agents = make_agents(lineup)
     game = play_out(new_game(agents, seed, deck), agents, max_turns)
     return tuple(game.scores), game.turn, game.end
@@ -95,7 +133,51 @@ class _Checked:
 
 def play(strategies: Sequence[Any], seed: int = 0, deck: Deck | Sequence[int] = FULL, *,
          max_turns: int = MAX_TURNS, trace: bool = True, knowledge: bool = False) -> GameRecord:
-    """Play one game; `knowledge=True` also snapshots every knowledge base after each turn."""
+    """Play one game; `knowledge=True` also snapshots every knowledge base after each turn.
+
+    Parameters
+    ----------
+    strategies : sequence
+        Three strategy names or agent objects, one per seat (as in `play_scores`).
+    seed : int
+        The seed of the deal and of every reshuffle.
+    deck : Deck or sequence of int
+        The face values in play (default `FULL`).
+    max_turns : int
+        The turn valve (default `MAX_TURNS`).
+    trace : bool
+        Whether to keep a `Turn` per turn (the report's Tables 1-3).
+    knowledge : bool
+        Whether to keep every player's knowledge base and snapshot them all after each turn.
+
+    Returns
+    -------
+    GameRecord
+        Strategies, seed, deck, scores, turns, rounds, how it ended, the trace and the snapshots.
+
+    Raises
+    ------
+    ValueError
+        On a wrong number of strategies, an unknown strategy, an invalid seed, option or deck,
+        or an illegal move of a custom agent (naming the agent and the move).
+
+    Examples
+    --------
+    The report's three strategies on the 28 cards 2..8; in turn 12 Blocking (player 1, holding
+    three 4s) takes the 2♦ that player 2 collects:
+
+    >>> record = play(["blocking", "greedy", "greedy"], seed=0, deck=range(2, 9))
+    >>> record.scores, record.end
+    ((1, 0, 2), 'deck exhausted')
+    >>> row = record.trace[12]
+    >>> record.deck.names(row.hand), record.deck.names(row.picked), row.why
+    ('6♠,4♣,4♠,4♦', '2♦', ('block', 0, 1))
+
+    References
+    ----------
+    The example runs of group6_kemps2023 (source document 002), Tables 1-3; Blocking, Section
+    2.4.3.
+    """
     agents = make_agents(strategies)
     max_turns = checks.integer(max_turns, "max_turns", low=1)
     trace = checks.boolean(trace, "trace")

@@ -378,7 +378,7 @@ def plot_strategy_bars(table: pd.DataFrame, title: str, name: str | None = None)
     name = _figure_name(name)
     table = _frame(table, ["strategy", "kemps_mean", "kemps_ci", "win_share", "win_ci"])
     title = checks.text(title, "title")
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.2))
+    fig, axes = plt.subplots(1, 2, figsize=(8, 3.4))  # shown at most 688 px wide: text >= 9 px
     for ax, col, ci, label in ((axes[0], "kemps_mean", "kemps_ci", "Kemps per game"),
                                (axes[1], "win_share", "win_ci", "share of wins")):
         ax.barh(table["strategy"].map(named), table[col], xerr=table[ci], color="tab:blue",

@@ -101,7 +101,36 @@ def _picks(table: Sequence[int], v: int, hc: Sequence[int]) -> tuple[int, ...]:
 
 
 class Agent:
-    """Base class: a seat's decision rule. Subclasses set `name` and `needs_knowledge`."""
+    """Base class: a seat's decision rule. Subclasses set `name` and `needs_knowledge`.
+
+    Any object with a `choose(game, me)` method can sit at the table; a custom agent's moves
+    are checked (`play` names the agent and the illegal move).
+
+    Attributes
+    ----------
+    name : str
+        The strategy's name in tables and traces.
+    needs_knowledge : bool
+        Whether the game must keep this seat's knowledge base (`game.kb[me]`).
+    needs_public : bool
+        Whether the game must keep the public knowledge base (what everybody knows).
+
+    Examples
+    --------
+    An agent that never exchanges scores only a hand dealt as four of a kind:
+
+    >>> from puzzlelab.kemps import play
+    >>> class Passer(Agent):
+    ...     name = "passer"
+    ...     def choose(self, game, me):
+    ...         return (), (), ("pass",)
+    >>> play([Passer(), "greedy", "greedy"], seed=0, deck=range(2, 9)).scores
+    (0, 1, 2)
+
+    References
+    ----------
+    The agents of group6_kemps2023 (source document 002), Section 2.4.
+    """
 
     name = "agent"
     needs_knowledge = False
@@ -117,7 +146,33 @@ class Agent:
 
 class Greedy(Agent):
     """Report 2.4.1: collect the table value most frequent in hand + table; discard the least
-    frequent."""
+    frequent.
+
+    It exchanges only when the group (hand and table cards of that value, up to four) is larger
+    than the largest group in its hand; ties go to more cards in hand, then the higher value.
+
+    Attributes
+    ----------
+    name : str
+        'greedy'.
+
+    Examples
+    --------
+    Seed 5 on the 28 cards 2..8 deals player 1 a 6 with three 6s on the table: Greedy takes them
+    (positions 1-3) for a Kemps.
+
+    >>> from puzzlelab.kemps.matches import new_game
+    >>> game = new_game(["greedy", "greedy", "greedy"], 5, range(2, 9))
+    >>> game.deck.names(game.hands[0]), game.deck.names(game.table)
+    ('3♠,7♥,6♥,2♣', '7♠,6♠,6♦,6♣,8♣,3♥')
+    >>> picks, discards, why = Greedy().choose(game, 0)
+    >>> picks, game.deck.names(discards), why
+    ((1, 2, 3), '2♣,3♠,7♥', ('collect', 4, 4))
+
+    References
+    ----------
+    group6_kemps2023 (source document 002), Section 2.4.1.
+    """
 
     name = "greedy"
 
@@ -137,7 +192,31 @@ PASS: Move = ((), (), ("pass",))  # a knowledge-base agent that passes (it may w
 
 
 class KBGreedy(Agent):
-    """Report 2.4.2: like Greedy, but only values the knowledge base shows no opponent can hold."""
+    """Report 2.4.2: like Greedy, but only values the knowledge base shows no opponent can hold.
+
+    Attributes
+    ----------
+    name : str
+        'kb-greedy'.
+    needs_knowledge : bool
+        True: the game keeps this seat's knowledge base.
+
+    Examples
+    --------
+    Seed 0 deals player 1 two 4s with a third on the table; the fourth 4 is unseen, so KB Greedy
+    passes where Greedy collects:
+
+    >>> from puzzlelab.kemps.matches import new_game
+    >>> game = new_game(["kb-greedy", "greedy", "greedy"], 0, range(2, 9))
+    >>> game.deck.names(game.hands[0]), game.deck.names(game.table)
+    ('6♠,3♥,4♣,4♠', '4♥,2♥,7♥,5♥,6♣,5♦')
+    >>> Greedy().choose(game, 0)[2], KBGreedy().choose(game, 0)[2]
+    (('collect', 2, 3), ('pass',))
+
+    References
+    ----------
+    group6_kemps2023 (source document 002), Sections 2.3 (knowledge bases) and 2.4.2.
+    """
 
     name = "kb-greedy"
     needs_knowledge = True
@@ -167,7 +246,29 @@ class KBGreedy(Agent):
 
 class Blocking(KBGreedy):
     """Report 2.4.3: KB Greedy, and else swap an inconsequential card for a card an opponent
-    collects."""
+    collects.
+
+    The blocking card is a table card of the value an opponent is known to hold most of (and
+    this agent holds none of); the card given up is never one of a pair of its own.
+
+    Attributes
+    ----------
+    name : str
+        'blocking'.
+
+    Examples
+    --------
+    See `play`: in turn 12 of seed 0 on the 28-card deck, Blocking takes the 2♦ from player 2.
+
+    >>> from puzzlelab.kemps import play
+    >>> record = play(["blocking", "greedy", "greedy"], seed=0, deck=range(2, 9))
+    >>> [(t.turn, t.why) for t in record.trace if t.why[0] == "block"]
+    [(12, ('block', 0, 1))]
+
+    References
+    ----------
+    group6_kemps2023 (source document 002), Section 2.4.3.
+    """
 
     name = "blocking"
 
@@ -204,7 +305,29 @@ class Blocking(KBGreedy):
 
 class Bold(Blocking):
     """The first-order half of our agent: Blocking that collects any value no opponent is *known*
-    to hold (KB Greedy waits until every card of a value is accounted for)."""
+    to hold (KB Greedy waits until every card of a value is accounted for).
+
+    Not in the report: an ablation of `TheoryOfMind` (in `ABLATIONS`, not `STRATEGIES`).
+
+    Attributes
+    ----------
+    name : str
+        'bold'.
+
+    Examples
+    --------
+    At the deal nobody is known to hold anything, so every value is allowed to Bold and none to
+    KB Greedy (no value has all four cards in sight of player 1):
+
+    >>> from puzzlelab.kemps.matches import new_game
+    >>> game = new_game(["bold", "greedy", "greedy"], 0, range(2, 9))
+    >>> Bold().allowed(game, 0), KBGreedy().allowed(game, 0)
+    ([True, True, True, True, True, True, True], [False, False, False, False, False, False, False])
+
+    References
+    ----------
+    Built on the knowledge bases of group6_kemps2023 (source document 002), Sections 2.3-2.4.
+    """
 
     name = "bold"
 
@@ -219,6 +342,27 @@ class TheoryOfMind(Bold):
     opponent picks a card of a value that everybody knows I collect, and it was not known to
     collect that value itself, I read the pick as a *block* (report 2.4.3, last paragraph): it
     was not picked for a Kemps and will come back, so I keep collecting that value.
+
+    Attributes
+    ----------
+    name : str
+        'tom'.
+    needs_public : bool
+        True: the game keeps the public knowledge base.
+    blocked : dict
+        After `reset`: each card read as a block against this agent, mapped to its blocker.
+
+    Examples
+    --------
+    >>> from puzzlelab.kemps import play
+    >>> record = play(["tom", "greedy", "kb-greedy"], seed=0, deck=range(2, 9))
+    >>> record.strategies, record.scores, record.end
+    (('tom', 'greedy', 'kb-greedy'), (2, 1, 0), 'deck exhausted')
+
+    References
+    ----------
+    Higher-order knowledge as group6_kemps2023 (source document 002) proposes it, Section 2.4.3
+    and the conclusion.
     """
 
     name = "tom"
@@ -257,6 +401,8 @@ class TheoryOfMind(Bold):
 
 STRATEGIES: dict[str, type[Agent]] = {
     cls.name: cls for cls in (Greedy, KBGreedy, Blocking, TheoryOfMind)}
+"""The strategies by name: the report's 'greedy', 'kb-greedy' and 'blocking' (group6_kemps2023,
+Section 2.4) and our 'tom' (`TheoryOfMind`); `play` takes these names."""
 ABLATIONS: dict[str, type[Agent]] = {Bold.name: Bold}
 
 

@@ -29,7 +29,42 @@ __all__ = ["first_construction", "is_prime", "plane", "power_sums", "sum_mod"]
 def sum_mod(
     a: int, b: int, c: int, hand: Iterable[int] | None = None, m: int | None = None,
 ) -> Announcement:
-    """Every a-card hand whose sum is congruent to the sum of Anne's hand modulo m (default n)."""
+    """Every a-card hand whose sum is congruent to the sum of Anne's hand modulo m (default n).
+
+    Parameters
+    ----------
+    a, b, c : int
+        The sizes of the hands; the deck is 0..n-1, n = a + b + c.
+    hand : iterable of int, optional
+        Anne's hand (default 0..a-1), whose sum is announced.
+    m : int, optional
+        The modulus (default n = a + b + c).
+
+    Returns
+    -------
+    Announcement
+        The hands with Anne's sum modulo m, in lexicographic order (not checked: the verifier
+        `is_solution` decides whether it is a solution).
+
+    Raises
+    ------
+    ValueError
+        On invalid sizes or hand, more than `MAX_HANDS` hands, or m below 1.
+
+    Examples
+    --------
+    For (3,3,1) the sum modulo 7 of 012 gives five hands, informative and safe (Cordón-Franco et
+    al.: a, b > 2 and c = 1):
+
+    >>> ann = sum_mod(3, 3, 1)
+    >>> ann, is_solution(ann, 3, 3, 1)
+    (((0, 1, 2), (0, 4, 6), (1, 3, 6), (1, 4, 5), (2, 3, 5)), True)
+
+    References
+    ----------
+    Cordón-Franco, van Ditmarsch, Fernández-Duque, Joosten and Soler-Toscano (2012), A secure
+    additive protocol for card players, Australasian J. Combinatorics 54.
+    """
     n = hands_within_budget(a, b, c, "the sum announcement")
     h = check_hand(hand, a, b, c)
     m = n if m is None else checks.integer(m, "the modulus m", low=1)
@@ -46,6 +81,40 @@ def power_sums(
     swapped-out and swapped-in cards would have equal power sums 1..j, hence (Newton's
     identities over GF(p)) be the same cards. So the announcement is informative; safety is
     left to the verifier. For c = 1 this is the sum modulo p above.
+
+    Parameters
+    ----------
+    a, b, c : int
+        The hand sizes; c power sums are compared.
+    hand : iterable of int, optional
+        Anne's hand (default 0..a-1), whose power sums are announced.
+    p : int, optional
+        A prime at least n (default n, which must then be prime).
+
+    Returns
+    -------
+    Announcement
+        The hands with Anne's power sums, in lexicographic order.
+
+    Raises
+    ------
+    ValueError
+        On invalid sizes or hand, more than `MAX_HANDS` hands, or a `p` that is not a prime
+        at least n.
+
+    Examples
+    --------
+    >>> power_sums(3, 3, 1) == sum_mod(3, 3, 1)  # c = 1: the sum modulo 7
+    True
+    >>> from puzzlelab.russian_cards import is_informative
+    >>> ann = power_sums(5, 5, 2, p=13)  # Σx and Σx² modulo 13: informative, not safe
+    >>> len(ann), is_informative(ann, 5, 5, 2), is_solution(ann, 5, 5, 2)
+    (5, True, False)
+
+    References
+    ----------
+    The sum announcements of Cordón-Franco et al. (2012), Australasian J. Combinatorics 54,
+    extended to c power sums (Newton's identities).
     """
     n = hands_within_budget(a, b, c, "the power-sum announcement")
     h = check_hand(hand, a, b, c)
@@ -107,7 +176,40 @@ def relabel(blocks: Sequence[Hand], hand: Hand, n: int) -> Announcement:
 
 
 def plane(a: int, b: int, c: int, hand: Iterable[int] | None = None) -> Announcement | None:
-    """Lines of PG(2, a-1) or AG(2, a) when the deck has exactly their number of points."""
+    """Lines of PG(2, a-1) or AG(2, a) when the deck has exactly their number of points.
+
+    Parameters
+    ----------
+    a, b, c : int
+        The hand sizes: a - 1 prime and n = (a-1)² + (a-1) + 1 (projective plane), or a prime
+        and n = a² (affine plane).
+    hand : iterable of int, optional
+        Anne's hand (default 0..a-1); the cards are relabelled so that a line is her hand.
+
+    Returns
+    -------
+    Announcement or None
+        The lines, or None when (a, b, c) fits neither plane.
+
+    Raises
+    ------
+    ValueError
+        If a size or the hand is invalid, or C(n, a) exceeds `MAX_HANDS`.
+
+    Examples
+    --------
+    The Fano plane PG(2, 2) is the classic seven-hand (3,3,1) answer:
+
+    >>> plane(3, 3, 1)
+    ((0, 1, 2), (0, 3, 4), (0, 5, 6), (1, 3, 5), (1, 4, 6), (2, 3, 6), (2, 4, 5))
+    >>> len(plane(3, 5, 1)), plane(3, 4, 1)  # AG(2, 3): 12 lines of 9 points; 8 cards: none
+    (12, None)
+
+    References
+    ----------
+    Albert, Aldred, Atkinson, van Ditmarsch and Handley (2005), Australasian J. Combinatorics 33;
+    Swanson and Stinson (2014), Electronic J. Combinatorics 21(3).
+    """
     n = hands_within_budget(a, b, c, "the plane announcement")
     h = check_hand(hand, a, b, c)
     a, b, c = hand_sizes(a, b, c)  # Python ints (numpy's are refused by pow with a modulus)
@@ -141,7 +243,40 @@ def _power_sums_with(a: int, b: int, c: int, hand: Hand, *, p: int) -> Announcem
 def first_construction(
     a: int, b: int, c: int, hand: Iterable[int] | None = None,
 ) -> tuple[str, Announcement] | None:
-    """The first literature construction that the verifier accepts for (a, b, c), if any."""
+    """The first literature construction that the verifier accepts for (a, b, c), if any.
+
+    Tried in order: the lines of a finite plane (`plane`), sums modulo m for m = n..2n
+    (`sum_mod`), and for c > 1 power sums modulo each prime p in n..2n (`power_sums`).
+
+    Parameters
+    ----------
+    a, b, c : int
+        The sizes to build an announcement for.
+    hand : iterable of int, optional
+        Anne's hand (default 0..a-1), contained in the result.
+
+    Returns
+    -------
+    tuple of (str, Announcement) or None
+        The construction's name and its announcement (informative and safe), or None.
+
+    Raises
+    ------
+    ValueError
+        On invalid sizes or hand, or more than `MAX_HANDS` hands.
+
+    Examples
+    --------
+    >>> first_construction(3, 3, 1)[0], first_construction(4, 4, 1)[0]
+    ('lines of a finite plane', 'sum mod 9')
+    >>> first_construction(3, 2, 1) is None  # unsolvable (the Steiner lemma)
+    True
+
+    References
+    ----------
+    Albert et al. (2005), Australasian J. Combinatorics 33; Cordón-Franco et al. (2012),
+    Australasian J. Combinatorics 54; Swanson and Stinson (2014), Electronic J. Combinatorics 21(3).
+    """
     n = hands_within_budget(a, b, c, "the constructions")
     h = check_hand(hand, a, b, c)
     a, b, c = hand_sizes(a, b, c)  # Python ints (numpy's are refused by pow with a modulus)

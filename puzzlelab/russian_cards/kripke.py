@@ -43,7 +43,34 @@ def deal_count(a: int, b: int, c: int) -> int:
 
 
 def deals(a: int, b: int, c: int) -> list[Deal]:
-    """Every deal of cards 0..n-1 into hands of sizes a, b, c (n! / (a! b! c!) of them)."""
+    """Every deal of cards 0..n-1 into hands of sizes a, b, c (n! / (a! b! c!) of them).
+
+    Parameters
+    ----------
+    a, b, c : int
+        The sizes of Anne's, Bill's and Cath's hands.
+
+    Returns
+    -------
+    list of Deal
+        (Anne's hand, Bill's hand, Cath's hand) triples, Anne's hand in lexicographic order
+        first, then Bill's.
+
+    Raises
+    ------
+    ValueError
+        On invalid sizes, or more than `MAX_DEALS` deals.
+
+    Examples
+    --------
+    >>> all_deals = deals(3, 3, 1)
+    >>> len(all_deals), all_deals[0]  # 7! / (3! 3! 1!) = 140
+    (140, ((0, 1, 2), (3, 4, 5), (6,)))
+
+    References
+    ----------
+    Deals as functions from cards to players: group11_rc (source document 000), section 2.1.
+    """
     a, b, c = hand_sizes(a, b, c)
     n = a + b + c
     checks.within_budget(f"listing the deals of {(a, b, c)}", checks.multinomial((a, b, c)),
@@ -57,7 +84,34 @@ def deals(a: int, b: int, c: int) -> list[Deal]:
 
 
 def deal_model(a: int, b: int, c: int) -> KripkeModel:
-    """The initial Kripke model: worlds are deals, player i sees only hand i."""
+    """The initial Kripke model: worlds are deals, player i sees only hand i.
+
+    Parameters
+    ----------
+    a, b, c : int
+        The sizes of the three hands.
+
+    Returns
+    -------
+    puzzlelab.epistemic.KripkeModel
+        One world per deal (`deals`); agents 'A', 'B', 'C', each unable to tell apart two deals
+        that give her the same hand. Cached: equal sizes return the same model.
+
+    Raises
+    ------
+    ValueError
+        On invalid sizes, or more than `MAX_WORLDS` worlds (every size with n <= 12 fits).
+
+    Examples
+    --------
+    >>> deal_model(3, 3, 1)
+    KripkeModel(140 worlds, agents ['A', 'B', 'C'])
+
+    References
+    ----------
+    The epistemic model of group11_rc (source document 000), sections 2.1-2.2; van Ditmarsch
+    (2003), Studia Logica 75.
+    """
     a, b, c = hand_sizes(a, b, c)
     checks.within_budget(f"the Kripke model of {(a, b, c)}", checks.multinomial((a, b, c)),
                          MAX_WORLDS, unit="worlds", largest="every (a, b, c) with n <= 12 cards")
@@ -88,7 +142,37 @@ def cath_ignorant(m: KripkeModel, n: int) -> frozenset:
 
 @dataclass(frozen=True)
 class ModelCheck:
-    """Truth of the report's conditions in the model after the announcements."""
+    """Truth of the report's conditions in the model after the announcements (`model_check`).
+
+    Attributes
+    ----------
+    b_knows_a : bool
+        Formula (1), Bill knows Anne's hand, in every world after Anne's announcement.
+    c_ignorant : bool
+        Formula (3), Cath knows no card's owner, in every world after Anne's announcement.
+    common_c_ignorant : bool
+        Common knowledge of A, B and C of formula (3) in every world after the announcement.
+    anne_hand_safe : bool
+        Anne knows that common knowledge at the worlds where she holds her hand.
+    after_reply : bool
+        After each reply of Bill's ("Cath holds X"): Anne and Bill know each other's hands and
+        Cath is ignorant, everywhere, and Bill can make a reply in every deal.
+    informative : bool
+        `b_knows_a` (Rule 1 in the model).
+    safe : bool
+        `common_c_ignorant` (Rule 2 in the model).
+
+    Examples
+    --------
+    >>> fano = [(0, 1, 2), (0, 3, 4), (0, 5, 6), (1, 3, 5), (1, 4, 6), (2, 3, 6), (2, 4, 5)]
+    >>> check = model_check(fano, 3, 3, 1)
+    >>> check.informative, check.safe, check.after_reply
+    (True, True, True)
+
+    References
+    ----------
+    Formulas (1)-(3) of group11_rc (source document 000), section 2.2.
+    """
 
     b_knows_a: bool           # BknowsA in every world after Anne's announcement
     c_ignorant: bool          # Cignorant in every world after Anne's announcement
@@ -111,7 +195,45 @@ class ModelCheck:
 def model_check(
     announcement: Iterable[Iterable[int]], a: int, b: int, c: int, hand: Iterable[int] | None = None
 ) -> ModelCheck:
-    """Announce `announcement` in the deal model and evaluate formulas (1)-(3) and their CK."""
+    """Announce `announcement` in the deal model and evaluate formulas (1)-(3) and their CK.
+
+    Independent of Rules 1 and 2: Anne's announcement is the public announcement of K_A φ
+    (φ: "Anne's hand is announced"); Bill's reply of K_B(Cath holds X); every condition is a
+    formula evaluated in `puzzlelab.epistemic`.
+
+    Parameters
+    ----------
+    announcement : iterable of iterables of int
+        The hands Anne announces.
+    a, b, c : int
+        The hand sizes (the model must fit `MAX_WORLDS`).
+    hand : iterable of int, optional
+        Anne's hand, which must be announced (default: the first announced hand).
+
+    Returns
+    -------
+    ModelCheck
+        The truth of each condition.
+
+    Raises
+    ------
+    ValueError
+        On invalid sizes, announcement or hand, a hand not announced, or a model too large.
+
+    Examples
+    --------
+    Five hands through 012 that break Rule 1 (012 and 013 share two cards): Bill holding 456
+    keeps both, so he does not always learn Anne's hand.
+
+    >>> check = model_check([(0, 1, 2), (0, 1, 3), (2, 4, 5), (3, 4, 6), (0, 5, 6)], 3, 3, 1)
+    >>> check.b_knows_a, check.after_reply
+    (False, False)
+
+    References
+    ----------
+    group11_rc (source document 000), sections 2.1-2.2 (formulas (1)-(3)); public announcement
+    logic as in van Ditmarsch (2003), Studia Logica 75.
+    """
     m0 = deal_model(a, b, c)
     n = a + b + c
     L = set(check_announcement(announcement, a, b, c))

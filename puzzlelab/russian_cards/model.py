@@ -39,7 +39,10 @@ __all__ = [
 ]
 
 Hand = tuple[int, ...]
+"""A hand: its cards (ints 0..n-1) in increasing order, e.g. `(0, 1, 2)` (group11_rc §2.1)."""
 Announcement = tuple[Hand, ...]
+"""An announcement: Anne's "my hand is one of these", its hands in lexicographic order
+(group11_rc §2.1, §3); `check_announcement` makes one."""
 
 # The most a-card hands a table, a search or a CP-SAT model may be built over: every cell of a
 # grid with n <= 20 cards fits (C(20, 10) = 184 756 hands).
@@ -57,7 +60,38 @@ def hand_sizes(a: int, b: int, c: int) -> tuple[int, int, int]:
 
 
 def check_sizes(a: int, b: int, c: int) -> int:
-    """Validate the hand sizes (integers >= 1) and return the deck size n = a + b + c."""
+    """Validate the hand sizes (integers >= 1); the deck size n = a + b + c (group11_rc §2.2).
+
+    Parameters
+    ----------
+    a, b, c : int
+        The numbers of cards of Anne, Bill and Cath (numpy integers are accepted).
+
+    Returns
+    -------
+    int
+        The number of cards n = a + b + c, as a Python int.
+
+    Raises
+    ------
+    ValueError
+        If a size is not an integer (`checks.ArgumentTypeError`, also a `TypeError`) or is
+        below 1.
+
+    Examples
+    --------
+    >>> check_sizes(3, 3, 1)  # the original problem: seven cards
+    7
+    >>> check_sizes(3, 0, 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: hand size b must be an integer at least 1, got 0
+
+    References
+    ----------
+    The generalized problem (a, b, c): group11_rc (the Russian Cards report, source document 000),
+    section 2.2.
+    """
     return sum(hand_sizes(a, b, c))
 
 
@@ -100,7 +134,41 @@ def all_hands(n: int, k: int) -> list[Hand]:
 
 
 def check_hand(hand: Iterable[int] | str | None, a: int, b: int, c: int) -> Hand:
-    """Validate Anne's hand (default 0..a-1): a distinct cards in 0..n-1; return it sorted."""
+    """Validate Anne's hand (default 0..a-1): a distinct cards in 0..n-1; return it sorted.
+
+    Parameters
+    ----------
+    hand : iterable of int, str or None
+        Anne's cards; a string is read by `parse_hand` ('012' or '0, 1, 12'); None is the hand
+        0..a-1 that the report's solver assumes.
+    a, b, c : int
+        The hand sizes (`check_sizes`).
+
+    Returns
+    -------
+    Hand
+        The cards in increasing order, as Python ints.
+
+    Raises
+    ------
+    ValueError
+        If the sizes are invalid, a card is not an integer, is listed twice or lies outside
+        0..n-1, the hand does not have a cards, or the string cannot be read.
+
+    Examples
+    --------
+    >>> check_hand("012", 3, 3, 1), check_hand([6, 0, 3], 3, 3, 1), check_hand(None, 4, 4, 1)
+    ((0, 1, 2), (0, 3, 6), (0, 1, 2, 3))
+    >>> check_hand([0, 1, 7], 3, 3, 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: cards [7] are outside the deck 0..6
+
+    References
+    ----------
+    The deal of group11_rc (source document 000), sections 2.1-2.2; Anne's hand 0123 is the input
+    of the report's (4,4,1) example (section 4).
+    """
     n = check_sizes(a, b, c)
     if hand is None:
         cards_within_budget(a, b, c, "Anne's hand 0..a-1")
@@ -148,7 +216,43 @@ def check_announcement(
     announcement: Iterable[Iterable[int]], a: int, b: int, c: int,
     hand: Iterable[int] | None = None,
 ) -> Announcement:
-    """Validate an announcement (distinct a-card hands from the deck; contains `hand` if given)."""
+    """Validate an announcement: distinct a-card hands from the deck, containing `hand` if given.
+
+    Parameters
+    ----------
+    announcement : iterable of iterables of int
+        The hands Anne announces ("my hand is one of these").
+    a, b, c : int
+        The hand sizes (`check_sizes`).
+    hand : iterable of int, optional
+        Anne's actual hand, which a truthful announcement must contain (`check_hand`).
+
+    Returns
+    -------
+    Announcement
+        The hands, each sorted, in lexicographic order.
+
+    Raises
+    ------
+    ValueError
+        If the sizes are invalid, the announcement is not a collection of hands or is empty, a
+        hand is not a set of a distinct cards of 0..n-1, a hand is listed twice, or `hand` is
+        given and not announced.
+
+    Examples
+    --------
+    >>> check_announcement([(6, 5, 0), (0, 1, 2)], 3, 3, 1)
+    ((0, 1, 2), (0, 5, 6))
+    >>> check_announcement([(0, 1, 2), (0, 5, 6)], 3, 3, 1, hand=(1, 2, 3))
+    Traceback (most recent call last):
+    ...
+    ValueError: the announcement does not contain Anne's hand (1, 2, 3)
+
+    References
+    ----------
+    Announcements as sets of hands: group11_rc (source document 000), sections 2.1 and 3; van
+    Ditmarsch (2003), Studia Logica 75.
+    """
     n = check_sizes(a, b, c)
     if isinstance(announcement, (str, bytes)) or not isinstance(announcement, Iterable):
         raise checks.ArgumentTypeError(
@@ -227,7 +331,42 @@ def is_informative(
     announcement: Iterable[Iterable[int]], a: int, b: int, c: int,
     hand: Iterable[int] | None = None,
 ) -> bool:
-    """Rule 1 (group11_rc §3): Bill learns Anne's hand in every deal where it is true."""
+    """Rule 1 (group11_rc §3): Bill learns Anne's hand in every deal where the announcement holds.
+
+    Pairwise form: every two announced hands share at most a - c - 1 cards (module docstring).
+
+    Parameters
+    ----------
+    announcement : iterable of iterables of int
+        The hands Anne announces.
+    a, b, c : int
+        The hand sizes.
+    hand : iterable of int, optional
+        Anne's hand, checked to be announced.
+
+    Returns
+    -------
+    bool
+        Whether the announcement is informative.
+
+    Raises
+    ------
+    ValueError
+        On an invalid announcement or hand (`check_announcement`).
+
+    Examples
+    --------
+    The seven lines of the Fano plane, the classic (3,3,1) answer, share one card pairwise; a
+    hand sharing two cards with 012 breaks the rule:
+
+    >>> fano = [(0, 1, 2), (0, 3, 4), (0, 5, 6), (1, 3, 5), (1, 4, 6), (2, 3, 6), (2, 4, 5)]
+    >>> is_informative(fano, 3, 3, 1), is_informative([(0, 1, 2), (0, 1, 3)], 3, 3, 1)
+    (True, False)
+
+    References
+    ----------
+    group11_rc (source document 000), section 3, Rule 1; van Ditmarsch (2003), Studia Logica 75.
+    """
     L = check_announcement(announcement, a, b, c, hand)
     return informative_masks([from_bits(h) for h in L], a, c)
 
@@ -236,7 +375,38 @@ def is_safe(
     announcement: Iterable[Iterable[int]], a: int, b: int, c: int,
     hand: Iterable[int] | None = None,
 ) -> bool:
-    """Rule 2 (group11_rc §3): in every deal where it is true, Cath learns no card's owner."""
+    """Rule 2 (group11_rc §3): in every deal where it is true, Cath learns no card's owner.
+
+    Parameters
+    ----------
+    announcement, a, b, c, hand
+        As in `is_informative`.
+
+    Returns
+    -------
+    bool
+        Whether the announcement is safe: for each c-set Cath may hold, the hands avoiding it
+        cover the other cards and have no card in common.
+
+    Raises
+    ------
+    ValueError
+        On an invalid announcement or hand (`check_announcement`), or a check over more (c-set,
+        hand) pairs than a few seconds' worth.
+
+    Examples
+    --------
+    >>> fano = [(0, 1, 2), (0, 3, 4), (0, 5, 6), (1, 3, 5), (1, 4, 6), (2, 3, 6), (2, 4, 5)]
+    >>> is_safe(fano, 3, 3, 1)
+    True
+    >>> is_safe(fano[:4], 3, 3, 1)  # Cath holding 1 keeps 034 and 056: Bill must hold 2
+    False
+
+    References
+    ----------
+    group11_rc (source document 000), section 3, Rule 2; Albert et al. (2005), Australasian J.
+    Combinatorics 33.
+    """
     n = check_sizes(a, b, c)
     L = check_announcement(announcement, a, b, c, hand)
     _safety_within_budget(n, c, len(L))
@@ -247,7 +417,36 @@ def is_solution(
     announcement: Iterable[Iterable[int]], a: int, b: int, c: int,
     hand: Iterable[int] | None = None,
 ) -> bool:
-    """Informative and safe: a two-step solution (Anne announces, Bill replies Cath's hand)."""
+    """Informative and safe: a two-step solution (Anne announces, Bill replies Cath's hand).
+
+    Parameters
+    ----------
+    announcement, a, b, c, hand
+        The announcement, hand sizes and Anne's hand, as `is_informative` takes them.
+
+    Returns
+    -------
+    bool
+        `is_informative` and `is_safe`.
+
+    Raises
+    ------
+    ValueError
+        On an invalid announcement or hand (`check_announcement`), or a Rule-2 check too large.
+
+    Examples
+    --------
+    The report's (4,4,1) output for Anne's hand 0123 (section 4) is a solution:
+
+    >>> report = "0123 0145 0167 0246 0257 0347 0356 1247 1256 1346 1357 2345 2368 4578"
+    >>> is_solution([[int(q) for q in h] for h in report.split()], 4, 4, 1, hand="0123")
+    True
+
+    References
+    ----------
+    group11_rc (source document 000), sections 3-4; the two-step protocols of Albert et al. (2005),
+    Australasian J. Combinatorics 33.
+    """
     return is_informative(announcement, a, b, c, hand) and is_safe(announcement, a, b, c, hand)
 
 
@@ -255,7 +454,43 @@ def is_solution(
 def views(
     announcement: Iterable[Iterable[int]], a: int, b: int, c: int, who: str,
 ) -> dict[Hand, list[Hand]]:
-    """For every hand Bill (who='B') or Cath (who='C') might hold, Anne's announced hands left."""
+    """For every hand Bill (who='B') or Cath (who='C') might hold, Anne's announced hands left.
+
+    Parameters
+    ----------
+    announcement : iterable of iterables of int
+        Anne's announced hands, in any order.
+    a, b, c : int
+        The sizes of the three hands.
+    who : {'B', 'C'}
+        Whose view: Bill's or Cath's.
+
+    Returns
+    -------
+    dict
+        Each b-card (or c-card) hand of 0..n-1, in lexicographic order, mapped to the announced
+        hands disjoint from it (those Anne may hold in that player's eyes).
+
+    Raises
+    ------
+    ValueError
+        On an invalid announcement, a `who` other than 'B' or 'C', or a view too large to list.
+
+    Examples
+    --------
+    After the Fano announcement, Bill holding 345 knows Anne's hand; Cath holding 0 keeps four
+    hands:
+
+    >>> fano = [(0, 1, 2), (0, 3, 4), (0, 5, 6), (1, 3, 5), (1, 4, 6), (2, 3, 6), (2, 4, 5)]
+    >>> views(fano, 3, 3, 1, "B")[(3, 4, 5)]
+    [(0, 1, 2)]
+    >>> views(fano, 3, 3, 1, "C")[(0,)]
+    [(1, 3, 5), (1, 4, 6), (2, 3, 6), (2, 4, 5)]
+
+    References
+    ----------
+    The appendix of group11_rc (source document 000): the hands each player considers possible.
+    """
     n = check_sizes(a, b, c)
     L = check_announcement(announcement, a, b, c)
     k = {"B": b, "C": c}[checks.choice(who, "who", ("B", "C"))]

@@ -54,7 +54,28 @@ def _candidates(n: int, a: int, c: int, h0: int) -> list[int]:
 # -- the report's depth-first solver --------------------------------------------------------
 @dataclass(frozen=True)
 class DfsResult:
-    """Outcome of the report's search: the announcement (or None), nodes visited, completeness."""
+    """Outcome of the report's search (`report_dfs`): announcement (or None), nodes, completeness.
+
+    Attributes
+    ----------
+    announcement : Announcement or None
+        The first informative and safe announcement found through Anne's hand, or None.
+    nodes : int
+        The hands added during the search (the search tree's nodes).
+    complete : bool
+        False when the search stopped at `max_nodes` before it ended (then `announcement` is None
+        and nothing is proven).
+
+    Examples
+    --------
+    >>> result = report_dfs(3, 3, 1)
+    >>> result.nodes, result.complete, len(result.announcement)
+    (5, True, 6)
+
+    References
+    ----------
+    The depth-first solver of group11_rc (source document 000), section 3.
+    """
 
     announcement: Announcement | None
     nodes: int
@@ -70,8 +91,45 @@ def report_dfs(
 ) -> DfsResult:
     """The report's solver (group11_rc §3): lexicographic depth-first search, Rules 1 and 2.
 
-    It visits at most `max_nodes` nodes (default MAX_NODES); `complete` says whether it ended.
-    A `deadline` that passes raises WallClockStop (checked at every node).
+    Hands are tried in lexicographic order; a hand is added when Rule 1 allows it, the search
+    stops as soon as Rule 2 holds and backtracks otherwise.
+
+    Parameters
+    ----------
+    a, b, c : int
+        The hand sizes.
+    hand : iterable of int, optional
+        Anne's hand (default 0..a-1), the first hand of the announcement.
+    max_nodes : int
+        The most nodes visited (default `MAX_NODES`, at most 100 times it).
+    deadline : puzzlelab.solvers.Deadline, optional
+        A wall-clock budget; when it passes, `WallClockStop` is raised (checked at every node).
+
+    Returns
+    -------
+    DfsResult
+        The announcement found (or None), the nodes visited and whether the search ended.
+
+    Raises
+    ------
+    ValueError
+        On invalid sizes or hand, more than `MAX_HANDS` hands, a `max_nodes` out of range, or a
+        `deadline` that is not a Deadline.
+
+    Examples
+    --------
+    The report's appendix output for (3,3,1) and its (4,4,1) example for Anne's hand 0123
+    (section 4):
+
+    >>> report_dfs(3, 3, 1).announcement
+    ((0, 1, 2), (0, 3, 4), (0, 5, 6), (1, 3, 5), (1, 4, 6), (2, 3, 6))
+    >>> " ".join("".join(map(str, h)) for h in report_dfs(4, 4, 1, "0123").announcement)
+    '0123 0145 0167 0246 0257 0347 0356 1247 1256 1346 1357 2345 2368 4578'
+
+    References
+    ----------
+    group11_rc (source document 000), section 3 ("Search for a Solution"), section 4 and the
+    appendix.
     """
     n = hands_within_budget(a, b, c, "the report's search")
     h0 = from_bits(check_hand(hand, a, b, c))
@@ -239,9 +297,42 @@ def packings(
 ) -> list[Announcement]:
     """Every Rule-1 packing (hands pairwise sharing <= a-c-1 cards) with a size in `sizes`.
 
-    With `hand`, only packings through that hand (listed first). Hands within a packing are in
-    lexicographic order otherwise (the shape of SMCDEL's ``allHandLists`` for (3,3,1), sizes
-    5, 6, 7). Small decks only: C(n, a) <= MAX_PACKING_HANDS.
+    With `hand`, only packings through that hand (listed first); otherwise hands within a
+    packing are in lexicographic order (the shape of SMCDEL's `allHandLists` for (3,3,1), sizes
+    5, 6, 7). Small decks only: C(n, a) <= `MAX_PACKING_HANDS`.
+
+    Parameters
+    ----------
+    a, b, c : int
+        The hand sizes (a deck of at most 7 cards).
+    sizes : iterable of int, optional
+        The numbers of hands wanted (default: every size).
+    hand : iterable of int, optional
+        A hand every packing must contain.
+
+    Returns
+    -------
+    list of Announcement
+        The packings, in the order of a depth-first search over the hands.
+
+    Raises
+    ------
+    ValueError
+        On invalid sizes, a size below 1, an invalid hand, or more than `MAX_PACKING_HANDS`
+        hands (decks of more than 7 cards).
+
+    Examples
+    --------
+    The 7-hand packings of (3,3,1) are the 30 labellings of the Fano plane (7! / 168):
+
+    >>> sevens = packings(3, 3, 1, sizes=[7])
+    >>> len(sevens), sevens[0]
+    (30, ((0, 1, 2), (0, 3, 4), (0, 5, 6), (1, 3, 5), (1, 4, 6), (2, 3, 6), (2, 4, 5)))
+
+    References
+    ----------
+    Rule 1 of group11_rc (source document 000), section 3; the candidate lists of SMCDEL
+    (Gattinger 2018) for van Ditmarsch (2003), Studia Logica 75.
     """
     n = check_sizes(a, b, c)
     checks.within_budget(f"every Rule-1 packing of {(a, b, c)}", comb(n, a), MAX_PACKING_HANDS,

@@ -58,7 +58,34 @@ MAX_LITERALS = 60_000_000  # Rule 2's clause literals in one case model (~100 by
 
 @dataclass(frozen=True)
 class Verdict:
-    """The decision for one size (a, b, c): status, the method's name, its proof, a witness."""
+    """The decision for one size (a, b, c): status, the method's name, its proof, a witness.
+
+    Attributes
+    ----------
+    a, b, c : int
+        The hand sizes decided.
+    status : str
+        "solvable", "unsolvable" or "open" (the work limit ran out).
+    method : str
+        The method that decided, as the grid tables print it.
+    proof : puzzlelab.proofs.Proof
+        Its kind (lemma, construction, exhaustive, solver, open) and what it established.
+    witness : Announcement or None
+        An informative and safe announcement through 0..a-1 when solvable, accepted by
+        `is_solution`.
+    work : float
+        The CP-SAT work spent, in deterministic units.
+
+    Examples
+    --------
+    >>> v = decide(3, 3, 1)
+    >>> v.status, v.method, v.size
+    ('solvable', 'construction: lines of a finite plane', 7)
+
+    References
+    ----------
+    The solvability grids of group11_rc (source document 000), section 4.
+    """
 
     a: int
     b: int
@@ -89,7 +116,43 @@ def steiner_divisible(t: int, k: int, v: int) -> bool:
 
 
 def lemma_proof(a: int, b: int, c: int) -> tuple[str, str] | None:
-    """The impossibility lemma that applies to (a, b, c), if any: its name and its numbers."""
+    """The impossibility lemma that applies to (a, b, c), if any: its name and its numbers.
+
+    The four lemmas (proved in the notebook): A, a <= c + 1; B, b <= c; C, b = c + 1 and the
+    divisibility conditions of the Steiner system S(c+1, 2c+1, n) fail; D, a = c + 2 and
+    n < (c+1)² + 1.
+
+    Parameters
+    ----------
+    a, b, c : int
+        The hand sizes (no hand needed: a lemma rules out every hand).
+
+    Returns
+    -------
+    tuple of (str, str) or None
+        The lemma's short name (as in the grid tables) and its statement with the numbers of
+        (a, b, c); None when no lemma applies.
+
+    Raises
+    ------
+    ValueError
+        If a size is not an integer at least 1.
+
+    Examples
+    --------
+    >>> name, numbers = lemma_proof(3, 2, 1)
+    >>> name
+    'lemma: b = c+1 needs S(2,3,6), divisibility fails'
+    >>> numbers.split('; ')[1]
+    'but C(5,1) = 5 is not divisible by C(2,1) = 2'
+    >>> lemma_proof(3, 3, 1) is None
+    True
+
+    References
+    ----------
+    The (x, x, x-1) impossibility of group11_rc (source document 000), section 4 (Lemma A);
+    Steiner systems: Albert et al. (2005), Australasian J. Combinatorics 33.
+    """
     a, b, c = hand_sizes(a, b, c)
     n = a + b + c
     if a <= c + 1:
@@ -129,7 +192,34 @@ def steiner_size(a: int, b: int, c: int) -> int | None:
 
 
 def lemma(a: int, b: int, c: int) -> str | None:
-    """The name of an impossibility lemma that applies to (a, b, c), if any."""
+    """The name of an impossibility lemma that applies to (a, b, c), if any (`lemma_proof`).
+
+    Parameters
+    ----------
+    a, b, c : int
+        The hand sizes, as in `lemma_proof`.
+
+    Returns
+    -------
+    str or None
+        The lemma's short name, or None.
+
+    Raises
+    ------
+    ValueError
+        On a size that is not an integer at least 1.
+
+    Examples
+    --------
+    The report's diagonal a = b = c + 1 is unsolvable (section 4):
+
+    >>> [lemma(x, x, x - 1) for x in (2, 3, 4)]
+    ['lemma: a <= c+1', 'lemma: a <= c+1', 'lemma: a <= c+1']
+
+    References
+    ----------
+    group11_rc (source document 000), section 4.
+    """
     found = lemma_proof(a, b, c)
     return found[0] if found else None
 
@@ -140,9 +230,45 @@ def decide(
 ) -> Verdict:
     """Decide (a, b, c) for Anne's hand 0..a-1 (every hand is a relabelling of it).
 
-    CP-SAT stops at `work_limit` units per case (deterministic); `time_limit` (seconds, whole
-    cell, default: only each call's own generous cap) is a safety net that raises WallClockStop.
-    Sizes with more than MAX_HANDS hands that no lemma settles are refused up front.
+    In order: the impossibility lemmas, the literature's constructions, random greedy packings
+    and the report's search, then CP-SAT on orbits and on symmetry cases (module docstring).
+
+    Parameters
+    ----------
+    a, b, c : int
+        The hand sizes to decide.
+    time_limit : float, optional
+        Seconds for the whole decision, a safety net: when it passes `WallClockStop` is raised
+        (never a verdict). Default: only each CP-SAT call's own cap.
+    dfs_nodes : int
+        Nodes of the report's search (at most `MAX_NODES`).
+    greedy_tries : int
+        Random greedy packings tried (at most 10,000).
+    use_lemmas : bool
+        Whether the lemmas and constructions are tried first.
+    work_limit : float
+        CP-SAT work units per symmetry case (deterministic), 0.01 to 10,000.
+
+    Returns
+    -------
+    Verdict
+        Solvable with a witness, unsolvable with its proof, or open.
+
+    Raises
+    ------
+    ValueError
+        On invalid sizes or options, or sizes with more than `MAX_HANDS` hands that no lemma
+        settles.
+
+    Examples
+    --------
+    >>> decide(2, 2, 1).proof.kind, decide(4, 4, 1).method
+    ('lemma', 'construction: sum mod 9')
+
+    References
+    ----------
+    group11_rc (source document 000), sections 3-4; the constructions of Albert et al. (2005) and
+    Cordón-Franco et al. (2012), Australasian J. Combinatorics 33 and 54.
     """
     a, b, c = hand_sizes(a, b, c)
     time_limit = checks.number(time_limit, "time_limit", low=0, allow_none=True)
@@ -243,8 +369,39 @@ def solve(
 ) -> Announcement | None:
     """One informative and safe announcement containing `hand`, or None when proven impossible.
 
-    Raises TimeoutError when the search could neither find one nor prove that none exists
-    (the work limit, or the wall-clock `time_limit`, ran out).
+    Parameters
+    ----------
+    a, b, c : int
+        The sizes of the three hands.
+    hand : iterable of int, optional
+        Anne's hand (default 0..a-1), contained in the answer.
+    time_limit : float, optional
+        Seconds, as in `decide`.
+
+    Returns
+    -------
+    Announcement or None
+        The witness of `decide`, relabelled to contain `hand`; None when no announcement exists.
+
+    Raises
+    ------
+    ValueError
+        On invalid sizes, hand or time limit (`decide`).
+    TimeoutError
+        When the search could neither find one nor prove that none exists (the work limit, or
+        the wall-clock `time_limit`, ran out).
+
+    Examples
+    --------
+    >>> ann = solve(3, 3, 1, hand=(4, 5, 6))
+    >>> (4, 5, 6) in ann, len(ann), is_solution(ann, 3, 3, 1)
+    (True, 7, True)
+    >>> solve(3, 3, 2) is None  # a = c + 1: Lemma A
+    True
+
+    References
+    ----------
+    group11_rc (source document 000), section 3.
     """
     h = check_hand(hand, a, b, c)
     v = decide(a, b, c, time_limit=time_limit)
@@ -270,8 +427,41 @@ def safe_announcements(
     """Every informative and safe announcement containing `hand` (sorted; exhaustive search).
 
     The number grows fast (hundreds of thousands already for (3,5,1)); `limit` keeps the
-    first `limit` found (in search order) and `limit=1` decides existence exhaustively. A
-    search of more than MAX_NODES nodes is refused with a ValueError naming that budget.
+    first `limit` found (in search order) and `limit=1` decides existence exhaustively.
+
+    Parameters
+    ----------
+    a, b, c : int
+        Anne's, Bill's and Cath's numbers of cards.
+    hand : iterable of int, optional
+        Anne's hand (default 0..a-1), in every announcement.
+    limit : int, optional
+        Stop after this many announcements (at least 1).
+
+    Returns
+    -------
+    list of Announcement
+        The announcements, sorted.
+
+    Raises
+    ------
+    ValueError
+        On invalid sizes, hand or limit, more than `MAX_HANDS` hands, or a search of more than
+        `MAX_NODES` nodes or `MAX_CHECKS` Rule-2 checks (the message names the budget).
+
+    Examples
+    --------
+    The 102 announcements through 012 that van Ditmarsch (2003) lists, by number of hands:
+
+    >>> from collections import Counter
+    >>> found = safe_announcements(3, 3, 1)
+    >>> len(found), sorted(Counter(map(len, found)).items())
+    (102, [(5, 60), (6, 36), (7, 6)])
+
+    References
+    ----------
+    van Ditmarsch (2003), The Russian cards problem, Studia Logica 75; Rules 1 and 2 of group11_rc
+    (source document 000), section 3.
     """
     n = hands_within_budget(a, b, c, "the enumeration")
     h = check_hand(hand, a, b, c)

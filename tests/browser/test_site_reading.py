@@ -62,8 +62,9 @@ def visible_text(node: Node) -> str:
 def test_the_story_takes_at_most_ten_minutes(pages, name):
     count = len(story_words.words(story_words.story_text_html(_html(pages, name))))
     assert count <= story_words.LIMIT, (
-        f"{name}: the story (findings and main line, no appendices, tables, code or 'Where we "
-        f"differ') has {count:,} words, over {story_words.LIMIT:,} by {count - story_words.LIMIT:,}")
+        f"{name}: the story (what the page shows unfolded down to Explore, an appendix or 'Where "
+        f"we differ', table cells and shown code included) has {count:,} words, over "
+        f"{story_words.LIMIT:,} by {count - story_words.LIMIT:,}")
 
 
 def _html(pages, name: str) -> str:
@@ -108,6 +109,22 @@ def test_no_citation_key_is_visible(pages, name):
     keys = [k for k in sources.REFERENCES if re.search(rf"(?<![\w/#]){re.escape(k)}\b", text)]
     assert not keys and "citation key" not in text.lower(), \
         f"{name}: citation keys shown as text: {keys}"
+
+
+def reference_entries(page: Node) -> dict[str, Node]:
+    """The bibliography's entries on the References page: paragraphs carrying a key's anchor."""
+    return {n.attrs["id"]: n for n in article(page).iter() if n.tag == "p" and n.attrs.get("id")}
+
+
+def test_every_reference_entry_has_a_link(pages):
+    """Each work of the References page links to where it can be read (a DOI, arXiv, the
+    publisher's or author's page, a GitHub project): issue 38, item 6."""
+    entries = reference_entries(pages["references"])
+    assert len(entries) == len(sources.REFERENCES), sorted(entries)
+    unlinked = [" ".join(p.text().split())[:50] for p in entries.values()
+                if not any(a.tag == "a" and a.attrs.get("href", "").startswith("https://")
+                           for a in p.iter())]
+    assert not unlinked, f"{len(unlinked)} of {len(entries)} references have no link: {unlinked}"
 
 
 def index_columns(page: Node) -> list[str]:
@@ -255,6 +272,37 @@ def widget_views(name: str) -> list[Node]:
         elif entry.get("model_name") == "HTMLModel":
             fragments.append(entry["state"].get("value", ""))
     return [parse_html(f"<div class='cell_output'>{f}</div>") for f in fragments if f]
+
+
+def _view_keys(state: dict, root: str) -> list[str]:
+    """What one explorer view shows: a key per output of the Output widgets under `root`."""
+    keys = []
+    for model in site_pages.reachable_models(state, [root]):
+        entry = state[model]
+        if entry.get("model_name") == "OutputModel":
+            keys += [k for k in map(site_pages._output_key, entry["state"].get("outputs", []))
+                     if k is not None]
+        elif entry.get("model_name") in {"HTMLModel", "ImageModel"} and entry["state"].get("value"):
+            keys.append(str(entry["state"]["value"]))
+    return keys
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_no_explorer_shows_a_view_twice(name):
+    """Issue 38: no static explorer view shows the same picture or table twice, and no two
+    views of one explorer are the same (the widget state the page is drawn from)."""
+    nb = json.loads((ROOT / "site" / "_build" / "src" / f"{name}.ipynb").read_text())
+    state = nb.get("metadata", {}).get("widgets", {}).get(site_pages.STATE_MIME, {}).get("state", {})
+    twice, same = [], []
+    for model, entry in state.items():
+        if entry.get("model_name") != "StackModel":
+            continue
+        views = [tuple(_view_keys(state, child))
+                 for child in site_pages.model_refs(entry["state"].get("children", []))]
+        twice += [model for view in views if len(set(view)) < len(view)]
+        same += [model] if len(set(views)) < len(views) else []
+    assert not twice and not same, (f"{name}: explorer views showing one thing twice {twice[:3]}, "
+                                    f"explorers with two identical views {same[:3]}")
 
 
 def output_cells(page: Node, views: list[Node]) -> list[Node]:
