@@ -22,7 +22,8 @@ __all__ = ["REFERENCES", "SOURCE_DOCUMENTS", "NOTEBOOK_SOURCES", "Reference", "c
 @dataclass(frozen=True)
 class Reference:
     """One cited work: who, what, when, where; `file` is set for the five source documents,
-    `url` is where to read it (a DOI where one exists), `code` a software repository's page."""
+    `url` is where to read it (a DOI where one exists), `code` a software repository's page;
+    a work with no `url` says why in `offline` (shown in its entry)."""
 
     key: str
     authors: str
@@ -32,9 +33,13 @@ class Reference:
     file: str | None = None
     url: str | None = None
     code: str | None = None
+    offline: str | None = None
 
     def __post_init__(self) -> None:
         checks.record(self)
+        if (self.url is None) == (self.offline is None):
+            raise ValueError(f"reference {self.key!r}: give either where to read it (url) or why "
+                             "there is no such address (offline), not both or neither")
 
     @property
     def short(self) -> str:
@@ -102,6 +107,8 @@ def _entry(ref: Reference) -> str:
         entry += f" [{label}{ref.url.removeprefix(DOI).removeprefix(GITHUB)}]({ref.url})."
     if ref.code:
         entry += f" Code: [GitHub {ref.code.removeprefix(GITHUB)}]({ref.code})."
+    if ref.offline:
+        entry += f" No link: {ref.offline}."
     return entry
 
 

@@ -20,13 +20,16 @@ SECTION = re.compile(r"^(?P<title>[A-Z][a-z]+)\n(?P<rule>-+)$", re.M)
 
 
 def exported() -> list[tuple[str, object]]:
-    """(qualified name, object) of every function and class a package exports by `__all__`."""
+    """(qualified name, object) of every function and class defined in puzzlelab that a package
+    exports by `__all__` (an alias of a built-in type, such as hanabi's `Card`, has no docstring
+    of its own)."""
     found = []
     for package in PACKAGES:
         module = importlib.import_module(package)
         for name in module.__all__:
             obj = getattr(module, name)
-            if inspect.isfunction(obj) or inspect.isclass(obj):
+            ours = getattr(obj, "__module__", "").startswith("puzzlelab")  # not frozenset aliases
+            if ours and (inspect.isfunction(obj) or inspect.isclass(obj)):
                 found.append((f"{package}.{name}", obj))
     return found
 

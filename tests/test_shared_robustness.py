@@ -401,3 +401,9 @@ def test_sum_row_takes_any_one_dimensional_integer_sequence():
     assert exact_sums.sum_row(keys, [-1, 2], 3) == exact_sums.sum_row(keys, np.array([-1, 2]), 3)
     with pytest.raises(ValueError, match="s must be"):
         exact_sums.sum_row(keys, "12", 3)
+
+
+@pytest.mark.parametrize("links", [{}, {"url": "https://example.org/x", "offline": "why"}])
+def test_a_reference_gives_either_an_address_or_why_it_has_none(links):
+    with pytest.raises(ValueError, match="either where to read it"):
+        sources.Reference("x2000", "X", "A title", "2000", "a venue", **links)
