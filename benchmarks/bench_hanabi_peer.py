@@ -1,7 +1,7 @@
 """Hanabi beside the peer: InfoBot and SmartBot of Quuxplusone/Hanabi (C++) and our strategies.
 
 Quuxplusone's framework (MIT; its README gives InfoBot 20.00 / 24.26 / 24.86 / 24.89 for 2-5
-players) plays the standard rules, as `rules.Game` does. Its source folder is named by
+players) plays the standard rules, as `game.Game` does. Its source folder is named by
 PUZZLELAB_HANABI_PEER (a checkout, or the files of one; nothing is downloaded here); without it
 this benchmark says so in one line and stops. Its commit is read from PUZZLELAB_HANABI_PEER_COMMIT,
 else from git in that folder, else from a file PEER_COMMIT there.
@@ -11,7 +11,7 @@ For 2-5 players, N games each (20,000 by default, `--games`; PUZZLELAB_BENCH_QUI
 - the peer: `make FAST=1 run_InfoBot run_SmartBot` in its folder (the recorded build command),
   then `run_<Bot> --quiet --histogram --seed 1 --games N --every N --players P`: its own deals
   (one std::mt19937 seeded 1, shuffled by its server), the score histogram it prints;
-- ours: every strategy of `OURS` on the seeded deals 0..N-1 (`rules.dealt_deck`).
+- ours: every strategy of `OURS` on the seeded deals 0..N-1 (`game.dealt_deck`).
 
 Each run is a fresh process; its CPU seconds (user + system, by wait4) cover the whole process
 (for ours: the interpreter, imports and the compiled code's cache too). Rows: program, bot or
@@ -26,7 +26,7 @@ peer's Hanabi.h and HanabiServer.cc) deals as `run_<Bot> --seed 1` does, hands e
 peer's server stacked, and writes down every move and what it showed. Decks are our card codes
 (5 * colour + value - 1; the peer's colours red, orange, yellow, green, blue are our Red,
 White, Yellow, Green, Blue), moves our `Move.code`s. tests/test_hanabi_peer_replay.py replays
-them in `rules.Game`, and our games in the peer's server with the harness's replay mode.
+them in `game.Game`, and our games in the peer's server with the harness's replay mode.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Hanabi played (Cox et al. 2015's information strategy): games per second per core.
 
 The compiled strategy (`hat_compiled.play_deals`, numba) against the readable one it is tested
-against move for move (`hat_strategies.play` on the `rules.Game` engine), on the same deals and
+against move for move (`hat_strategies.play` on the `game.Game` engine), on the same deals and
 so the same summed score, for each way of counting the messages; then the compiled strategy
 alone on many deals, and the whole study's sweep (every variant, exact sums) on one and two
 processes. Notes give games per second. Writes data/bench_hanabi_play.csv.

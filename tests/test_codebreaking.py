@@ -18,7 +18,7 @@ from puzzlelab import checks
 from puzzlelab.codebreaking import coins, reference
 from puzzlelab.codebreaking import notebook as explore
 from puzzlelab.codebreaking import tables
-from puzzlelab.codebreaking.game import _repeats_a_row
+from puzzlelab.codebreaking.game_checks import _repeats_a_row
 from puzzlelab.codebreaking.games import mastermind_by_formulas, outcome_clauses
 from puzzlelab.codebreaking.reference import analyze_plain
 from puzzlelab.codebreaking.source import clause_report

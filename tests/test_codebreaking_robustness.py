@@ -18,9 +18,9 @@ from puzzlelab.codebreaking import (Game, analyze, bags_of_gold, bulls_and_cows,
                                     mastermind, optimal, parse)
 from puzzlelab.codebreaking.language import GAMES_DIR
 
-MODULES = ["analysis", "coins", "compiled", "exhaustive", "frontier", "game", "game_files", "games",
-           "language", "notebook", "reference", "source", "strategies", "strings", "sweep",
-           "syntax", "tables"]
+MODULES = ["analysis", "coins", "compiled", "exhaustive", "frontier", "game", "game_checks",
+           "game_files", "games", "language", "notebook", "reference", "source", "strategies",
+           "strings", "sweep", "syntax", "tables"]
 # The command lines recompute data/ when their arguments are valid: tested on bad ones below.
 WRITES_FILES = {("sweep", "main"), ("tables", "sizes_main")}
 PUBLIC = [(m, name, f) for m in MODULES

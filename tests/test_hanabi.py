@@ -286,9 +286,10 @@ def test_command_line_writes_another_study_under_its_own_name(tmp_path, monkeypa
 
 
 def test_the_package_exports_each_name_from_the_module_that_defines_it():
-    from puzzlelab.hanabi import knowledge, model, notebook, solvers, source, tables
+    from puzzlelab.hanabi import (knowledge, model, notebook, partition_views, solvers, source,
+                                  tables)
 
-    modules = (model, solvers, source, knowledge, tables, notebook)
+    modules = (model, solvers, source, knowledge, tables, partition_views, notebook)
     names = [n for m in modules for n in m.__all__ if n in H.__all__]
     assert len(names) == len(set(names)) == len(H.__all__)
     for module in modules:

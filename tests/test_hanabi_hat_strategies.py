@@ -15,7 +15,8 @@ from puzzlelab.hanabi import hat_compiled as C
 from puzzlelab.hanabi import kernels as K
 from puzzlelab.hanabi import hat_strategies as S
 from puzzlelab.hanabi.model import COLOURS, VALUES, hanabi_table
-from puzzlelab.hanabi.rules import CARDS, HINTS, Game, Rules, card_of, touches
+from puzzlelab.hanabi.game import Game
+from puzzlelab.hanabi.rules import CARDS, HINTS, Rules, card_of, touches
 from puzzlelab.hanabi.solvers import compare_hinting, is_sure, partition_size
 
 RNG = np.random.default_rng(2015)

@@ -1,12 +1,12 @@
-"""Cross-engine checks: the peer's games (Quuxplusone/Hanabi) replayed in `rules.Game`, the
-compiled strategy's games replayed in `rules.Game`, and ours in the peer's server.
+"""Cross-engine checks: the peer's games (Quuxplusone/Hanabi) replayed in `game.Game`, the
+compiled strategy's games replayed in `game.Game`, and ours in the peer's server.
 
 data/hanabi_peer_games.csv holds games of the peer's InfoBot and SmartBot, written down by our
 harness inside the peer's server (benchmarks/bench_hanabi_peer.py): the deck, every move and what
 each showed there (the card played or discarded, the slots a hint touched), and the final score.
 Replayed in our engine they must show the same cards, touch the same slots, end on the same move
 and score the same. The compiled strategy's games (`hat_compiled.compiled_moves`) replayed in
-`rules.Game` under the standard rules, Cox et al.'s and the standard ones with three tokens must
+`game.Game` under the standard rules, Cox et al.'s and the standard ones with three tokens must
 be legal move by move, end on the last move and give `play_deals`'s statistics: a rule of the
 compiled engine that drifts from the engine's (the last round, a 5's token, ...) fails here. The
 replay in the peer's server needs its source folder (PUZZLELAB_HANABI_PEER); without it those
@@ -26,9 +26,8 @@ from puzzlelab.hanabi import hat_compiled as C
 from puzzlelab.hanabi import info_compiled as I
 from puzzlelab.hanabi.hat_strategies import PACKINGS
 from puzzlelab.hanabi.model import COLOURS
-from puzzlelab.hanabi.rules import (
-    DECK, HINTS, Game, Move, Rules, card_name, cox_rules, dealt_deck, touches,
-)
+from puzzlelab.hanabi.game import Game, dealt_deck
+from puzzlelab.hanabi.rules import DECK, HINTS, Move, Rules, card_name, cox_rules, touches
 
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_hanabi_peer.py"
 SEEDS = range(24)  # deals per player count, rule set and way of counting messages

@@ -1,4 +1,4 @@
-"""Hostile but fair calls of every public function of Hanabi played (rules, hat_strategies,
+"""Hostile but fair calls of every public function of Hanabi played (rules, game, hat_strategies,
 hat_compiled, hat_sweep, info_compiled): a result, or a ValueError / TypeError with a message,
 in time."""
 
@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 from robustness import any_value, public_callables, refused_quickly, well_behaved
 
 from puzzlelab import checks
+from puzzlelab.hanabi import game as engine
 from puzzlelab.hanabi import hat_compiled, hat_strategies, hat_sweep, info_compiled, rules, tables
 
-MODULES = (rules, hat_strategies, hat_compiled, hat_sweep, info_compiled)
+MODULES = (rules, engine, hat_strategies, hat_compiled, hat_sweep, info_compiled)
 # Sweeps over thousands of deals are legitimate but long: tests/test_hanabi_hat_sweep.py
 # checks their arguments.
 SKIP = {"game_sums"}
@@ -21,7 +22,7 @@ CALLABLES = [(f"{m.__name__}.{name}", f) for m in MODULES for name, f in public_
              if name not in SKIP]
 PLAUSIBLE = st.sampled_from([
     2, 3, 5, 0, 24, 25, "plain", "mixed", "information", "recommendation", "R1", "Red",
-    rules.Rules(3), rules.Game(2, 0), rules.Move.play(0), [0, 1, 2], range(3), [0] * 5,
+    rules.Rules(3), engine.Game(2, 0), rules.Move.play(0), [0, 1, 2], range(3), [0] * 5,
     hat_strategies.ALL_CARDS, [hat_strategies.ALL_CARDS] * 4, "plain, Cox rules",
 ])
 ARGUMENT = st.one_of(any_value(), PLAUSIBLE)
@@ -41,7 +42,7 @@ def test_public_functions_return_or_refuse_clearly(name, function, args):
 # --- issue 27 (defects 8, 9): the records of a game refuse fields of the wrong kind -------------
 
 
-def _view_fields(game: rules.Game) -> dict:
+def _view_fields(game: engine.Game) -> dict:
     view = game.view(1)
     return {name: getattr(view, name) for name in view.__dataclass_fields__}
 
@@ -58,8 +59,8 @@ def _view_fields(game: rules.Game) -> dict:
 def test_issue27_a_view_refuses_a_wrong_field(field, value, words):
     game = hat_strategies.play(3, 0).game
     fields = _view_fields(game)
-    assert rules.View(**fields) == game.view(1)  # the fields of a real view pass
-    refused_quickly(lambda: rules.View(**{**fields, field: value}), ValueError, words)
+    assert engine.View(**fields) == game.view(1)  # the fields of a real view pass
+    refused_quickly(lambda: engine.View(**{**fields, field: value}), ValueError, words)
 
 
 def test_issue27_a_view_names_a_history_item_that_is_no_turn():
@@ -67,16 +68,16 @@ def test_issue27_a_view_names_a_history_item_that_is_no_turn():
     fields = _view_fields(game)
     history = list(fields["history"])
     history[2] = "turn 2"
-    refused_quickly(lambda: rules.View(**{**fields, "history": tuple(history)}),
+    refused_quickly(lambda: engine.View(**{**fields, "history": tuple(history)}),
                     checks.ArgumentTypeError, r"View.history\[2\] must be a Turn")
 
 
 def test_issue27_turns_plans_and_hat_steps_refuse_wrong_kinds():
-    refused_quickly(lambda: rules.Turn("", 0, rules.Move.play(0)), checks.ArgumentTypeError,
+    refused_quickly(lambda: engine.Turn("", 0, rules.Move.play(0)), checks.ArgumentTypeError,
                     "Turn.turn must be an integer")
-    refused_quickly(lambda: rules.Turn(0, 0, np.uint8(255)), checks.ArgumentTypeError,
+    refused_quickly(lambda: engine.Turn(0, 0, np.uint8(255)), checks.ArgumentTypeError,
                     "Turn.move must be a Move")
-    refused_quickly(lambda: rules.Turn(0, 0, rules.Move.play(0), card=25), ValueError,
+    refused_quickly(lambda: engine.Turn(0, 0, rules.Move.play(0), card=25), ValueError,
                     "Turn.card")
     refused_quickly(lambda: hat_strategies.HatPlan({"a": 1}, -1, -7, "a/b", None),
                     checks.ArgumentTypeError, "HatPlan.hinter must be an integer")
@@ -97,7 +98,7 @@ def test_issue27_decode_refuses_a_plan_without_the_viewers_values():
     bare = hat_strategies.HatPlan(plan.hinter, plan.order, plan.groups, {}, {})
     viewer = next(p for p in plan.order)
     other = next(p for p in plan.order if p != viewer)
-    view = rules.Game(3, 0).view(viewer)
+    view = engine.Game(3, 0).view(viewer)
     assert other in view.others
     refused_quickly(lambda: hat_strategies.decode(bare, 0, view), ValueError,
                     f"tells player {other} about no card")

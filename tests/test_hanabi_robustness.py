@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 from robustness import any_value, public_callables, well_behaved
 
 from puzzlelab import hanabi as H
-from puzzlelab.hanabi import knowledge, model, notebook, reference, solvers, source, tables
+from puzzlelab.hanabi import (knowledge, model, notebook, partition_views, reference, solvers,
+                              source, tables)
 
-MODULES = (model, solvers, source, knowledge, tables, notebook, reference)
+MODULES = (model, solvers, source, knowledge, tables, partition_views, notebook, reference)
 CALLABLES = [(f"{m.__name__}.{name}", f) for m in MODULES for name, f in public_callables(m)]
 # Keywords that keep legitimate but long work short (a study of 1 table per point, few tries).
 SHORT = {"hint_capacity_study": {"samples": 1}, "mixing_gain_example": {"max_tries": 20}}

@@ -1,4 +1,4 @@
-"""The Hanabi engine (puzzlelab.hanabi.rules) against games worked out by hand.
+"""The Hanabi engine (puzzlelab.hanabi.game, .rules) against games worked out by hand.
 
 Each scripted game stacks the deck (the first cards named below, the rest in `DECK` order),
 plays a move list and compares the final state with what the rules give, turn by turn, as
@@ -15,9 +15,9 @@ from collections import Counter
 
 import pytest
 
+from puzzlelab.hanabi.game import Game, dealt_deck
 from puzzlelab.hanabi.rules import (
-    CARDS, DECK, HINTS, PERFECT, Game, Move, Rules, card_name, card_of, cox_rules, dealt_deck,
-    touches,
+    CARDS, DECK, HINTS, PERFECT, Move, Rules, card_name, card_of, cox_rules, touches,
 )
 
 
@@ -61,7 +61,7 @@ def test_a_seed_deals_the_same_deck_and_different_seeds_differ():
 
 
 def test_the_deal_does_not_depend_on_the_hash_seed():
-    code = ("from puzzlelab.hanabi.rules import dealt_deck; "
+    code = ("from puzzlelab.hanabi.game import dealt_deck; "
             "print(dealt_deck(12345), dealt_deck(0))")
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True, env={**os.environ, "PYTHONHASHSEED": h}).stdout

@@ -1,6 +1,6 @@
 """The strong information strategy (puzzlelab.hanabi.info_compiled) against the game engine.
 
-Every compiled game is replayed move by move in `rules.Game`, which checks each move's
+Every compiled game is replayed move by move in `game.Game`, which checks each move's
 legality and keeps its own score: the compiled rules (plays, discards, tokens, fuses, drawing,
 the end) must agree with the engine's on every deal. Inside the compiled game every hint's
 values are read back by each teammate's own splitting of the sum, and public knowledge is
@@ -15,7 +15,8 @@ import pytest
 
 from puzzlelab.hanabi import hat_sweep
 from puzzlelab.hanabi import info_compiled as I
-from puzzlelab.hanabi.rules import Game, Rules, cox_rules
+from puzzlelab.hanabi.game import Game
+from puzzlelab.hanabi.rules import Rules, cox_rules
 
 
 def replayed(rules: Rules, seed: int, hints: str) -> Game:

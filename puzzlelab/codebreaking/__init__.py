@@ -8,7 +8,8 @@ Modules and roles: see the README's layout table.
 from ..lazy import exports
 
 _EXPORTS = {
-    "Analysis": "game", "Game": "game", "Symmetry": "game", "well_formed_table": "game",
+    "Analysis": "game", "Game": "game", "Symmetry": "game_checks",
+    "well_formed_table": "game_checks",
     "bags_of_gold": "games", "black_peg_mastermind": "games", "bulls_and_cows": "games",
     "counterfeit_coin": "games", "mastermind": "games",
     "parse": "language",

@@ -28,7 +28,8 @@ from itertools import chain, combinations, permutations, product
 import numpy as np
 
 from .. import checks
-from .game import Game, Symmetry, well_formed_table
+from .game import Game
+from .game_checks import Symmetry, well_formed_table
 from .strings import black_white, check_fits, marker_lut, string_rule
 
 __all__ = ["COIN_OUTCOMES", "MAX_CODES", "MAX_PEGS", "MAX_SYMMETRY_ENTRIES", "MAX_WEIGHINGS",

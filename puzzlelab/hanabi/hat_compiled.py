@@ -1,6 +1,6 @@
 """The information strategy compiled (numba): the same games as `hat_strategies`, fast.
 
-`hat_strategies.InformationTeam` plays a game on the `rules.Game` engine in readable Python;
+`hat_strategies.InformationTeam` plays a game on the `game.Game` engine in readable Python;
 this module plays the same game, move for move, on arrays, for the study over tens of
 thousands of deals (the tests replay dozens of deals both ways and compare every move).
 Its sure groups are `kernels.sure_partition`, `solvers.max_hint_partition` written again over
@@ -24,7 +24,8 @@ from .kernels import (
     critical_card, dead_card, game_stats, new_game, own_masks, playable_card, popcount, seen_by,
     single_card, sure_partition, unseen_copies,
 )
-from .rules import CARDS, HINTS, Move, Rules, as_rules, dealt_deck
+from .game import dealt_deck
+from .rules import CARDS, HINTS, Move, Rules, as_rules
 
 __all__ = ["BITS_SCALE", "ENDS", "MAX_TURNS", "STATS", "compiled_moves", "play_deals"]
 
@@ -266,7 +267,7 @@ def play_deals(rules: Rules | int, seeds: Sequence[int], packing: str = "plain")
     rules : Rules or int
         The rules, or a number of players (2 to 5) for the standard rules.
     seeds : sequence of int
-        The deals: deal i is `rules.dealt_deck(seeds[i])`.
+        The deals: deal i is `game.dealt_deck(seeds[i])`.
     packing : str
         How the messages are counted (`hat_strategies.PACKINGS`): "plain" two groups per
         teammate as published, "mixed" the largest partition, "separate" colours and values

@@ -44,7 +44,8 @@ from dataclasses import dataclass, field
 
 from .. import checks
 from .model import COLOURS, COPIES, VALUES, hanabi_table, project
-from .rules import CARDS, HINTS, Game, Move, Rules, Turn, View, card_name, touches
+from .game import Game, Turn, View
+from .rules import CARDS, HINTS, Move, Rules, card_name, touches
 from .solvers import max_hint_partition
 
 __all__ = [

@@ -1,6 +1,6 @@
 """The hat strategies played over many seeded deals: exact sums per player count and variant.
 
-Every variant plays the same deals (deal i is `rules.dealt_deck(i)`), so the variants are
+Every variant plays the same deals (deal i is `game.dealt_deck(i)`), so the variants are
 compared deal by deal. A block of deals is kept as exact integer sums (`exact_sums`) of each
 per-deal quantity: the score under both conventions, perfect games, fuses burnt, hints, the
 bits the hints carried (log2 of the modulus, in 1/1024 bit) and the messages, and the paired

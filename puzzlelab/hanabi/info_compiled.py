@@ -28,7 +28,7 @@ O'Dwyer (Quuxplusone/Hanabi's InfoBot, 2018), written anew over 25-bit possibili
   teammate needed a hint.
 
 `play_deals(rules, seeds, hints)` returns one row of `hat_compiled.STATS` per deal;
-`compiled_moves(rules, seed, hints)` the moves of one deal, which `rules.Game` replays.
+`compiled_moves(rules, seed, hints)` the moves of one deal, which `game.Game` replays.
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ from .kernels import (
     unseen_copies,
 )
 from .questions import board_sets, hat_sum, known, odds
-from .rules import CARDS, Move, Rules, as_rules, dealt_deck
+from .game import dealt_deck
+from .rules import CARDS, Move, Rules, as_rules
 
 __all__ = ["BITS_SCALE", "ENDS", "HINT_COUNTS", "STATS", "compiled_moves", "play_deals"]
 
@@ -443,7 +444,7 @@ def play_deals(rules: Rules | int, seeds: Sequence[int], hints: str = "best") ->
     rules : Rules or int
         The rules of play; a number of players (2 to 5) stands for the standard rules.
     seeds : sequence of int
-        Which deals: row i plays `rules.dealt_deck(seeds[i])`.
+        Which deals: row i plays `game.dealt_deck(seeds[i])`.
     hints : str
         How many messages a hint carries to each teammate (`HINT_COUNTS`): "cox" two, "index"
         three or four read from a named card, "packing" the largest partition into sure
@@ -495,14 +496,14 @@ def compiled_moves(rules: Rules | int, seed: int, hints: str = "best") -> list[M
     rules : Rules or int
         The rules, or a number of players (2 to 5).
     seed : int
-        The deal, `rules.dealt_deck(seed)`.
+        The deal, `game.dealt_deck(seed)`.
     hints : str
         The count of messages per teammate (`HINT_COUNTS`).
 
     Returns
     -------
     list of rules.Move
-        Every move in turn order; `rules.Game` replays them to the same end.
+        Every move in turn order; `game.Game` replays them to the same end.
 
     Raises
     ------
@@ -511,7 +512,7 @@ def compiled_moves(rules: Rules | int, seed: int, hints: str = "best") -> list[M
 
     Examples
     --------
-    >>> from puzzlelab.hanabi.rules import Game
+    >>> from puzzlelab.hanabi.game import Game
     >>> game = Game(2, seed=7)
     >>> for move in compiled_moves(2, 7):
     ...     _ = game.apply(move)
