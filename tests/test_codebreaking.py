@@ -19,7 +19,7 @@ from puzzlelab.codebreaking import coins, reference
 from puzzlelab.codebreaking import notebook as explore
 from puzzlelab.codebreaking import tables
 from puzzlelab.codebreaking.game_checks import _repeats_a_row
-from puzzlelab.codebreaking.games import mastermind_by_formulas, outcome_clauses
+from puzzlelab.codebreaking.formulas import mastermind_by_formulas, outcome_clauses
 from puzzlelab.codebreaking.reference import analyze_plain
 from puzzlelab.codebreaking.source import clause_report
 from puzzlelab.paths import DATA

@@ -335,7 +335,7 @@ def test_the_peer_rules_reference_checks_its_game_strategy_and_first_guess():
 
 def test_mastermind_by_formulas_refuses_a_size_beyond_its_budget_up_front():
     """Found by the fuzz: 5×6 evaluated 6e7 (guess, code) pairs for minutes."""
-    from puzzlelab.codebreaking.games import mastermind_by_formulas
+    from puzzlelab.codebreaking.formulas import mastermind_by_formulas
     with pytest.raises(ValueError, match="pairs"):
         mastermind_by_formulas(5, 6)
 

@@ -249,6 +249,11 @@ def check_outcome_table(
 def check_symmetry_shapes(sym: Symmetry, n_codes: int, n_exp: int, name: str) -> None:
     """Each row of the symmetry a permutation of the codes (of the experiments), one per code
     (per experiment)."""
+    if not isinstance(sym, Symmetry):
+        raise checks.ArgumentTypeError(f"sym must be a Symmetry, got {type(sym).__name__}")
+    name = checks.text(name, "name")
+    n_codes = checks.integer(n_codes, "n_codes", low=0)
+    n_exp = checks.integer(n_exp, "n_exp", low=0)
     if sym.code_perms.ndim != 2 or sym.code_perms.shape[1] != n_codes:
         raise ValueError(f"{name}: symmetry code permutations must have {n_codes} columns")
     if sym.experiment_perms.shape != (sym.code_perms.shape[0], n_exp):

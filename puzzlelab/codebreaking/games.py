@@ -4,7 +4,7 @@
   is heavier) or Example 9 (x_i = coin i is lighter, y_i = coin i is heavier); both evaluate
   the thesis's outcome formulas on every valuation.
 - `mastermind(pegs, colors)`: Example 10 (x_{i,j} = peg i has colour j); the outcome is the
-  (black, white) count; `mastermind_by_formulas` evaluates Example 11's formulas instead.
+  (black, white) count (`formulas` evaluates Example 11's formulas instead).
 - `black_peg_mastermind`, `bulls_and_cows`, `bags_of_gold`: three more games of §2.3.
 
 Mastermind, black-peg Mastermind and Bulls and Cows (up to 8 pegs and 127 colours) carry a
@@ -34,7 +34,7 @@ from .strings import black_white, check_fits, marker_lut, string_rule
 
 __all__ = ["COIN_OUTCOMES", "MAX_CODES", "MAX_PEGS", "MAX_SYMMETRY_ENTRIES", "MAX_WEIGHINGS",
            "bags_of_gold", "black_peg_mastermind", "bulls_and_cows", "check_size",
-           "counterfeit_coin", "mastermind", "mastermind_by_formulas", "outcome_clauses"]
+           "colour_strings", "counterfeit_coin", "mastermind"]
 
 MAX_CODES = 6000  # codes of a game that needs an explicit codes × experiments table
 STRING_PEGS, STRING_COLORS = 8, 127  # the engine packs a code into a 64-bit word, a byte per peg
@@ -212,7 +212,6 @@ def _mirror_normal(roles: np.ndarray) -> np.ndarray:
 
 
 # --- Mastermind ----------------------------------------------------------------------------
-FORMULA_PAIRS = 2 * 10**6  # (guess, code) pairs the formulas are evaluated on (4×6: 1.7e6, seconds)
 def colour_strings(pegs: int, colors: int, distinct: bool = False) -> np.ndarray:
     """All colour strings of length pegs, lexicographic (optionally without repeats)."""
     pegs, colors = check_size(pegs, colors, distinct)
@@ -469,63 +468,6 @@ def _string_keys(strings: np.ndarray, colors: int) -> np.ndarray:
     return strings.astype(np.int64) @ ((colors + 1) ** np.arange(strings.shape[1], dtype=np.int64))
 
 
-def mastermind_by_formulas(pegs: int, colors: int) -> np.ndarray:
-    """Outcome table of Mastermind from Example 11's formulas, evaluated on every valuation x_{i,j}.
-
-    Outcome (b, t): Exactly_b{f_i($i)} ∧ Exactly_t of {AtLeast_l(x_{1,j},…,x_{n,j}) | l ≤ k_j},
-    where k_j is the number of pegs of colour j in the guess. Returns table[guess, code] = index
-    of (b, w = t − b) in the order of `mastermind(pegs, colors).outcome_labels`.
-
-    Parameters
-    ----------
-    pegs : int
-        Pegs n: the variables x_{i,j} have i = 1..n.
-    colors : int
-        Colours m: j = 1..m.
-
-    Returns
-    -------
-    numpy.ndarray
-        table[guess, code], int16.
-
-    Raises
-    ------
-    ValueError
-        If a size is out of range (`check_size`) or there are more than `FORMULA_PAIRS`
-        (guess, code) pairs, 2 x 10^6 (4×6 is the largest).
-
-    Examples
-    --------
-    The thesis's formulas give the markers counted directly:
-
-    >>> table = mastermind_by_formulas(3, 3)
-    >>> bool((table == mastermind(3, 3).outcome_table).all())
-    True
-
-    References
-    ----------
-    Klimoš (2014), master's thesis (source document 001), Example 11.
-    """
-    pegs, colors = check_size(pegs, colors)
-    checks.within_budget(f"Mastermind {pegs}×{colors} by formulas (guess, code) pairs",
-                         (colors**pegs) ** 2, FORMULA_PAIRS, unit="pairs", largest="4×6")
-    strings = colour_strings(pegs, colors)
-    _, x = _one_hot(strings, colors)
-    x = x.reshape(len(strings), pegs, colors)  # x[code, i, j]
-    pairs = [(b, w) for b in range(pegs + 1) for w in range(pegs + 1 - b)]
-    table = np.zeros((len(strings), len(strings)), dtype=np.int16)
-    for g, guess in enumerate(strings):
-        f_ii = x[:, np.arange(pegs), guess - 1]  # f_i($i) = x_{i, p[i]}, per code
-        blacks = f_ii.sum(1)
-        k = np.bincount(guess - 1, minlength=colors)
-        per_colour = x.sum(1)  # pegs of colour j in the code
-        atleast = [per_colour[:, j] >= l for j in range(colors) for l in range(1, k[j] + 1)]
-        totals = np.sum(atleast, axis=0) if atleast else np.zeros(len(strings), int)
-        satisfied = np.stack([(blacks == b) & (totals == b + w) for b, w in pairs])
-        table[g] = well_formed_table(satisfied[None])[0]
-    return table
-
-
 # --- Bags of Gold ---------------------------------------------------------------------------
 def bags_of_gold(bags: int, max_take: int) -> Game:
     """Bags of Gold (§2.3): one bag holds light coins; weigh 0..max_take coins of each.
@@ -576,59 +518,3 @@ def bags_of_gold(bags: int, max_take: int) -> Game:
         [f"{d} g light" for d in range(max_take + 1)],
         code_names=[f"bag {i}" for i in range(1, bags + 1)],
     )
-
-
-def outcome_clauses(pegs: int, b: int, w: int, *, drop_contradictions: bool = True) -> int:
-    """How many conjunctions Example 10's algorithm puts into Outcome(b, w) (the thesis: '??').
-
-    One per choice of black positions B (|B| = b) and white pairs W ⊆ P × P (|W| = w, a
-    partial matching avoiding B). A pair (i, i) gives the clause ¬f_i($i) ∧ f_i($i), which is
-    unsatisfiable; `drop_contradictions` leaves those out.
-
-    Parameters
-    ----------
-    pegs : int
-        Pegs, 1 to 8.
-    b, w : int
-        Black and white markers, b + w ≤ `pegs`.
-    drop_contradictions : bool
-        Whether to leave out the unsatisfiable clauses.
-
-    Returns
-    -------
-    int
-        The number of conjunctions.
-
-    Raises
-    ------
-    ValueError
-        If `pegs` is out of range, or b or w is negative or b + w exceeds `pegs`.
-
-    Examples
-    --------
-    On 4 pegs, "0B4W" has the 9 derangements of the pegs; "3B1W" has 4 clauses, one per
-    choice of the black pegs, and each pairs the last peg with itself: a contradiction.
-
-    >>> outcome_clauses(4, 0, 4), outcome_clauses(4, 3, 1)
-    (9, 0)
-    >>> outcome_clauses(4, 3, 1, drop_contradictions=False)
-    4
-
-    References
-    ----------
-    Klimoš (2014), master's thesis (source document 001), Example 10.
-    """
-    pegs = _positive("pegs", pegs, high=8)
-    b, w = checks.integer(b, "b"), checks.integer(w, "w")
-    if b < 0 or w < 0 or b + w > pegs:
-        raise ValueError(f"Outcome({b}, {w}) needs 0 ≤ b, w and b + w ≤ {pegs}")
-    drop_contradictions = checks.boolean(drop_contradictions, "drop_contradictions")
-    count = 0
-    for black in combinations(range(pegs), b):
-        rest = [p for p in range(pegs) if p not in black]
-        for guess_side in combinations(rest, w):
-            for code_side in permutations(rest, w):
-                if drop_contradictions and any(i == j for i, j in zip(guess_side, code_side)):
-                    continue
-                count += 1
-    return count
