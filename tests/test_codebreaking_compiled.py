@@ -18,7 +18,8 @@ from puzzlelab import checks
 from puzzlelab.codebreaking import analysis, notebook, strings, tables
 from puzzlelab.codebreaking import (STRATEGIES, analyze, bags_of_gold, black_peg_mastermind,
                                     bulls_and_cows, counterfeit_coin, compiled, mastermind)
-from puzzlelab.codebreaking.analysis import TABLE_CODES, _choose, _table_play, choose, simulate
+from puzzlelab.codebreaking.analysis import (TABLE_CODES, analyze_by_bincount, choose,
+                                             choose_by_table, simulate)
 from puzzlelab.codebreaking.games import colour_strings
 from puzzlelab.codebreaking.strings import black_white
 from puzzlelab.codebreaking.language import GAMES_DIR, load
@@ -97,12 +98,12 @@ SMALL_GAMES = ([mastermind(a, b) for a, b in ((2, 3), (3, 3), (3, 4), (4, 4), (4
 
 @pytest.mark.parametrize("game", SMALL_GAMES, ids=lambda g: g.name)
 def test_small_games_played_over_the_table_as_by_the_compiled_engine(game):
-    """What a fresh process's `analyze` runs on a small game (`_table_play`, numpy alone) gives
+    """What a fresh process's `analyze` runs on a small game (`analyze_by_bincount`, numpy alone) gives
     the compiled engine's analysis: lengths, tree node for node, total, worst, histogram."""
     assert game.n_codes <= TABLE_CODES
     assert game.n_codes * game.n_experiments <= TABLE_CODES**2
     for strategy in STRATEGIES:
-        table = _table_play(game, scoring(strategy), strategy)
+        table = analyze_by_bincount(game, strategy)
         engine = compiled.analyze(game, strategy)
         assert_same(engine, table)
         assert (table.total, table.worst) == (engine.total, engine.worst)
@@ -112,7 +113,7 @@ def test_small_games_played_over_the_table_as_by_the_compiled_engine(game):
 def test_parsed_games_played_over_the_table_as_by_the_compiled_engine(path):
     game = load(path)
     for strategy in STRATEGIES:
-        table = _table_play(game, scoring(strategy), strategy)
+        table = analyze_by_bincount(game, strategy)
         assert_same(compiled.analyze(game, strategy), table)
 
 
@@ -238,7 +239,7 @@ def test_choices_and_plays_agree_with_the_table(game_key, strategy, seed):
     rng = np.random.default_rng(seed)
     live = np.sort(rng.choice(table_game.n_codes, size=rng.integers(1, table_game.n_codes + 1),
                               replace=False))
-    assert choose(string_game, live, strategy) == _choose(table_game, live, scoring(strategy))
+    assert choose(string_game, live, strategy) == choose_by_table(table_game, live, strategy)
     code = int(rng.integers(table_game.n_codes))
     pd.testing.assert_frame_equal(simulate(string_game, strategy, code),
                                   simulate(table_game, strategy, code))
