@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzlelab import checks
-from puzzlelab.codebreaking import analysis, notebook, strings, tables
+from puzzlelab.codebreaking import (analysis, engine_arrays, notebook, score_kernels, strings,
+                                    tables)
 from puzzlelab.codebreaking import (STRATEGIES, analyze, bags_of_gold, black_peg_mastermind,
                                     bulls_and_cows, counterfeit_coin, compiled, mastermind)
 from puzzlelab.codebreaking.analysis import (TABLE_CODES, analyze_by_bincount, choose,
@@ -180,16 +181,16 @@ def test_a_game_that_cannot_tell_codes_apart_is_refused_alike():
 @given(st.lists(st.integers(0, 40), min_size=1, max_size=40))
 def test_entropy_scores_agree_bit_for_bit(counts):
     counts = np.array(counts, dtype=np.int64)
-    clogc = compiled._clogc(int(counts.max()) + 1)
+    clogc = engine_arrays.clogc_table(int(counts.max()) + 1)
     expected = entropy(counts[None, :])[0]
-    assert compiled._entropy_score(counts, len(counts), clogc, np.empty(len(counts))) == expected
+    assert score_kernels.entropy_score(counts, len(counts), clogc, np.empty(len(counts))) == expected
 
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(1, 600), st.integers(0, 2**32 - 1))
 def test_pairwise_sum_follows_numpy(n, seed):
     values = np.random.default_rng(seed).random(n) * 1000
-    assert compiled._pairwise(values, n) == values[None, :].sum(axis=1)[0]
+    assert score_kernels.pairwise_sum(values, n) == values[None, :].sum(axis=1)[0]
 
 
 @settings(max_examples=40, deadline=None)
@@ -301,10 +302,10 @@ def test_fixing_permutations_keep_the_set():
 @pytest.mark.parametrize("kind,a,b", [("Mastermind", 3, 4), ("Mastermind", 4, 5),
                                       ("Bulls and Cows", 4, 6)])
 def test_colours_in_common_counted_without_the_multiset_table(kind, a, b, monkeypatch):
-    monkeypatch.setattr(compiled, "MAX_MULTISETS", 0)  # as for many colours: count colour by colour
+    monkeypatch.setattr(engine_arrays, "MAX_MULTISETS", 0)  # as for many colours: count colour by colour
     table_game, _ = string_twins(kind, a, b)
     game = STRING_GAMES[kind][0](a, b)
-    assert compiled.kernel(game).mode == compiled.STRINGS_BY_COLOUR
+    assert compiled.kernel(game).mode == engine_arrays.STRINGS_BY_COLOUR
     for strategy in STRATEGIES:
         assert_same(analyze_table(table_game, strategy), compiled.analyze(game, strategy))
 

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from numba import njit
 
 from puzzlelab.codebreaking import (STRATEGIES, black_peg_mastermind, bulls_and_cows,
-                                    counterfeit_coin, compiled, mastermind)
+                                    compiled, counterfeit_coin, engine_arrays, float32_ranks,
+                                    mastermind)
 from puzzlelab.codebreaking.analysis import choose_by_table, play_tree
 from puzzlelab.codebreaking.reference import (analyze_table, fma32, logf, mikemag_rank,
                                               play_mikemag)
@@ -115,7 +116,7 @@ def test_mikemag_ranks_single_precision_sums_not_exact_ones():
              for x in sizes]
     single = [mikemag_rank(x, int(x.sum()), "exp-models") for x in sizes]
     assert single != exact  # the rules differ from exact arithmetic somewhere in this range
-    fast = [compiled._mikemag_rank(x, np.arange(3), int(x.sum()), 4, np.zeros(0, np.float32))
+    fast = [float32_ranks.mikemag_rank(x, np.arange(3), int(x.sum()), 4, np.zeros(0, np.float32))
                 for x in sizes]
     assert fast == single
 
@@ -128,8 +129,8 @@ def test_compiled_mikemag_ranks_agree_with_the_reference(counts):
     if s == 0:
         return
     for strategy, code in (("exp-models", 4), ("ent-models", 5)):
-        fast = compiled._mikemag_rank(counts, np.arange(len(counts)), s, code,
-                                      compiled._logs(s, code))
+        fast = float32_ranks.mikemag_rank(counts, np.arange(len(counts)), s, code,
+                                      float32_ranks.single_logs(s, code))
         assert fast == mikemag_rank(counts, s, strategy)
 
 
@@ -138,7 +139,7 @@ compiled.load()  # numba's functions now: the jitted helper below reaches one by
 
 @njit
 def compiled_fma(a, b, c):
-    return compiled._fma32(a, b, c)
+    return float32_ranks.fma32(a, b, c)
 
 
 @settings(max_examples=200, deadline=None)
@@ -150,7 +151,7 @@ def test_single_precision_fused_multiply_add_is_exactly_rounded(a, b, c):
 
 def test_single_precision_logarithm_is_the_c_library_one():
     s = 997
-    logs = compiled._logs(s, 5)
+    logs = float32_ranks.single_logs(s, 5)
     assert logs.dtype == np.float32
     assert all(logs[c] == logf(np.float32(np.float32(c) / np.float32(s))) for c in range(1, s + 1))
 
@@ -164,7 +165,7 @@ MANY_COLOURS = [(mastermind, 2, 9), (mastermind, 3, 9), (black_peg_mastermind, 3
 def test_past_eight_colours_or_seven_pegs_the_other_loops_agree(make, a, b, multisets,
                                                                  monkeypatch):
     if not multisets:
-        monkeypatch.setattr(compiled, "MAX_MULTISETS", 0)
+        monkeypatch.setattr(engine_arrays, "MAX_MULTISETS", 0)
     table_game, game = twins(make, a, b)
     for strategy in STRATEGIES:
         assert_same(analyze_table(table_game, strategy), compiled.analyze(game, strategy))
@@ -179,7 +180,7 @@ STRING_MAKERS = {"Mastermind": mastermind, "Bulls and Cows": bulls_and_cows,
 def test_absent_colours_leave_the_analysis_unchanged(key, monkeypatch):
     game = STRING_MAKERS[key[0]](*key[1:])  # a game of this test's own: its kernel is changed
     with_absent = {s: compiled.analyze(game, s) for s in STRATEGIES}
-    monkeypatch.setitem(compiled._KERNELS, game,
+    monkeypatch.setitem(engine_arrays._KERNELS, game,
                         dataclasses.replace(compiled.kernel(game), absent_rule=0))
     for s in STRATEGIES:
         assert_same(with_absent[s], compiled.analyze(game, s))

@@ -266,6 +266,15 @@ _LIBM = ctypes.CDLL(ctypes.util.find_library("m"))
 _LIBM.logf.restype, _LIBM.logf.argtypes = ctypes.c_float, [ctypes.c_float]
 
 
+def _single(x: object, name: str) -> np.float32:
+    """`x` if it is a finite numpy.float32 (what Magruder's program's sums hold)."""
+    if not isinstance(x, np.float32):
+        raise checks.ArgumentTypeError(f"{name} must be a numpy.float32, got {x!r}")
+    if not np.isfinite(x):
+        raise ValueError(f"{name} must be finite, got {x!r}")
+    return x
+
+
 def logf(x: np.float32) -> np.float32:
     """The C library's single-precision logarithm.
 
@@ -279,6 +288,13 @@ def logf(x: np.float32) -> np.float32:
     numpy.float32
         `logf(x)` from the C library (libm), as Magruder's program computes it.
 
+    Raises
+    ------
+    ArgumentTypeError
+        If `x` is not a numpy.float32.
+    ValueError
+        If `x` is not finite.
+
     Examples
     --------
     >>> import numpy as np
@@ -289,6 +305,7 @@ def logf(x: np.float32) -> np.float32:
     ----------
     ISO C `logf` (C99 §7.12.6.7); Magruder, github.com/mikemag/Mastermind, `algos.hpp`.
     """
+    x = _single(x, "x")
     return np.float32(_LIBM.logf(float(x)))
 
 
@@ -306,6 +323,13 @@ def fma32(a: np.float32, b: np.float32, c: np.float32) -> np.float32:
         The exact a·b + c (in rational arithmetic) rounded once to the nearest single-precision
         number, ties to the even one.
 
+    Raises
+    ------
+    ArgumentTypeError
+        If an argument is not a numpy.float32.
+    ValueError
+        If an argument is not finite.
+
     Examples
     --------
     >>> import numpy as np
@@ -318,6 +342,7 @@ def fma32(a: np.float32, b: np.float32, c: np.float32) -> np.float32:
     ----------
     IEEE 754-2008, §5.4.1 (fusedMultiplyAdd); ISO C `fmaf` (C99 §7.12.13.1).
     """
+    a, b, c = _single(a, "a"), _single(b, "b"), _single(c, "c")
     exact = Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c))
     near = np.float32(float(exact))
     up, down = np.nextafter(near, np.float32(np.inf)), np.nextafter(near, np.float32(-np.inf))
