@@ -188,7 +188,7 @@ class PublicKnowledge:
         """The viewing player's own cards as he knows them: the public masks with every card he
         sees (the other hands too) counted out."""
         if not isinstance(view, View):
-            raise checks.ArgumentTypeError(f"view must be a rules.View, got {view!r}")
+            raise checks.ArgumentTypeError(f"view must be a View (hanabi.game.Game.view), got {view!r}")
         if view.player >= len(self.masks) or len(self.masks[view.player]) != view.hand_size:
             raise ValueError(f"the view of player {view.player} is not of this knowledge's game")
         seen = _used(view.fireworks, view.discards)

@@ -211,7 +211,7 @@ def _plan(plan: object) -> HatPlan:
 
 
 def _view(view: object) -> View:
-    return checks.instance(view, "view", View, "a rules.View (Game.view)")
+    return checks.instance(view, "view", View, "a View (hanabi.game.Game.view)")
 
 
 def hand_value(plan: HatPlan, player: int, hand: Sequence[int]) -> int:
