@@ -336,6 +336,23 @@ def test_plot_scaling_draws_both_engines_and_refuses_other_tables():
             notebook.plot_scaling(bench, outside=wrong)
 
 
+def test_warming_first_empties_numba_s_cache_of_the_engine_modules_only(tmp_path, monkeypatch):
+    """numba reuses a kernel's cached code after an edit of one it calls in another file, so the
+    install step removes the cache files of every engine module (`native.SOURCES`) first."""
+    from puzzlelab.codebreaking import native, warm
+
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+    engine = [f"{name[:-3]}.{kernel}-12.py311.{kind}" for name in native.SOURCES
+              for kernel, kind in (("_scan", "nbi"), ("_scan.some_key", "nbc"))]
+    others = ["game.py311.pyc", "kernels.single_card-40.py311.nbi", "compiled_x.f-1.py311.nbi"]
+    for name in engine + others:
+        (cache / name).write_bytes(b"")
+    monkeypatch.setattr(native, "HERE", tmp_path)
+    assert warm.clear_cache() == len(engine) == 2 * len(native.SOURCES)
+    assert sorted(p.name for p in cache.iterdir()) == sorted(others)
+
+
 @pytest.mark.parametrize("pegs, colors", [(3, 4), (4, 5), (2, 9)])
 def test_the_walk_built_at_install_plays_numba_s_tree(monkeypatch, pegs, colors):
     """The ahead-of-time walk (`native`) and numba's give the same lengths and tree, every rank."""
