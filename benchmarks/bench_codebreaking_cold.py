@@ -9,11 +9,11 @@ fresh processes, interleaved, each timed from its start to its end (wall clock):
 - the subject: `from puzzlelab.codebreaking.analysis import analyze`,
   `from puzzlelab.codebreaking.games import mastermind`, then `analyze(mastermind(4, 6),
   "max-models")`. 4×6 has at most `analysis.TABLE_CODES` codes, so a fresh process plays it
-  over the outcome table (`analysis._table_play`, numpy alone) and never loads numba;
+  over the outcome table (`analysis.analyze_by_bincount`, numpy alone) and never loads numba;
 - the same analysis by the compiled engine (`compiled.analyze`, numba, its code loaded from
   numba's cache): what the subject spent before small games were played over the table;
 - where `TABLE_CODES` lies: Mastermind 4×7 (2,401 codes, past it) played over the table
-  (`_table_play`) and by the compiled engine, each in a fresh process.
+  (`analyze_by_bincount`) and by the compiled engine, each in a fresh process.
 
 Inside, a process times its imports and its analysis (the first call, building the game),
 says which engine ran, counts the compiled entry points loaded from numba's cache and those
@@ -68,11 +68,7 @@ def case(engine: str, pegs: int, colors: int) -> dict:
     if engine == "compiled":
         from puzzlelab.codebreaking.compiled import analyze
     elif engine == "table":
-        from puzzlelab.codebreaking.analysis import _table_play
-        from puzzlelab.codebreaking.strategies import scoring
-
-        def analyze(game, strategy):
-            return _table_play(game, scoring(strategy), strategy)
+        from puzzlelab.codebreaking.analysis import analyze_by_bincount as analyze
     else:
         from puzzlelab.codebreaking.analysis import analyze
     from puzzlelab.codebreaking.games import mastermind
@@ -171,7 +167,7 @@ def _timed(command: list[str], cwd: Path, env: dict) -> tuple[float, float]:
 
 def clone_rows() -> list[dict]:
     """The first compiled 4×6 call on a fresh clone, after the install step and without it."""
-    from puzzlelab.timing import _add_ratios
+    from puzzlelab.timing import add_ratios
 
     rows = []
     for install, role in ((True, "subject"), (False, "baseline")):
@@ -184,7 +180,7 @@ def clone_rows() -> list[dict]:
         out = row(label, role, [run], note, "5801 (worst 5)")
         out["case"] = "a fresh clone, Mastermind 4x6"
         rows.append(out)
-    _add_ratios(rows)
+    add_ratios(rows)
     return rows
 
 
@@ -208,7 +204,7 @@ def analysis_note(runs: list[dict]) -> str:
 
 
 def main(rounds: int) -> None:
-    from puzzlelab.timing import _add_ratios, write_rows
+    from puzzlelab.timing import add_ratios, write_rows
 
     for _, _, size, engine in PROCESSES:  # the warm-up: fills numba's cache if it is empty
         analysis(engine, size)
@@ -231,7 +227,7 @@ def main(rounds: int) -> None:
     groups[(4, 6)] += [row(label, "baseline", runs[label], "the floor beneath the subject", "")
                        for label, _ in BASELINES]
     for rows in groups.values():
-        _add_ratios(rows)
+        add_ratios(rows)
     every = [r for rows in groups.values() for r in rows] + clone_rows()
     print(write_rows(every, "bench_codebreaking_cold").to_string(index=False))
 

@@ -290,14 +290,14 @@ def main(rounds: int, sizes: list[tuple[int, int]]) -> None:
         print(f"bench_codebreaking_peer: skipped ({PEER_ENV} does not name a built "
               "mikemag/Mastermind checkout; see this file's docstring)")
         return
-    from puzzlelab.timing import _add_ratios, write_rows
+    from puzzlelab.timing import add_ratios, write_rows
 
     rows = _kept_rows(sizes)
     for pegs, colors in sizes:
         for strategy in STRATEGIES:
             build_peer(folder, pegs, colors, strategy)
             case_rows = rows_of(folder, pegs, colors, strategy, rounds)
-            _add_ratios(case_rows)
+            add_ratios(case_rows)
             rows += case_rows
             table = write_rows(rows, "bench_codebreaking_peer")  # after each case: a stop keeps it
     print(table.to_string(index=False))

@@ -43,7 +43,7 @@ from typing import Any
 
 import pandas as pd
 
-from puzzlelab.timing import COLUMNS, _add_ratios, quick, write_rows
+from puzzlelab.timing import COLUMNS, add_ratios, quick, write_rows
 
 REPEATS = int(os.environ.get("PUZZLELAB_BENCH_REPEATS", 1 if quick() else 2))
 KEMPS_DEALS = 40_000 if quick() else 400_000
@@ -239,7 +239,7 @@ def main(keys: list[str]) -> None:
         if key in keys or not keys:
             runs = _measure(key)
             rows[key] = [_row(name, m, runs) for m in (DASK, *[m for m in runs if m != DASK])]
-            _add_ratios(rows[key])
+            add_ratios(rows[key])
     kept = _kept_rows() if keys else {}
     write_rows([r for key in CASES for r in rows.get(key, kept.get(CASES[key][0], []))],
                "bench_sweeps")

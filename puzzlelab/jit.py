@@ -59,7 +59,8 @@ def intrinsic(func: Callable) -> Deferred:
 
 
 def materialize(module: str) -> dict[str, Any]:
-    """Replace the module's deferred functions by numba's (importing numba); its namespace."""
+    """Replace the module's deferred functions by numba's (importing numba), and those it imported
+    from other modules by theirs (their modules made first); its namespace."""
     if not isinstance(module, str) or module not in sys.modules:
         raise ArgumentTypeError(f"module must name an imported module, got {module!r}")
     namespace = sys.modules[module].__dict__
@@ -74,4 +75,7 @@ def materialize(module: str) -> dict[str, Any]:
                     namespace[deferred.__name__] = (
                         numba.njit(**deferred.options)(deferred.func)
                         if deferred.kind == "njit" else numba_intrinsic(deferred.func))
+        for name, value in list(namespace.items()):  # imported: numba must find its own kind
+            if isinstance(value, Deferred) and value.func.__module__ != module:
+                namespace[name] = value.real()
     return namespace

@@ -37,7 +37,8 @@ if TYPE_CHECKING:
     from .display import Table
 
 __all__ = [
-    "COLUMNS", "Cold", "MAX_REPEAT", "Method", "QUICK_ENV", "SPEED_COLUMNS", "Task", "best_of",
+    "COLUMNS", "Cold", "MAX_REPEAT", "Method", "QUICK_ENV", "SPEED_COLUMNS", "Task", "add_ratios",
+    "best_of",
     "cold_run", "interleaved", "machine", "measure", "profile_summary", "quick", "repetitions",
     "schema_row",
     "SPEED_NAMES", "speed_table", "speed_view", "timed", "warm_peak_mib", "with_rates",
@@ -355,7 +356,7 @@ def measure(puzzle: str, case: str, methods: Sequence[Method], *, repeat: int = 
              if statistics.median(warm[label]) < peak_below}
     rows = [schema_row(puzzle, case, m, cold[m.label], warm.get(m.label, []), peaks.get(m.label),
                        results.get(m.label, "")) for m in methods]
-    _add_ratios(rows)
+    add_ratios(rows)
     _profile_small_ratio(rows, methods, profile_below)
     for row in rows:
         print({k: row[k] for k in ("case", "method", "cold_s", "warm_median_s", "note")},
@@ -426,8 +427,46 @@ def _median(values: Sequence[float]) -> float | None:
     return statistics.median(values) if values else None
 
 
-def _add_ratios(rows: list[dict]) -> None:
-    """times_subject: a row's warm median (cold time where there is none) over the subject's."""
+def add_ratios(rows: list[dict]) -> None:
+    """Set each row's times_subject: its seconds over the subject row's, in place.
+
+    A row's seconds are its warm median, or its cold time where it has no warm runs; a row is
+    compared with the subject only when both are timed the same way (both warm, or both cold).
+
+    Parameters
+    ----------
+    rows : list of dict
+        Benchmark rows of one case in the shared schema (`COLUMNS`): each has `role`,
+        `warm_median_s` and `cold_s`; at most one has the role "subject".
+
+    Returns
+    -------
+    None
+        The rows are changed in place; without a subject row none is changed.
+
+    Raises
+    ------
+    ArgumentTypeError
+        If `rows` is not a list of dicts with those keys.
+
+    Examples
+    --------
+    >>> rows = [{"role": "subject", "warm_median_s": 2.0, "cold_s": 3.0},
+    ...         {"role": "peer", "warm_median_s": 5.0, "cold_s": 6.0},
+    ...         {"role": "peer", "warm_median_s": None, "cold_s": 9.0}]
+    >>> add_ratios(rows)
+    >>> [row.get("times_subject") for row in rows]
+    [1.0, 2.5, None]
+
+    References
+    ----------
+    The shared schema of the benchmark tables data/bench_*.csv (`COLUMNS`).
+    """
+    if not isinstance(rows, list) or not all(
+            isinstance(r, dict) and {"role", "warm_median_s", "cold_s"} <= r.keys() for r in rows):
+        raise checks.ArgumentTypeError(f"rows must be a list of benchmark rows with role, "
+                                       f"warm_median_s and cold_s, got {rows!r}")
+
     def seconds(row: dict) -> float | None:
         return row["warm_median_s"] if row["warm_median_s"] is not None else row["cold_s"]
 

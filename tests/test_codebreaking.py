@@ -18,7 +18,6 @@ from puzzlelab import checks
 from puzzlelab.codebreaking import coins, reference
 from puzzlelab.codebreaking import notebook as explore
 from puzzlelab.codebreaking import tables
-from puzzlelab.codebreaking.game_checks import _repeats_a_row
 from puzzlelab.codebreaking.formulas import mastermind_by_formulas, outcome_clauses
 from puzzlelab.codebreaking.reference import analyze_plain
 from puzzlelab.codebreaking.source import clause_report
@@ -127,8 +126,16 @@ def test_bad_games_are_rejected(kw, words):
 @settings(max_examples=80, deadline=None)
 @given(st.integers(1, 12), st.integers(0, 20), st.integers(0, 2**32 - 1))
 def test_repeated_valuations_are_found_as_by_np_unique(rows, columns, seed):
+    """A game refuses its codes exactly when np.unique finds two rows the same."""
     codes = np.random.default_rng(seed).integers(0, 2, (rows, columns)).astype(bool)
-    assert _repeats_a_row(codes) == (len(np.unique(codes, axis=0)) < rows)
+    repeated = len(np.unique(codes, axis=0)) < rows
+    try:
+        tiny_game(variables=[f"v{i}" for i in range(columns)], codes=codes,
+                  outcome_table=np.zeros((1, rows), dtype=int), outcome_labels=["x"])
+    except ValueError as error:
+        assert repeated and "same valuation" in str(error)
+    else:
+        assert not repeated
 
 
 def test_final_outcome_must_single_out_a_code():

@@ -15,10 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzlelab import checks
-from puzzlelab.codebreaking import analysis, notebook, strings, tables
+from puzzlelab.codebreaking import (analysis, engine_arrays, notebook, score_kernels, strings,
+                                    tables)
 from puzzlelab.codebreaking import (STRATEGIES, analyze, bags_of_gold, black_peg_mastermind,
                                     bulls_and_cows, counterfeit_coin, compiled, mastermind)
-from puzzlelab.codebreaking.analysis import TABLE_CODES, _choose, _table_play, choose, simulate
+from puzzlelab.codebreaking.analysis import (TABLE_CODES, analyze_by_bincount, choose,
+                                             choose_by_table, simulate)
 from puzzlelab.codebreaking.games import colour_strings
 from puzzlelab.codebreaking.strings import black_white
 from puzzlelab.codebreaking.language import GAMES_DIR, load
@@ -97,12 +99,12 @@ SMALL_GAMES = ([mastermind(a, b) for a, b in ((2, 3), (3, 3), (3, 4), (4, 4), (4
 
 @pytest.mark.parametrize("game", SMALL_GAMES, ids=lambda g: g.name)
 def test_small_games_played_over_the_table_as_by_the_compiled_engine(game):
-    """What a fresh process's `analyze` runs on a small game (`_table_play`, numpy alone) gives
+    """What a fresh process's `analyze` runs on a small game (`analyze_by_bincount`, numpy alone) gives
     the compiled engine's analysis: lengths, tree node for node, total, worst, histogram."""
     assert game.n_codes <= TABLE_CODES
     assert game.n_codes * game.n_experiments <= TABLE_CODES**2
     for strategy in STRATEGIES:
-        table = _table_play(game, scoring(strategy), strategy)
+        table = analyze_by_bincount(game, strategy)
         engine = compiled.analyze(game, strategy)
         assert_same(engine, table)
         assert (table.total, table.worst) == (engine.total, engine.worst)
@@ -112,7 +114,7 @@ def test_small_games_played_over_the_table_as_by_the_compiled_engine(game):
 def test_parsed_games_played_over_the_table_as_by_the_compiled_engine(path):
     game = load(path)
     for strategy in STRATEGIES:
-        table = _table_play(game, scoring(strategy), strategy)
+        table = analyze_by_bincount(game, strategy)
         assert_same(compiled.analyze(game, strategy), table)
 
 
@@ -179,16 +181,16 @@ def test_a_game_that_cannot_tell_codes_apart_is_refused_alike():
 @given(st.lists(st.integers(0, 40), min_size=1, max_size=40))
 def test_entropy_scores_agree_bit_for_bit(counts):
     counts = np.array(counts, dtype=np.int64)
-    clogc = compiled._clogc(int(counts.max()) + 1)
+    clogc = engine_arrays.clogc_table(int(counts.max()) + 1)
     expected = entropy(counts[None, :])[0]
-    assert compiled._entropy_score(counts, len(counts), clogc, np.empty(len(counts))) == expected
+    assert score_kernels.entropy_score(counts, len(counts), clogc, np.empty(len(counts))) == expected
 
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(1, 600), st.integers(0, 2**32 - 1))
 def test_pairwise_sum_follows_numpy(n, seed):
     values = np.random.default_rng(seed).random(n) * 1000
-    assert compiled._pairwise(values, n) == values[None, :].sum(axis=1)[0]
+    assert score_kernels.pairwise_sum(values, n) == values[None, :].sum(axis=1)[0]
 
 
 @settings(max_examples=40, deadline=None)
@@ -238,7 +240,7 @@ def test_choices_and_plays_agree_with_the_table(game_key, strategy, seed):
     rng = np.random.default_rng(seed)
     live = np.sort(rng.choice(table_game.n_codes, size=rng.integers(1, table_game.n_codes + 1),
                               replace=False))
-    assert choose(string_game, live, strategy) == _choose(table_game, live, scoring(strategy))
+    assert choose(string_game, live, strategy) == choose_by_table(table_game, live, strategy)
     code = int(rng.integers(table_game.n_codes))
     pd.testing.assert_frame_equal(simulate(string_game, strategy, code),
                                   simulate(table_game, strategy, code))
@@ -300,10 +302,10 @@ def test_fixing_permutations_keep_the_set():
 @pytest.mark.parametrize("kind,a,b", [("Mastermind", 3, 4), ("Mastermind", 4, 5),
                                       ("Bulls and Cows", 4, 6)])
 def test_colours_in_common_counted_without_the_multiset_table(kind, a, b, monkeypatch):
-    monkeypatch.setattr(compiled, "MAX_MULTISETS", 0)  # as for many colours: count colour by colour
+    monkeypatch.setattr(engine_arrays, "MAX_MULTISETS", 0)  # as for many colours: count colour by colour
     table_game, _ = string_twins(kind, a, b)
     game = STRING_GAMES[kind][0](a, b)
-    assert compiled.kernel(game).mode == compiled.STRINGS_BY_COLOUR
+    assert compiled.kernel(game).mode == engine_arrays.STRINGS_BY_COLOUR
     for strategy in STRATEGIES:
         assert_same(analyze_table(table_game, strategy), compiled.analyze(game, strategy))
 
@@ -332,6 +334,23 @@ def test_plot_scaling_draws_both_engines_and_refuses_other_tables():
     for wrong in (10**6, outside.drop(columns="source")):  # fuzz finding: an AttributeError
         with pytest.raises(checks.ArgumentTypeError, match="outside must be None or a table"):
             notebook.plot_scaling(bench, outside=wrong)
+
+
+def test_warming_first_empties_numba_s_cache_of_the_engine_modules_only(tmp_path, monkeypatch):
+    """numba reuses a kernel's cached code after an edit of one it calls in another file, so the
+    install step removes the cache files of every engine module (`native.SOURCES`) first."""
+    from puzzlelab.codebreaking import native, warm
+
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+    engine = [f"{name[:-3]}.{kernel}-12.py311.{kind}" for name in native.SOURCES
+              for kernel, kind in (("_scan", "nbi"), ("_scan.some_key", "nbc"))]
+    others = ["game.py311.pyc", "kernels.single_card-40.py311.nbi", "compiled_x.f-1.py311.nbi"]
+    for name in engine + others:
+        (cache / name).write_bytes(b"")
+    monkeypatch.setattr(native, "HERE", tmp_path)
+    assert warm.clear_cache() == len(engine) == 2 * len(native.SOURCES)
+    assert sorted(p.name for p in cache.iterdir()) == sorted(others)
 
 
 @pytest.mark.parametrize("pegs, colors", [(3, 4), (4, 5), (2, 9)])

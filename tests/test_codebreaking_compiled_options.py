@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 from numba import njit
 
 from puzzlelab.codebreaking import (STRATEGIES, black_peg_mastermind, bulls_and_cows,
-                                    counterfeit_coin, compiled, mastermind)
-from puzzlelab.codebreaking.analysis import _choose, _play
-from puzzlelab.codebreaking.reference import (_fma32, _logf, _mikemag_rank, analyze_table,
+                                    compiled, counterfeit_coin, engine_arrays, float32_ranks,
+                                    mastermind)
+from puzzlelab.codebreaking.analysis import choose_by_table, play_tree
+from puzzlelab.codebreaking.reference import (analyze_table, fma32, logf, mikemag_rank,
                                               play_mikemag)
 from puzzlelab.codebreaking.strategies import scoring
 
@@ -55,8 +56,8 @@ def test_a_first_guess_then_the_strategy_as_the_table_engine_plays_it(key, strat
     table_game, string_game = string_twins(*key)
     first = int(np.random.default_rng(seed).integers(table_game.n_experiments))
     score_of = scoring(strategy)
-    reference = _play(table_game, lambda live, depth: first if depth == 0 else
-                      _choose(table_game, live, score_of), strategy)
+    reference = play_tree(table_game, lambda live, depth: first if depth == 0 else
+                          choose_by_table(table_game, live, score_of), strategy)
     result = compiled.analyze(string_game, strategy, first=string_game.code_names[first])
     np.testing.assert_array_equal(result.lengths, reference.lengths)
     pd.testing.assert_frame_equal(result.tree, reference.tree)
@@ -113,9 +114,9 @@ def test_mikemag_ranks_single_precision_sums_not_exact_ones():
     sizes = [np.array([c, 1, 1], np.int64) for c in range(1, 400)]
     exact = [(2**32 - round(1e6 * float((x.astype(float) ** 2).sum() / x.sum()))) % 2**32
              for x in sizes]
-    single = [_mikemag_rank(x, int(x.sum()), "exp-models") for x in sizes]
+    single = [mikemag_rank(x, int(x.sum()), "exp-models") for x in sizes]
     assert single != exact  # the rules differ from exact arithmetic somewhere in this range
-    fast = [compiled._mikemag_rank(x, np.arange(3), int(x.sum()), 4, np.zeros(0, np.float32))
+    fast = [float32_ranks.mikemag_rank(x, np.arange(3), int(x.sum()), 4, np.zeros(0, np.float32))
                 for x in sizes]
     assert fast == single
 
@@ -128,9 +129,9 @@ def test_compiled_mikemag_ranks_agree_with_the_reference(counts):
     if s == 0:
         return
     for strategy, code in (("exp-models", 4), ("ent-models", 5)):
-        fast = compiled._mikemag_rank(counts, np.arange(len(counts)), s, code,
-                                      compiled._logs(s, code))
-        assert fast == _mikemag_rank(counts, s, strategy)
+        fast = float32_ranks.mikemag_rank(counts, np.arange(len(counts)), s, code,
+                                      float32_ranks.single_logs(s, code))
+        assert fast == mikemag_rank(counts, s, strategy)
 
 
 compiled.load()  # numba's functions now: the jitted helper below reaches one by attribute
@@ -138,21 +139,21 @@ compiled.load()  # numba's functions now: the jitted helper below reaches one by
 
 @njit
 def compiled_fma(a, b, c):
-    return compiled._fma32(a, b, c)
+    return float32_ranks.fma32(a, b, c)
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.floats(-4, 4, width=32), st.floats(-4, 4, width=32), st.floats(-4, 4, width=32))
 def test_single_precision_fused_multiply_add_is_exactly_rounded(a, b, c):
     a, b, c = np.float32(a), np.float32(b), np.float32(c)
-    assert compiled_fma(a, b, c) == _fma32(a, b, c)
+    assert compiled_fma(a, b, c) == fma32(a, b, c)
 
 
 def test_single_precision_logarithm_is_the_c_library_one():
     s = 997
-    logs = compiled._logs(s, 5)
+    logs = float32_ranks.single_logs(s, 5)
     assert logs.dtype == np.float32
-    assert all(logs[c] == _logf(np.float32(np.float32(c) / np.float32(s))) for c in range(1, s + 1))
+    assert all(logs[c] == logf(np.float32(np.float32(c) / np.float32(s))) for c in range(1, s + 1))
 
 
 MANY_COLOURS = [(mastermind, 2, 9), (mastermind, 3, 9), (black_peg_mastermind, 3, 10),
@@ -164,7 +165,7 @@ MANY_COLOURS = [(mastermind, 2, 9), (mastermind, 3, 9), (black_peg_mastermind, 3
 def test_past_eight_colours_or_seven_pegs_the_other_loops_agree(make, a, b, multisets,
                                                                  monkeypatch):
     if not multisets:
-        monkeypatch.setattr(compiled, "MAX_MULTISETS", 0)
+        monkeypatch.setattr(engine_arrays, "MAX_MULTISETS", 0)
     table_game, game = twins(make, a, b)
     for strategy in STRATEGIES:
         assert_same(analyze_table(table_game, strategy), compiled.analyze(game, strategy))
@@ -179,7 +180,7 @@ STRING_MAKERS = {"Mastermind": mastermind, "Bulls and Cows": bulls_and_cows,
 def test_absent_colours_leave_the_analysis_unchanged(key, monkeypatch):
     game = STRING_MAKERS[key[0]](*key[1:])  # a game of this test's own: its kernel is changed
     with_absent = {s: compiled.analyze(game, s) for s in STRATEGIES}
-    monkeypatch.setitem(compiled._KERNELS, game,
+    monkeypatch.setitem(engine_arrays._KERNELS, game,
                         dataclasses.replace(compiled.kernel(game), absent_rule=0))
     for s in STRATEGIES:
         assert_same(with_absent[s], compiled.analyze(game, s))

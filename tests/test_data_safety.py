@@ -313,7 +313,7 @@ def test_a_chunk_that_cannot_be_trusted_is_computed_again_with_a_warning(
 
 def test_a_chunk_made_by_other_code_is_computed_again(data_dir, monkeypatch):
     sweeps.sweep_table("code", _square_row, range(4), chunk_size=2, keep_partial=True)
-    monkeypatch.setattr(sweeps, "_code_hash", lambda task: "edited")
+    monkeypatch.setattr(sweeps, "code_hash", lambda task: "edited")
     with pytest.warns(cache.CacheWarning, match="was made with another code"):
         table = sweeps.sweep_table("code", _square_row, range(4), chunk_size=2)
     pd.testing.assert_frame_equal(table, UNINTERRUPTED.iloc[:4])

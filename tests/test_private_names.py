@@ -1,4 +1,5 @@
-"""No module of puzzlelab reaches into another's private names (`from x import _name`, `x._name`).
+"""No module of puzzlelab reaches into another's private names (`from x import _name`, `x._name`),
+and no script of tests/, benchmarks/ or tools/ imports one (`from x import _name`).
 
 A name with a leading underscore belongs to the module that defines it; what other modules use is
 public: in the owner's `__all__`, with a docstring. Parsed with `ast`, so lazy imports inside
@@ -14,6 +15,8 @@ import puzzlelab
 
 PACKAGE = Path(puzzlelab.__file__).parent
 MODULES = sorted(PACKAGE.rglob("*.py"))
+ROOT = PACKAGE.parent
+OUTSIDE = ("tests", "benchmarks", "tools")  # folders of scripts that use the package
 
 
 def _module_name(path: Path) -> str:
@@ -98,4 +101,32 @@ def test_the_check_finds_private_imports(tmp_path):
 def test_no_private_name_is_imported_across_modules():
     assert len(MODULES) > 40
     found = [line for path in MODULES for line in private_imports(path)]
+    assert found == [], "\n".join(found)
+
+
+def imported_private_names(path: Path) -> list[str]:
+    """Each `from x import _name` in the script at `path` (lazy imports inside functions too)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            source = "." * node.level + (node.module or "")
+            found += [f"{path.name}: from {source} import {alias.name}"
+                      for alias in node.names if _private(alias.name)]
+    return found
+
+
+def test_the_check_finds_private_names_imported_by_scripts(tmp_path):
+    """The check itself: `from x import _name` is caught at the top and inside a function;
+    public names, dunder names and `x._name` (an attribute, not an import) are not."""
+    script = tmp_path / "bench_toy.py"
+    script.write_text("from puzzlelab.timing import _add, quick\nfrom x import __version__\n"
+                      "def f():\n    from .y import _z as z\n    return z\n")
+    assert imported_private_names(script) == ["bench_toy.py: from puzzlelab.timing import _add",
+                                              "bench_toy.py: from .y import _z"]
+
+
+def test_no_script_imports_a_private_name():
+    scripts = sorted(p for folder in OUTSIDE for p in (ROOT / folder).rglob("*.py"))
+    assert len(scripts) > 40
+    found = [f"{p.parent.name}/{line}" for p in scripts for line in imported_private_names(p)]
     assert found == [], "\n".join(found)

@@ -276,3 +276,26 @@ def test_a_display_table_index_must_name_a_column():
     from puzzlelab import display
     with pytest.raises(checks.ArgumentTypeError, match="index must name a column"):
         display.table(pd.DataFrame({"a": [1]}), index=[1.5, "a"])
+
+
+def test_a_deferred_function_calls_one_imported_from_another_module(tmp_path, monkeypatch):
+    """puzzlelab.jit: a compiled function may call one that its module imported from another
+    module of compiled functions (the code-breaking engine is split so); both made at once."""
+    import importlib
+    import sys
+
+    from puzzlelab.jit import Deferred
+
+    (tmp_path / "jit_lower.py").write_text(
+        "from puzzlelab.jit import njit\n\n@njit()\ndef inc(x):\n    return x + 1\n")
+    (tmp_path / "jit_upper.py").write_text(
+        "from puzzlelab.jit import njit\nfrom jit_lower import inc\n\n"
+        "@njit()\ndef twice_inc(x):\n    return 2 * inc(x)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    upper = importlib.import_module("jit_upper")
+    assert isinstance(upper.inc, Deferred) and isinstance(upper.twice_inc, Deferred)
+    assert upper.twice_inc(3) == 2 * (3 + 1)
+    lower = sys.modules["jit_lower"]
+    assert not isinstance(upper.inc, Deferred) and upper.inc is lower.inc  # numba's, shared
+    monkeypatch.delitem(sys.modules, "jit_upper")
+    monkeypatch.delitem(sys.modules, "jit_lower")

@@ -23,8 +23,12 @@ __all__ = ["PUZZLES", "SHARED", "INDEX", "SKIPPED", "page_name", "modules", "api
 PUZZLES = ["russian_cards", "codebreaking", "kemps", "hanabi", "hats"]
 SHARED = "shared"  # the page of the modules every puzzle uses
 INDEX = "api"  # the page that lists the others (in the sidebar)
-# numba kernels (Deferred stand-ins, no docstrings worth a page) and the install step's builders
+# numba kernels (Deferred stand-ins, no docstrings worth a page), the code-breaking engine's
+# arrays and kernels (its public face is `compiled`) and the install step's builders
 SKIPPED = {"puzzlelab.hanabi.kernels", "puzzlelab.hanabi.questions",
+           "puzzlelab.codebreaking.engine_arrays", "puzzlelab.codebreaking.outcome_kernels", "puzzlelab.codebreaking.float32_ranks",
+           "puzzlelab.codebreaking.score_kernels", "puzzlelab.codebreaking.symmetry_kernels",
+           "puzzlelab.codebreaking.tree_walk",
            "puzzlelab.codebreaking.warm", "puzzlelab.cli", "puzzlelab.jit"}
 TITLES = {SHARED: "Shared modules"}
 

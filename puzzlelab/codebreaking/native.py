@@ -3,11 +3,11 @@ analyses one game and stops.
 
 numba's on-disk cache still costs a fresh process numba's import and its code's loading (about
 0.8 s of CPU and 100 MiB here) before the first analysis; the install step
-(`python -m puzzlelab.codebreaking.warm`) also builds the walk (`compiled._subtree`, with the
+(`python -m puzzlelab.codebreaking.warm`) also builds the walk (`tree_walk.subtree`, with the
 functions it calls) for the argument types of the string games (Mastermind and the like) into
 an extension module beside this file, for this machine's processor. `compiled.analyze` calls it
-when the arguments have those types and the module was built from the current `compiled.py`
-(its hash is recorded beside it); otherwise numba's code, the same analysis.
+when the arguments have those types and the module was built from the current engine (`SOURCES`:
+their hash is recorded beside it); otherwise numba's code, the same analysis.
 PUZZLELAB_NATIVE=0 turns it off.
 """
 
@@ -29,10 +29,13 @@ import numpy as np
 
 from ..checks import ArgumentTypeError
 
-__all__ = ["MODULE", "available", "build", "solver", "type_key"]
+__all__ = ["MODULE", "SOURCES", "available", "build", "solver", "type_key"]
 
 MODULE = "native_walk"  # the extension module's name (beside this file; not in the repository)
 HERE = Path(__file__).parent
+# the engine's modules the walk is compiled from (beside this file): a change to any rebuilds it
+SOURCES = ("compiled.py", "engine_arrays.py", "float32_ranks.py", "outcome_kernels.py",
+           "score_kernels.py", "symmetry_kernels.py", "tree_walk.py")
 RECORD = HERE / f"{MODULE}.json"  # what it was built from: source hash and argument types
 
 
@@ -50,8 +53,12 @@ def type_key(value: Any) -> str:
     return type(value).__name__
 
 
-def _source_hash(path: str | Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+def _source_hash() -> str:
+    """One hash of the engine's modules (`SOURCES`), in that order."""
+    digest = hashlib.sha256()
+    for name in SOURCES:
+        digest.update((HERE / name).read_bytes())
+    return digest.hexdigest()
 
 
 @cache
@@ -61,7 +68,7 @@ def _loaded() -> tuple[Callable, str] | None:
         return None
     try:
         record = json.loads(RECORD.read_text())
-        if record["source"] != _source_hash(HERE / "compiled.py"):
+        if record["source"] != _source_hash():
             return None
         module = importlib.import_module(f"{__package__}.{MODULE}")
         return module.subtree, record["types"]
@@ -70,7 +77,7 @@ def _loaded() -> tuple[Callable, str] | None:
 
 
 def available() -> bool:
-    """Is the walk built from the current `compiled.py` (and not turned off)?"""
+    """Is the walk built from the current engine (`SOURCES`, and not turned off)?"""
     return _loaded() is not None
 
 
@@ -82,7 +89,7 @@ def solver(args: tuple) -> Callable | None:
     return loaded[0] if loaded is not None and loaded[1] == type_key(args) else None
 
 
-def build(function: Any, args: tuple, source: str) -> str:
+def build(function: Any, args: tuple) -> str:
     """Compile the numba function `function` for the types of `args` (which it has been called
     with) into the extension module beside this file; the module's path."""
     import llvmlite.binding as llvm
@@ -100,6 +107,6 @@ def build(function: Any, args: tuple, source: str) -> str:
         target, fresh = HERE / built.name, HERE / f".{built.name}.new"
         shutil.copy(built, fresh)
         os.replace(fresh, target)  # a new file: a process that loaded the old one keeps it
-    RECORD.write_text(json.dumps({"source": _source_hash(source), "types": type_key(args)}))
+    RECORD.write_text(json.dumps({"source": _source_hash(), "types": type_key(args)}))
     _loaded.cache_clear()
     return str(target)

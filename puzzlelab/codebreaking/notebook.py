@@ -1,10 +1,11 @@
-"""The code-breaking notebook's views: figures, widgets, `explore_*` functions, sentences and the
-speed tables read from the benchmarks (Klimoš 2014); the cached tables are read from `tables`.
+"""The code-breaking notebook's views: figures, widgets, `explore_*` functions and sentences
+(Klimoš 2014); the cached tables are read from `tables`. What the notebook shows of the benchmark
+tables is made in `bench_tables`, and its small computed studies in `game_studies`; both are
+named here too, where the notebook calls them.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import matplotlib.pyplot as plt
@@ -15,11 +16,11 @@ from matplotlib.ticker import NullFormatter
 
 from .. import checks
 from ..figures import finish
-from . import coins
-from .analysis import analyze, ceil_log
+from .analysis import analyze
+from .bench_tables import (PEER, PEER_MEMORY, PEER_SPEED, cobra_answers, cobra_times, peer_memory,
+                           peer_speed, peer_version, scaling_speed)
 from .game import Analysis, Game, check_game
-from .games import mastermind
-from .language import GAMES_DIR, game_tables, parse
+from .game_studies import coin_average_check, explore_game_text, final_outcome_effect, lambda_table
 from .strategies import STRATEGIES, scoring
 from .tables import GAME_KINDS, make_game
 
@@ -271,20 +272,6 @@ def plot_scaling(bench: pd.DataFrame, name: str | None = None,
 GREEDY = ("max-models", "exp-models", "ent-models")
 
 
-def lambda_table(max_coins: int = 13) -> pd.DataFrame:
-    """Lemma 22 / Example 23's Λ = ⌈log₃ 2n⌉ beside the optimal worst case, n = 1..max_coins."""
-    max_coins = checks.integer(max_coins, "max_coins", low=1, high=20)
-    rows = []
-    for genuine in (False, True):
-        for n in range(1, max_coins + 1):
-            predicted, actual = ceil_log(3, 2 * n), coins.fewest_weighings(n, genuine)
-            rows.append({"coins": n, "extra genuine coin": genuine, "codes": 2 * n,
-                         "⌈log₃ 2n⌉ (Lemma 22)": predicted,
-                         "optimal worst": actual if actual < float("inf") else "unsolvable",
-                         "match": predicted == actual})
-    return pd.DataFrame(rows)
-
-
 def _table(df: object, columns: Sequence[str], made_by: str) -> pd.DataFrame:
     """`df` if it is a DataFrame with these columns (the message names where it comes from)."""
     return checks.table(df, "the table", columns, made_by=made_by)
@@ -381,180 +368,6 @@ def summarize_greedy_gaps(gaps: pd.DataFrame) -> str:
     return "; ".join(parts)
 
 
-def coin_average_check(optimal_results: pd.DataFrame) -> pd.DataFrame:
-    """Optimal coin totals by the generic search beside class counting (`coins.least_total`)."""
-    _table(optimal_results, ["game", "measure", "codes", "total"], "optimal_table")
-    rows = []
-    for r in optimal_results[
-        optimal_results.game.str.startswith("coin") & (optimal_results.measure == "average")
-    ].itertuples():
-        n, genuine = int(r.game.split()[1]), "+ genuine" in r.game
-        counted = coins.least_total(coins.initial(n, genuine))
-        rows.append({"game": r.game, "codes": r.codes, "generic search total": r.total,
-                     "class counting total": counted, "match": r.total == counted,
-                     "average": round(r.total / r.codes, 4)})
-    return pd.DataFrame(rows)
-
-
-def final_outcome_effect() -> pd.DataFrame:
-    """Knuth's strategy on Mastermind 4 × 6 counted until guessed and until determined, and max-
-    models
-    on data/games/mastermind.cobra read with its FINAL_OUTCOME lines as plain OUTCOME lines."""
-    knuth = analyze(mastermind(4, 6), "max-models")
-    text = (GAMES_DIR / "mastermind.cobra").read_text(encoding="utf-8")
-    plain = analyze(
-        parse(re.sub(r"\bFINAL_OUTCOME\b", "OUTCOME", text), "mastermind without FINAL_OUTCOME"),
-        "max-models",
-    )
-    return pd.DataFrame(
-        [
-            {
-                "game": "mastermind.cobra (FINAL_OUTCOME '4B0W')",
-                "counted until": "guessed",
-                "total": knuth.total,
-                "worst": knuth.worst,
-            },
-            {
-                "game": "the same plays (Knuth's strategy)",
-                "counted until": "determined (Definition 12)",
-                "total": int(knuth.determined.sum()),
-                "worst": int(knuth.determined.max()),
-            },
-            {
-                "game": "mastermind.cobra with FINAL_OUTCOME read as OUTCOME",
-                "counted until": "determined",
-                "total": plain.total,
-                "worst": plain.worst,
-            },
-        ]
-    )
-
-
-def explore_game_text(text: str) -> pd.DataFrame:
-    """One row per experiment type of a game written in the language: its parameters,
-    parametrizations, outcomes that occur, and the smallest worst-case part over its
-    parametrizations (the best first experiment for Knuth's max-models rule)."""
-    t = game_tables(text)
-    types = np.array([e for e, _ in t.experiments])
-    b = len(t.outcome_labels)
-    rows = []
-    for name in dict.fromkeys(types.tolist()):
-        table = t.outcome_table[types == name].astype(np.int64)
-        flat = table + b * np.arange(len(table))[:, None]
-        parts = np.bincount(flat.ravel(), minlength=b * len(table)).reshape(len(table), b)
-        rows.append({"experiment": name,
-                     "parameters": len(t.experiments[int(np.argmax(types == name))][1]),
-                     "parametrizations": len(table),
-                     "outcomes that occur": int((parts.sum(0) > 0).sum()),
-                     "best worst part": int(parts.max(axis=1).min())})
-    return pd.DataFrame(rows).assign(codes=len(t.codes))
-
-
 # --- speed: our benchmark summarised, and COBRA's figures (data/bench_outside.csv) beside ours ---
-def scaling_speed(bench: pd.DataFrame) -> pd.DataFrame:
-    """The scaling cases of data/bench_codebreaking.csv, one row per size of Mastermind: each
-    rule's median warm seconds (vectorised analysis) and plain Python's time over ours (the
-    median over the four rules; blank where plain Python was not timed)."""
-    _table(bench, ["case", "method", "role", "warm_median_s", "times_subject"], "bench_codebreaking")
-    found = bench.case.str.extract(r"^(?P<rule>[\w-]+), (?P<size>Mastermind .*\(.*codes\))$")
-    rows = bench.join(found).dropna(subset=["rule"])
-    seconds = rows[rows.role == "subject"].pivot(index="size", columns="rule",
-                                                 values="warm_median_s")
-    plain = rows[rows.role == "baseline"].groupby("size").times_subject.median()
-    order = sorted(seconds.index, key=lambda size: int(re.findall(r"\((\d+) codes", size)[0]))
-    out = seconds.loc[order, [s for s in STRATEGIES if s in seconds.columns]]
-    out.columns = [f"{rule} (seconds)" for rule in out.columns]
-    out["plain Python's time over ours"] = plain.reindex(order)
-    return out.rename(index=lambda size: size.removeprefix("Mastermind ")).rename_axis("Mastermind")
 
 
-def cobra_times(outside: pd.DataFrame, bench: pd.DataFrame) -> pd.DataFrame:
-    """COBRA's measured times (data/bench_outside.csv) beside the library's for the same case
-    (data/bench_codebreaking.csv, its subject row named in `compare_with`)."""
-    _table(outside, ["source", "what", "figure", "compare_with"], "bench_outside")
-    _table(bench, ["case", "role", "cold_s", "warm_median_s"], "bench_codebreaking")
-    mine = bench[bench.role == "subject"].set_index("case")
-    rows = []
-    for r in outside[outside.compare_with.str.startswith("bench_codebreaking: ")].itertuples():
-        case = r.compare_with.split(": ", 1)[1]
-        rows.append({"computation": r.what, "COBRA": r.figure,
-                     "ours, seconds (first run)": mine.cold_s.get(case),
-                     "ours, seconds (warm, median)": mine.warm_median_s.get(case)})
-    return pd.DataFrame(rows)
-
-
-PEER = "mikemag/Mastermind"  # the C++ program data/bench_codebreaking_peer.csv times
-
-
-def _peer_rows(bench: pd.DataFrame) -> list[dict]:
-    """One row per rule and size of data/bench_codebreaking_peer.csv: medians of the whole
-    processes (CPU) and of the in-process solves, totals, peak memory, load and the peer's stored
-    answer (see `peer_speed` and `peer_memory`)."""
-    _table(bench, ["case", "method", "role", "result", "warm_median_s", "cold_s",
-                   "cold_peak_mib", "load_1min", "note"], "bench_codebreaking_peer")
-    rows = []
-    for case, runs in bench.groupby("case", sort=False):
-        rule, size = case.split(", Mastermind ")
-        ours = runs[runs.role == "subject"]
-        peer = runs[runs.method.str.startswith(PEER)]
-        own = runs[runs.method.str.contains("own rules")]
-        if ours.empty or peer.empty:
-            continue
-        ours, peer = ours.iloc[0], peer.iloc[0]
-        stored = re.search(r"stored answer \(valid_solutions.json\) (\d+)", str(peer.note))
-        rows.append({
-            "rule": rule.split(" (")[0], "Mastermind": size.replace("x", " × "),
-            "ours, whole process (s)": ours.warm_median_s,
-            "peer, whole process (s)": peer.warm_median_s,
-            "peer's time over ours": peer.warm_median_s / ours.warm_median_s,
-            "ours, solve (s)": ours.cold_s, "peer, solve (s)": peer.cold_s,
-            "total, peer's rules: ours": ours.result.split(" (")[0],
-            "peer's total": peer.result.split(" (")[0],
-            "total, our rules": own.result.iloc[0].split(" (")[0] if len(own) else None,
-            "peak memory, ours (MiB)": round(float(ours.cold_peak_mib)),
-            "peak memory, peer's (MiB)": round(float(peer.cold_peak_mib)),
-            "peer's stored total": stored.group(1) if stored else None,
-            "machine load": ours.load_1min,
-        })
-    return rows
-
-
-PEER_SPEED = ["rule", "Mastermind", "ours, whole process (s)", "peer, whole process (s)",
-              "peer's time over ours", "ours, solve (s)", "peer, solve (s)",
-              "total, peer's rules: ours", "peer's total", "total, our rules"]
-PEER_MEMORY = ["rule", "Mastermind", "peak memory, ours (MiB)", "peak memory, peer's (MiB)",
-               "peer's total", "peer's stored total", "machine load"]
-COLUMNS_OF_PEER = PEER_SPEED + [c for c in PEER_MEMORY if c not in PEER_SPEED]
-
-
-def peer_speed(bench: pd.DataFrame) -> pd.DataFrame:
-    """data/bench_codebreaking_peer.csv, one row per rule and size, one thread each: the median
-    CPU seconds of the interleaved whole processes of ours and of the peer, the peer's over ours,
-    each one's in-process solve, both totals by the peer's rules and ours by our own rules."""
-    return pd.DataFrame(_peer_rows(bench), columns=COLUMNS_OF_PEER)[PEER_SPEED]
-
-
-def peer_memory(bench: pd.DataFrame) -> pd.DataFrame:
-    """The same runs' peak memory, ours and the peer's, the peer's total beside the answer it
-    stores, and the machine's load during them."""
-    return pd.DataFrame(_peer_rows(bench), columns=COLUMNS_OF_PEER)[PEER_MEMORY]
-
-
-def peer_version(bench: pd.DataFrame) -> str:
-    """The peer's name and commit as data/bench_codebreaking_peer.csv records them."""
-    _table(bench, ["method"], "bench_codebreaking_peer")
-    methods = bench.method[bench.method.str.startswith(PEER)]
-    return methods.iloc[0].split(",")[0] if len(methods) else PEER
-
-
-def cobra_answers(outside: pd.DataFrame, ours: dict[str, str]) -> pd.DataFrame:
-    """COBRA's answers that are not ours (data/bench_outside.csv rows comparing with one of the
-    notebook's tables) beside ours: `ours` maps each row's `compare_with` to our value."""
-    _table(outside, ["source", "what", "figure", "compare_with", "note"], "bench_outside")
-    rows = outside[outside.compare_with.str.startswith("codebreaking_")]
-    unknown = sorted(set(rows.compare_with) - set(ours))
-    if unknown:
-        raise ValueError(f"no value of ours for {unknown}")
-    return pd.DataFrame({"COBRA computed": rows.what, "COBRA's answer": rows.figure,
-                         "ours": rows.compare_with.map(ours), "note": rows.note}
-                        ).reset_index(drop=True)

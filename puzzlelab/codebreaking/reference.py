@@ -28,7 +28,8 @@ from .analysis import Analysis, choose_by_table, play_tree, scores
 from .game import Game, check_game
 from .strategies import Scoring, scoring, strategy_name
 
-__all__ = ["PLAIN_MAX_CODES", "analyze_plain", "analyze_table", "optimal_plain", "play_mikemag"]
+__all__ = ["PLAIN_MAX_CODES", "analyze_plain", "analyze_table", "fma32", "logf", "mikemag_rank",
+           "optimal_plain", "play_mikemag"]
 
 PLAIN_MAX_CODES = 64  # the plain recursions are exponential: small games only
 
@@ -181,7 +182,7 @@ def _mikemag_guess(table: np.ndarray, part: np.ndarray, path: list[int], strateg
         counts = np.bincount(row)
         if np.count_nonzero(counts) == len(part):
             return g
-        rank, possible = _mikemag_rank(counts, len(part), strategy), bool((row == win).any())
+        rank, possible = mikemag_rank(counts, len(part), strategy), bool((row == win).any())
         if rank > best_rank or (not best_possible and possible and rank == best_rank):
             if g in path:
                 continue
@@ -189,8 +190,48 @@ def _mikemag_guess(table: np.ndarray, part: np.ndarray, path: list[int], strateg
     return best
 
 
-def _mikemag_rank(counts: np.ndarray, s: int, strategy: str) -> int:
-    """The rank of a guess from its part sizes (higher is better), as algos.hpp computes it."""
+def mikemag_rank(counts: np.ndarray, s: int, strategy: str) -> int:
+    """The rank of a guess from its part sizes (higher is better), as algos.hpp computes it.
+
+    Parameters
+    ----------
+    counts : numpy.ndarray
+        The sizes of the parts the guess splits the live codes into (zeros allowed).
+    s : int
+        The number of live codes (the sum of `counts`).
+    strategy : str
+        One of `MIKEMAG_STRATEGIES`.
+
+    Returns
+    -------
+    int
+        The rank as an unsigned 32-bit integer; the expected size and the entropy are summed in
+        single precision, term by term, and rounded as that program rounds them.
+
+    Raises
+    ------
+    ValueError
+        If `counts` do not sum to `s` or `strategy` is not one of `MIKEMAG_STRATEGIES`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> counts = np.array([3, 1, 1])
+    >>> mikemag_rank(counts, 5, "max-models"), mikemag_rank(counts, 5, "parts")
+    (2, 3)
+    >>> mikemag_rank(counts, 5, "exp-models") == 2**32 - round(1e6 * (9 + 1 + 1) / 5)
+    True
+
+    References
+    ----------
+    Magruder, github.com/mikemag/Mastermind, `algos.hpp` (the strategies' ranks).
+    """
+    counts = np.asarray(counts)
+    if strategy not in MIKEMAG_STRATEGIES:
+        raise ValueError(f"strategy must be one of {MIKEMAG_STRATEGIES}, got {strategy!r}")
+    if counts.ndim != 1 or counts.dtype.kind not in "iu" or int(counts.sum()) != s:
+        raise ValueError(f"counts must be a 1-d integer array of part sizes summing to s={s}, "
+                         f"got {counts!r}")
     return _rank_of(tuple(counts.tolist()), s, strategy)
 
 
@@ -208,7 +249,7 @@ def _rank_of(counts: tuple[int, ...], s: int, strategy: str) -> int:
             acc = np.float32(acc + np.float32(f * f) / n)
         else:
             p = np.float32(f / n)
-            acc = _fma32(-p, _logf(p), acc)
+            acc = fma32(-p, logf(p), acc)
     if strategy == "exp-models":
         return (2**32 - _unsigned(float(acc) * 1e6)) % 2**32
     return _unsigned(float(acc) * 1e9)
@@ -225,13 +266,83 @@ _LIBM = ctypes.CDLL(ctypes.util.find_library("m"))
 _LIBM.logf.restype, _LIBM.logf.argtypes = ctypes.c_float, [ctypes.c_float]
 
 
-def _logf(x: np.float32) -> np.float32:
-    """The C library's single-precision logarithm."""
+def _single(x: object, name: str) -> np.float32:
+    """`x` if it is a finite numpy.float32 (what Magruder's program's sums hold)."""
+    if not isinstance(x, np.float32):
+        raise checks.ArgumentTypeError(f"{name} must be a numpy.float32, got {x!r}")
+    if not np.isfinite(x):
+        raise ValueError(f"{name} must be finite, got {x!r}")
+    return x
+
+
+def logf(x: np.float32) -> np.float32:
+    """The C library's single-precision logarithm.
+
+    Parameters
+    ----------
+    x : numpy.float32
+        A positive single-precision number.
+
+    Returns
+    -------
+    numpy.float32
+        `logf(x)` from the C library (libm), as Magruder's program computes it.
+
+    Raises
+    ------
+    ArgumentTypeError
+        If `x` is not a numpy.float32.
+    ValueError
+        If `x` is not finite.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> float(logf(np.float32(1.0))), abs(float(logf(np.float32(2.0))) - 0.6931472) < 1e-7
+    (0.0, True)
+
+    References
+    ----------
+    ISO C `logf` (C99 §7.12.6.7); Magruder, github.com/mikemag/Mastermind, `algos.hpp`.
+    """
+    x = _single(x, "x")
     return np.float32(_LIBM.logf(float(x)))
 
 
-def _fma32(a: np.float32, b: np.float32, c: np.float32) -> np.float32:
-    """a·b + c rounded once to single precision (to nearest, ties to even), exactly."""
+def fma32(a: np.float32, b: np.float32, c: np.float32) -> np.float32:
+    """a·b + c rounded once to single precision (to nearest, ties to even), exactly.
+
+    Parameters
+    ----------
+    a, b, c : numpy.float32
+        Single-precision numbers.
+
+    Returns
+    -------
+    numpy.float32
+        The exact a·b + c (in rational arithmetic) rounded once to the nearest single-precision
+        number, ties to the even one.
+
+    Raises
+    ------
+    ArgumentTypeError
+        If an argument is not a numpy.float32.
+    ValueError
+        If an argument is not finite.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.float32(1 + 2**-23)
+    >>> rounded = x * x  # 1 + 2**-22 + 2**-46 rounded to 1 + 2**-22
+    >>> float(fma32(x, x, -rounded)) == 2**-46  # the rounding error, kept by one rounding
+    True
+
+    References
+    ----------
+    IEEE 754-2008, §5.4.1 (fusedMultiplyAdd); ISO C `fmaf` (C99 §7.12.13.1).
+    """
+    a, b, c = _single(a, "a"), _single(b, "b"), _single(c, "c")
     exact = Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c))
     near = np.float32(float(exact))
     up, down = np.nextafter(near, np.float32(np.inf)), np.nextafter(near, np.float32(-np.inf))

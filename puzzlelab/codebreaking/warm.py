@@ -11,16 +11,30 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
-__all__ = ["warm"]
+__all__ = ["clear_cache", "warm"]
 
 STRATEGIES = ("max-models", "exp-models", "ent-models", "parts")
 
 
+def clear_cache() -> int:
+    """Remove numba's cached code of the engine's modules (`native.SOURCES`); how many files."""
+    from .native import HERE, SOURCES
+
+    stale = [f for name in SOURCES for pattern in ("*.nbi", "*.nbc")
+             for f in (HERE / "__pycache__").glob(f"{Path(name).stem}.{pattern}")]
+    for f in stale:
+        f.unlink(missing_ok=True)
+    return len(stale)
+
+
 def warm() -> str:
-    """Every kernel the notebook and the API call, compiled or loaded once; what was done."""
+    """Every kernel the notebook and the API call, compiled once (from an empty cache); what was
+    done."""
+    clear_cache()
     from . import compiled, exhaustive
     from .games import counterfeit_coin, mastermind
 

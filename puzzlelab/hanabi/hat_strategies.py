@@ -33,7 +33,8 @@ singletons in order of value, then near-equal blocks); a card is *dead* when it 
 played (too low, or a lower card of its colour is all discarded); when no card can be
 playable the first card not yet identified is told about; the hint given inside a group is
 the one that rules out most possibilities; a player judges his own cards with the cards he
-sees counted out. Every card and slot is an integer as in `rules`.
+sees counted out. Every card and slot is an integer as in `rules`. The public knowledge and the
+tests of a card are in `hat_knowledge`.
 """
 
 from __future__ import annotations
@@ -43,7 +44,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .. import checks
-from .model import COLOURS, COPIES, VALUES, hanabi_table, project
+from .hat_knowledge import (ALL_CARDS, COPIES_OF, HINT_CARDS, RANK_ORDER, PublicKnowledge,
+                            checked_cards, checked_fireworks, checked_masks, critical_unchecked,
+                            dead_unchecked, discarded_cards, identities, is_critical, is_dead,
+                            is_playable, mask_text, playable_unchecked)
+from .model import COLOURS, VALUES, hanabi_table, project
 from .game import Game, Turn, View
 from .rules import CARDS, HINTS, Move, Rules, card_name, touches
 from .solvers import max_hint_partition
@@ -55,184 +60,11 @@ __all__ = [
     "is_playable", "mask_text", "message_of", "play", "recommendation", "target_slot",
 ]
 
-ALL_CARDS = (1 << CARDS) - 1  # a card nobody knows anything about: every identity possible
-COPIES_OF: tuple[int, ...] = tuple(COPIES[c % 5 + 1] for c in range(CARDS))  # by card
 PACKINGS = ("plain", "mixed", "separate")
 STRATEGIES = ("information", "recommendation")
-RANK_ORDER = tuple(sorted(range(CARDS), key=lambda c: (c % 5, c // 5)))  # the 1s first
-# Each hint as the set of identities it touches, by hint index (colours 0-4, values 5-9).
-HINT_CARDS = tuple(sum(1 << c for c in range(CARDS) if touches(h, c)) for h in HINTS)
-
-
-def identities(mask: int) -> list[int]:
-    """The cards (identities) a 25-bit possibility mask allows, in card order."""
-    mask = checks.integer(mask, "mask", low=0, high=ALL_CARDS)
-    return [c for c in range(CARDS) if mask >> c & 1]
-
-
-def mask_text(mask: int) -> str:
-    """A possibility mask in short form: 'R1' when known, else 'one of R1 W1 ...' (or 'any')."""
-    cards = identities(mask)
-    if mask == ALL_CARDS:
-        return "any card"
-    names = " ".join(card_name(c) for c in sorted(cards, key=RANK_ORDER.index))
-    return names if len(cards) == 1 else f"one of {names}"
-
-
-def _discarded(discards: Sequence[int]) -> list[int]:
-    counts = [0] * CARDS
-    for c in discards:
-        counts[c] += 1
-    return counts
-
-
-def _cards(values: object, name: str) -> tuple[int, ...]:
-    """A sequence of cards (integers 0-24), checked."""
-    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
-        raise checks.ArgumentTypeError(f"{name} must be a sequence of cards, got {values!r}")
-    return checks.integers(values, name, low=0, high=CARDS - 1)
-
-
-def _fireworks(fireworks: object) -> tuple[int, ...]:
-    """The five fireworks' heights (0-5), checked."""
-    if isinstance(fireworks, (str, bytes)) or not isinstance(fireworks, Sequence) \
-            or len(fireworks) != len(COLOURS):
-        raise checks.ArgumentTypeError(f"fireworks must be the heights of the {len(COLOURS)} "
-                                       f"colours' fireworks, got {fireworks!r}")
-    return checks.integers(fireworks, "fireworks", low=0, high=len(VALUES))
-
-
-def _masks(masks: object, name: str = "masks") -> list[int]:
-    """A hand's possibility masks (each a non-empty set of identities), checked."""
-    if isinstance(masks, (str, bytes)) or not isinstance(masks, Sequence) or not masks:
-        raise checks.ArgumentTypeError(f"{name} must be a non-empty sequence of possibility "
-                                       f"masks, got {masks!r}")
-    return list(checks.integers(masks, name, low=1, high=ALL_CARDS))
-
-
-def _playable(card: int, fireworks: Sequence[int]) -> bool:
-    return fireworks[card // 5] == card % 5
-
-
-def _dead(card: int, fireworks: Sequence[int], thrown: Sequence[int]) -> bool:
-    """`is_dead` with the discards already counted per card (`thrown`)."""
-    colour, value = card // 5, card % 5
-    if value < fireworks[colour]:
-        return True
-    return any(thrown[5 * colour + v] == COPIES_OF[5 * colour + v]
-               for v in range(fireworks[colour], value))
-
-
-def _critical(card: int, fireworks: Sequence[int], thrown: Sequence[int]) -> bool:
-    return not _dead(card, fireworks, thrown) and thrown[card] == COPIES_OF[card] - 1
-
-
-def is_playable(card: int, fireworks: Sequence[int]) -> bool:
-    """Is the card the next one on its colour's firework?"""
-    return _playable(checks.integer(card, "card", low=0, high=CARDS - 1), _fireworks(fireworks))
-
-
-def is_dead(card: int, fireworks: Sequence[int], discards: Sequence[int]) -> bool:
-    """Can the card never be played: its value is on the firework already, or a lower card of
-    its colour still needed is all discarded?"""
-    card = checks.integer(card, "card", low=0, high=CARDS - 1)
-    return _dead(card, _fireworks(fireworks), _discarded(_cards(discards, "discards")))
-
-
-def is_critical(card: int, fireworks: Sequence[int], discards: Sequence[int]) -> bool:
-    """Is the card still needed and its last copy (every other copy discarded)?"""
-    card = checks.integer(card, "card", low=0, high=CARDS - 1)
-    return _critical(card, _fireworks(fireworks), _discarded(_cards(discards, "discards")))
 
 
 # ----- public knowledge -------------------------------------------------------------------------
-
-def _used(fireworks: Sequence[int], discards: Sequence[int]) -> list[int]:
-    """Copies of each card that left the game: played (the fireworks) or discarded."""
-    used = _discarded(discards)
-    for colour, height in enumerate(fireworks):
-        for v in range(height):
-            used[5 * colour + v] += 1
-    return used
-
-
-def _count_out(masks: list[list[int]], seen: Sequence[int]) -> None:
-    """Card counting, in place: a card whose every copy is seen (`seen`, plus the cards the
-    masks pin down) is struck from every mask not yet down to one card; repeat until stable."""
-    while True:
-        observed = list(seen)
-        for hand in masks:
-            for m in hand:
-                if m & (m - 1) == 0:
-                    observed[m.bit_length() - 1] += 1
-        gone = sum(1 << c for c in range(CARDS) if observed[c] >= COPIES_OF[c])
-        changed = False
-        for hand in masks:
-            for s, m in enumerate(hand):
-                if m & (m - 1) and m & gone:
-                    hand[s] = m & ~gone
-                    changed = True
-        if not changed:
-            return
-
-
-class PublicKnowledge:
-    """What everybody knows about every card in every hand: its possible identities (a mask).
-
-    Updated by what all players see (the identities a hint touches or misses, cards leaving,
-    cards drawn), by card counting, and by the hat step (`narrow`).
-    """
-
-    def __init__(self, rules: Rules) -> None:
-        if not isinstance(rules, Rules):
-            raise checks.ArgumentTypeError(f"rules must be a Rules, got {rules!r}")
-        self.masks = [[ALL_CARDS] * rules.hand_size for _ in range(rules.players)]
-
-    def observe(self, turn: Turn, fireworks: Sequence[int], discards: Sequence[int]) -> None:
-        """Apply what a turn showed everybody; `fireworks` and `discards` are after it."""
-        move = turn.move
-        if move.kind == "hint":
-            hint = HINT_CARDS[HINTS.index(move.hint)]
-            hand = self.masks[move.target]
-            for s in range(len(hand)):
-                hand[s] &= hint if s in turn.touched else ~hint & ALL_CARDS
-        else:
-            del self.masks[turn.player][move.slot]
-            if turn.drew:
-                self.masks[turn.player].append(ALL_CARDS)
-        self.count(fireworks, discards)
-
-    def narrow(self, player: int, slot: int, allowed: int) -> None:
-        """Keep only the identities in `allowed` for one card (what a hat value told)."""
-        self.masks[player][slot] &= allowed
-
-    def count(self, fireworks: Sequence[int], discards: Sequence[int]) -> None:
-        """Card counting over all hands, with the cards that left the game."""
-        _count_out(self.masks, _used(fireworks, discards))
-
-    def remaining(self, fireworks: Sequence[int], discards: Sequence[int]) -> list[int]:
-        """Copies of each card not yet accounted for publicly (not gone, not pinned in a hand)."""
-        left = [COPIES_OF[c] - u for c, u in enumerate(_used(fireworks, discards))]
-        for hand in self.masks:
-            for m in hand:
-                if m & (m - 1) == 0:
-                    left[m.bit_length() - 1] -= 1
-        return left
-
-    def own(self, view: View) -> list[int]:
-        """The viewing player's own cards as he knows them: the public masks with every card he
-        sees (the other hands too) counted out."""
-        if not isinstance(view, View):
-            raise checks.ArgumentTypeError(f"view must be a rules.View, got {view!r}")
-        if view.player >= len(self.masks) or len(self.masks[view.player]) != view.hand_size:
-            raise ValueError(f"the view of player {view.player} is not of this knowledge's game")
-        seen = _used(view.fireworks, view.discards)
-        for hand in view.others.values():
-            for c in hand:
-                seen[c] += 1
-        mine = [list(self.masks[view.player])]
-        _count_out(mine, seen)
-        return mine[0]
 
 
 # ----- the hat step -----------------------------------------------------------------------------
@@ -244,7 +76,7 @@ def target_slot(masks: Sequence[int], remaining: Sequence[int], fireworks: Seque
     remaining = checks.integers(remaining, "remaining", low=-CARDS, high=3)
     if len(remaining) != CARDS:
         raise ValueError(f"remaining must count the copies left of each of the {CARDS} cards")
-    return _target_slot(_masks(masks), remaining, _fireworks(fireworks))
+    return _target_slot(checked_masks(masks), remaining, checked_fireworks(fireworks))
 
 
 def _target_slot(masks: Sequence[int], remaining: Sequence[int], fireworks: Sequence[int]) -> int:
@@ -254,7 +86,7 @@ def _target_slot(masks: Sequence[int], remaining: Sequence[int], fireworks: Sequ
             continue
         total = sum(max(remaining[c], 0) for c in range(CARDS) if m >> c & 1)
         good = sum(max(remaining[c], 0) for c in range(CARDS)
-                   if m >> c & 1 and _playable(c, fireworks))
+                   if m >> c & 1 and playable_unchecked(c, fireworks))
         if total and good * best_t > best_p * total:  # good / total > best_p / best_t
             best, best_p, best_t = s, good, total
     if best >= 0:
@@ -271,14 +103,14 @@ def card_classes(mask: int, fireworks: Sequence[int], discards: Sequence[int],
     """
     mask = checks.integer(mask, "mask", low=1, high=ALL_CARDS)
     modulus = checks.integer(modulus, "modulus", low=2)
-    thrown = _discarded(_cards(discards, "discards"))
-    return _card_classes(mask, _fireworks(fireworks), thrown, modulus)
+    thrown = discarded_cards(checked_cards(discards, "discards"))
+    return _card_classes(mask, checked_fireworks(fireworks), thrown, modulus)
 
 
 def _card_classes(mask: int, fireworks: Sequence[int], thrown: Sequence[int],
                   modulus: int) -> dict[int, int]:
     cards = [c for c in RANK_ORDER if mask >> c & 1]
-    dead = [c for c in cards if _dead(c, fireworks, thrown)]
+    dead = [c for c in cards if dead_unchecked(c, fireworks, thrown)]
     live = [c for c in cards if c not in dead]
     classes = {c: 0 for c in dead}
     first, room = (1, modulus - 1) if dead else (0, modulus)
@@ -302,7 +134,7 @@ def hint_groups(masks: Sequence[int], packing: str = "plain") -> list[frozenset[
     `plain`: all colours, all values (the published count). `mixed`: a maximum partition into
     sure groups (`solvers.max_hint_partition`). `separate`: colours and values packed apart.
     """
-    masks = _masks(masks)
+    masks = checked_masks(masks)
     packing = checks.choice(packing, "packing", PACKINGS)
     if packing == "plain":
         return [frozenset(COLOURS), frozenset(VALUES)]
@@ -362,12 +194,12 @@ def hat_plan(knowledge: PublicKnowledge, hinter: int, fireworks: Sequence[int],
         raise checks.ArgumentTypeError(f"knowledge must be a PublicKnowledge, got {knowledge!r}")
     n = len(knowledge.masks)
     hinter = checks.integer(hinter, "hinter", low=0, high=n - 1)
-    fireworks, discards = _fireworks(fireworks), _cards(discards, "discards")
+    fireworks, discards = checked_fireworks(fireworks), checked_cards(discards, "discards")
     packing = checks.choice(packing, "packing", PACKINGS)
     order = tuple((hinter + k) % n for k in range(1, n))
     groups = {p: hint_groups(knowledge.masks[p], packing) for p in order}
     modulus = sum(len(g) for g in groups.values())
-    left, thrown = knowledge.remaining(fireworks, discards), _discarded(discards)
+    left, thrown = knowledge.remaining(fireworks, discards), discarded_cards(discards)
     slots = {p: _target_slot(knowledge.masks[p], left, fireworks) for p in order}
     classes = {p: _card_classes(knowledge.masks[p][slots[p]], fireworks, thrown, modulus)
                for p in order}
@@ -379,7 +211,7 @@ def _plan(plan: object) -> HatPlan:
 
 
 def _view(view: object) -> View:
-    return checks.instance(view, "view", View, "a rules.View (Game.view)")
+    return checks.instance(view, "view", View, "a View (hanabi.game.Game.view)")
 
 
 def hand_value(plan: HatPlan, player: int, hand: Sequence[int]) -> int:
@@ -387,7 +219,7 @@ def hand_value(plan: HatPlan, player: int, hand: Sequence[int]) -> int:
     (information strategy) or the order it deserves (recommendation strategy)."""
     plan = _plan(plan)
     player = checks.choice(player, "player", plan.order)
-    hand = _cards(hand, "hand")
+    hand = checked_cards(hand, "hand")
     if player in plan.slots and plan.slots[player] >= len(hand):
         raise ValueError(f"the told-about card is in slot {plan.slots[player]}, beyond the hand")
     return plan.value(player, hand)
@@ -459,14 +291,15 @@ def information_move(view: View, knowledge: PublicKnowledge, packing: str = "pla
     max_tokens = checks.integer(max_tokens, "max_tokens", low=1)
     discard_at_max_tokens = checks.boolean(discard_at_max_tokens, "discard_at_max_tokens")
     own = knowledge.own(view)
-    fw, thrown = view.fireworks, _discarded(view.discards)
+    fw, thrown = view.fireworks, discarded_cards(view.discards)
     known = [m.bit_length() - 1 if m & (m - 1) == 0 else -1 for m in own]
     cards_of = [[c for c in range(CARDS) if m >> c & 1] for m in own]
     for s, cards in enumerate(cards_of):  # 1. play a card known to be playable
-        if all(_playable(c, fw) for c in cards):
+        if all(playable_unchecked(c, fw) for c in cards):
             return Move.play(s)
     may_discard = view.tokens < max_tokens or discard_at_max_tokens
-    dead = [s for s, cards in enumerate(cards_of) if all(_dead(c, fw, thrown) for c in cards)]
+    dead = [s for s, cards in enumerate(cards_of)
+            if all(dead_unchecked(c, fw, thrown) for c in cards)]
     if dead and len(view.discards) < 5 and may_discard:  # 2. early on, discard a dead card
         return Move.discard(dead[0])
     if view.tokens > 0:  # 3. hint
@@ -479,7 +312,7 @@ def information_move(view: View, knowledge: PublicKnowledge, packing: str = "pla
         if c >= 0 and (held[c] or known.count(c) > 1):
             return Move.discard(s)
     for s, c in enumerate(known):
-        if c >= 0 and not _critical(c, fw, thrown):
+        if c >= 0 and not critical_unchecked(c, fw, thrown):
             return Move.discard(s)
     return Move.discard(known.index(-1) if -1 in known else 0)
 
@@ -509,7 +342,7 @@ class InformationTeam:
 
     def __init__(self, game: Game, packing: str = "plain") -> None:
         if not isinstance(game, Game):
-            raise checks.ArgumentTypeError(f"game must be a rules.Game, got {game!r}")
+            raise checks.ArgumentTypeError(f"game must be a hanabi Game (puzzlelab.hanabi.game), got {game!r}")
         self.game, self.packing = game, checks.choice(packing, "packing", PACKINGS)
         self.knowledge = PublicKnowledge(game.rules)
         self.steps: list[HatStep] = []
@@ -556,20 +389,21 @@ def recommendation(hand: Sequence[int], fireworks: Sequence[int],
     """A hand's value under the recommendation strategy: slot i to play (i), or to discard
     (hand size + i). Play a playable card (a 5 first, else the lowest); else discard a dead
     card, else the highest card that is not a last copy, else the newest card."""
-    hand = _cards(hand, "hand")
+    hand = checked_cards(hand, "hand")
     if not hand:
         raise ValueError("hand must hold at least one card")
-    return _recommendation(hand, _fireworks(fireworks), _discarded(_cards(discards, "discards")))
+    thrown = discarded_cards(checked_cards(discards, "discards"))
+    return _recommendation(hand, checked_fireworks(fireworks), thrown)
 
 
 def _recommendation(hand: Sequence[int], fireworks: Sequence[int], thrown: Sequence[int]) -> int:
     h = len(hand)
     order = sorted(range(h), key=lambda s: (hand[s] % 5 != 4, hand[s] % 5, hand[s] // 5))
-    playable = [s for s in order if _playable(hand[s], fireworks)]
+    playable = [s for s in order if playable_unchecked(hand[s], fireworks)]
     if playable:
         return playable[0]
-    for test in (lambda c: _dead(c, fireworks, thrown),
-                 lambda c: not _critical(c, fireworks, thrown) and c % 5 != 4):
+    for test in (lambda c: dead_unchecked(c, fireworks, thrown),
+                 lambda c: not critical_unchecked(c, fireworks, thrown) and c % 5 != 4):
         chosen = [s for s in range(h) if test(hand[s])]
         if chosen:
             return h + max(chosen, key=lambda s: (hand[s] % 5, hand[s] // 5))
@@ -581,7 +415,7 @@ class RecommendationTeam:
 
     def __init__(self, game: Game) -> None:
         if not isinstance(game, Game):
-            raise checks.ArgumentTypeError(f"game must be a rules.Game, got {game!r}")
+            raise checks.ArgumentTypeError(f"game must be a hanabi Game (puzzlelab.hanabi.game), got {game!r}")
         n, h = game.rules.players, game.rules.hand_size
         if 2 * (n - 1) < 2 * h:
             raise ValueError(f"the recommendation strategy needs a message per order: 2(n - 1) = "
@@ -655,7 +489,7 @@ class _OrderPlan(HatPlan):
         """The order a hand deserves (`recommendation`), worked out once per hand."""
         key = tuple(hand)
         if key not in self.seen:
-            self.seen[key] = _recommendation(key, self.fireworks, _discarded(self.discards))
+            self.seen[key] = _recommendation(key, self.fireworks, discarded_cards(self.discards))
         return self.seen[key]
 
 
