@@ -14,7 +14,7 @@ _EXPORTS = {
     "counterfeit_coin": "games", "mastermind": "games",
     "parse": "language",
     "STRATEGIES": "strategies",
-    "analyze": "analysis", "lemma14_bound": "analysis", "simulate": "analysis",
+    "analyze": "analysis", "lemma14_bound": "bounds", "simulate": "analysis",
     "optimal": "exhaustive",
 }
 __all__ = sorted(_EXPORTS)

@@ -23,7 +23,6 @@ recorded: `lengths` (the game's rule) and `determined` (the thesis's |σ|_v).
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -40,9 +39,9 @@ from .strategies import (STRATEGIES, Scoring, expected_size, largest_part, most_
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["STRATEGIES", "TABLE_CODES", "analyze", "analyze_by_bincount", "ceil_log", "choose",
+__all__ = ["STRATEGIES", "TABLE_CODES", "analyze", "analyze_by_bincount", "choose",
            "choose_by_table",
-           "first_hit", "lemma14_bound", "play_tree", "scores", "simulate"]
+           "first_hit", "play_tree", "scores", "simulate"]
 
 # A game of at most TABLE_CODES codes (and TABLE_CODES² outcomes in its table) is analysed over
 # its outcome table, numpy alone, unless the compiled engine is loaded: in a fresh process that
@@ -231,83 +230,6 @@ def _useful(game: Game, parts: np.ndarray) -> bool:
     """Does an experiment with these part sizes make progress on more than one code?"""
     nonfinal = parts[~game.is_final]
     return nonfinal.max() < parts.sum() or bool(parts[game.is_final].sum())
-
-
-def lemma14_bound(game: Game) -> float:
-    """Lemma 14: ⌈log_b #φ0⌉ experiments are needed to determine the code, b = max_t |Φ(t)|.
-
-    b is the most outcome formulas one experiment type has (not the number of labels over
-    all types). The bound is on the thesis's length |σ|_v (until determined), so it is to
-    be compared with `Analysis.determined`; math.inf if b = 1 and there are several codes.
-
-    Parameters
-    ----------
-    game : Game
-        The game, with #φ0 = `Game.n_codes` codes.
-
-    Returns
-    -------
-    int or float
-        The bound, an integer (math.inf when no experiment can tell codes apart).
-
-    Raises
-    ------
-    ValueError
-        If `game` is not a `Game` (an `ArgumentTypeError`).
-
-    Examples
-    --------
-    Twelve coins: 24 codes, 3 outcomes a weighing, so at least 3 weighings; Mastermind 4×6:
-    1,296 codes and 15 answers, at least 3 guesses before the code is known.
-
-    >>> from puzzlelab.codebreaking.games import counterfeit_coin, mastermind
-    >>> lemma14_bound(counterfeit_coin(12)), lemma14_bound(mastermind(4, 6))
-    (3, 3)
-
-    References
-    ----------
-    Klimoš (2014), master's thesis (source document 001), §3.3, Lemma 14.
-    """
-    game = check_game(game)
-    return ceil_log(game.max_type_outcomes, game.n_codes)
-
-
-def ceil_log(b: int, n: int) -> float:
-    """⌈log_b n⌉ in exact integer arithmetic (the least k with b^k ≥ n); math.inf if b = 1 < n.
-
-    Parameters
-    ----------
-    b : int
-        The base, at least 1.
-    n : int
-        The number, at least 1.
-
-    Returns
-    -------
-    int or float
-        The least k with b^k ≥ n (math.inf when b = 1 < n).
-
-    Raises
-    ------
-    ValueError
-        If `b` or `n` is not a positive integer.
-
-    Examples
-    --------
-    >>> ceil_log(3, 27), ceil_log(3, 28), ceil_log(1, 2)
-    (3, 4, inf)
-
-    References
-    ----------
-    Klimoš (2014), master's thesis (source document 001), Lemma 14 (the bound it computes).
-    """
-    b, n = checks.integer(b, "b", low=1), checks.integer(n, "n", low=1)
-    if b == 1:
-        return 0 if n == 1 else math.inf
-    k = 0
-    while b**k < n:
-        k += 1
-    return k
 
 
 def analyze(game: Game, strategy: str | Scoring = "max-models") -> Analysis:

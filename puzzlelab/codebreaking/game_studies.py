@@ -14,7 +14,8 @@ import pandas as pd
 
 from .. import checks
 from . import coins
-from .analysis import analyze, ceil_log
+from .analysis import analyze
+from .bounds import ceil_log
 from .games import mastermind
 from .language import GAMES_DIR, game_tables, parse
 

@@ -20,7 +20,8 @@ from .. import cache, checks, sweeps
 from ..cache import Table, cached_source_table, cached_table, read_long_run
 from ..sweeps import sweep
 from . import coins, frontier
-from .analysis import analyze, lemma14_bound
+from .analysis import analyze
+from .bounds import lemma14_bound
 from .frontier import ALL_RUNS, COLUMNS, DEFAULT_RUNS, LONG_RUNS, TABLE, TABLE_LONG, check_sizes
 from .game import Analysis, Game
 from .games import bags_of_gold, black_peg_mastermind, bulls_and_cows, counterfeit_coin, mastermind
