@@ -436,7 +436,57 @@ def label_index(labels: list[str], index: dict[str, int], label: str) -> int:
 
 
 def parse(text: str, name: str = "game"):
-    """Parse a game description (Klimoš 2014, §4.1) into a `puzzlelab.codebreaking` Game."""
+    """Parse a game description (Klimoš 2014, §4.1) into a `puzzlelab.codebreaking` Game.
+
+    Parameters
+    ----------
+    text : str
+        The description: VARIABLES, RESTRICTION, ALPHABET, MAPPING and EXPERIMENT lines
+        (grammar in `syntax`, meaning in this module's docstring).
+    name : str
+        The game's name.
+
+    Returns
+    -------
+    Game
+        Its codes (the valuations that satisfy every restriction), experiments (every allowed
+        parametrization of every type) and outcome table.
+
+    Raises
+    ------
+    ValueError
+        At "line L, column C" for malformed text, an unknown name, a size over the limits
+        (`MAX_VARIABLES` and the others), or a game that is not well formed (Definition 7:
+        not exactly one outcome true per code and experiment).
+
+    Examples
+    --------
+    Three coins, one counterfeit, lighter or heavier (Example 8's formulas), weighed one
+    against one: six codes, three weighings, and two of them always suffice.
+
+    >>> from puzzlelab.codebreaking import analyze
+    >>> coins = parse('''VARIABLES x1, x2, x3, y
+    ... RESTRICTION Exactly-1(x1, x2, x3)
+    ... ALPHABET 1, 2, 3
+    ... MAPPING 'X' x1, x2, x3
+    ... EXPERIMENT 'w2' 2
+    ...   PARAMS_DISTINCT 1, 2
+    ...   PARAMS_SORTED 1, 2
+    ...   OUTCOME 'right heavier' ((X$1) & !y) | ((X$2) & y)
+    ...   OUTCOME 'left heavier' ((X$1) & y) | ((X$2) & !y)
+    ...   OUTCOME 'balance' !(X$1 | X$2)
+    ... ''', "coin3")
+    >>> coins.n_codes, coins.n_experiments, analyze(coins).worst
+    (6, 3, 2)
+    >>> parse("VARIABLES x\\nRESTRICTION y\\n")
+    Traceback (most recent call last):
+    ValueError: line 2, column 13: unknown variable 'y'
+
+    References
+    ----------
+    Klimoš (2014), master's thesis (source document 001), §4.1 (the input language of COBRA)
+    and Example 8 (the counterfeit coin as formulas).
+    """
     from .game import Game
 
     t = game_tables(text, name)
