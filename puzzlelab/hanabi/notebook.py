@@ -1,8 +1,7 @@
 """What notebooks/hanabi.ipynb shows: tables as the page gives them, figures, explorations.
 
 The named tables it shows (the hint-capacity study, the hat strategies' games) are computed
-and cached in `tables`; ``python -m puzzlelab.hanabi.notebook`` recomputes the study
-(`tables.main`).
+and cached in `tables`; ``puzzlelab compute hanabi_hint_capacity`` recomputes the study.
 """
 
 from __future__ import annotations
@@ -499,10 +498,3 @@ def hat_game_views(seed: int = 0, turns: int = 8) -> dict[str, pd.DataFrame]:
                 views[f"{players} players, {variant}"] = explore_hat_game(players, variant, seed,
                                                                           turns)
     return views
-
-
-if __name__ == "__main__":  # the study's command (`tables.CAPACITY`), run as the page's module
-    from .. import sweeps
-    from .tables import main
-
-    sweeps.command_line(main)
