@@ -245,8 +245,10 @@ def _outcome(name: str, before: dict | None, changes: Path, damage: str | None =
     if damage is not None:
         return f"  rewrote data/{name}.csv ({after.get('rows')} rows; it {damage})"
     if before.get("sha256") == after.get("sha256"):
+        written = ("its metadata now records the seconds and machine of this run"
+                   if before != after else "no file written")
         return f"  unchanged: data/{name}.csv has the same bytes ({after.get('rows')} rows), " \
-               "no file written"
+               f"{written}"
     return (f"  rewrote data/{name}.csv ({before.get('rows')} rows before, "
             f"{after.get('rows')} after)")
 

@@ -79,6 +79,9 @@ def default_command(name: str, long_run: bool = False) -> str:
     """The one command that rebuilds a table: `puzzlelab bench NAME` for a benchmark's table
     (the benchmark `puzzlelab bench` runs, else the one its name says), `puzzlelab compute NAME`
     for any other (with `--long-run` for a long run)."""
+    name = check_name(name, "table name")
+    if not isinstance(long_run, bool):
+        raise ArgumentTypeError(f"long_run must be True or False, got {long_run!r}")
     bench = os.environ.get(BENCH_ENV, "")
     if bench or name.startswith("bench_"):
         return f"puzzlelab bench {bench or name.removeprefix('bench_')}"

@@ -22,7 +22,7 @@ import pandas as pd
 from . import checks
 from .declarations import CacheWarning, Table
 
-__all__ = ["CHANGES_ENV", "changes", "machine"]
+__all__ = ["CHANGES_ENV", "machine"]
 
 CHANGES_ENV = "PUZZLELAB_CHANGES"  # a file that collects change reports (tools/run_notebooks.py)
 

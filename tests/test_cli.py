@@ -203,6 +203,23 @@ def test_compute_rebuilds_small_tables_byte_for_byte(scratch, real_data, executo
     assert re.match(r"computing 1 table\(s\): about \d+ (s|min) on 1 core\n", again.stdout)
 
 
+def test_a_recompute_to_the_same_bytes_records_unknown_seconds_and_machine(scratch):
+    csv = scratch / "data" / "russian_cards_sum_mod.csv"
+    sidecar = scratch / "data" / "checksums" / "russian_cards_sum_mod.json"
+    meta = json.loads(sidecar.read_text())
+    sidecar.write_text(json.dumps({**meta, "seconds": None, "machine": None}))
+    data = csv.read_bytes()
+    done = run("compute", "russian_cards_sum_mod", root=scratch)
+    assert "same bytes (55 rows), its metadata now records the seconds and machine" in done.stdout
+    after = json.loads(sidecar.read_text())
+    assert csv.read_bytes() == data and after["sha256"] == meta["sha256"]
+    assert after["seconds"] >= 0 and after["machine"]["cores"] == os.cpu_count(), after
+    recorded = sidecar.read_bytes()
+    again = run("compute", "russian_cards_sum_mod", root=scratch)  # a known run is kept
+    assert "same bytes (55 rows), no file written" in again.stdout, again.stdout
+    assert sidecar.read_bytes() == recorded
+
+
 def test_compute_reports_a_table_it_changed(scratch):
     csv = scratch / "data" / "russian_cards_sum_mod.csv"
     lines = csv.read_text().splitlines(keepends=True)
