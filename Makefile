@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	$(BIN)/python -m puzzlelab.codebreaking.warm
+	$(BIN)/puzzlelab warm
 	@touch $(STAMP)
 
 ## The main job: re-execute every notebook in place, recomputing data/ and figures/, with an

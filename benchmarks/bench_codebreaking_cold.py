@@ -28,7 +28,7 @@ Writes data/bench_codebreaking_cold.csv (the shared schema). About a minute with
 a quiet 2-core machine (PUZZLELAB_BENCH_QUICK=1 runs 5), then a minute for the fresh clone:
 
 - a fresh clone of this commit (`git clone`, new file times: numba's cache empty), the install
-  step's compile (`python -m puzzlelab.codebreaking.warm`, as the Makefile's venv target runs
+  step's compile (`puzzlelab warm`, as the Makefile's venv target runs
   it), then the first compiled Mastermind 4×6 call (`compiled.analyze`) in a new process,
   whole-process wall and CPU time; and the same call on a fresh clone without the install step
   (numba compiles the engine first: what a newcomer waited for before).
@@ -136,7 +136,7 @@ FIRST_CALL = ("from puzzlelab.codebreaking import compiled, mastermind; "
 
 def fresh_clone(install: bool) -> dict:
     """A fresh clone of this commit; with `install`, the install step's compile
-    (`python -m puzzlelab.codebreaking.warm`); then the first compiled Mastermind 4×6 call in a
+    (`puzzlelab warm`); then the first compiled Mastermind 4×6 call in a
     new process: its wall and CPU seconds (and the install step's)."""
     import tempfile
 
@@ -148,7 +148,7 @@ def fresh_clone(install: bool) -> dict:
         subprocess.run(["git", "clone", "-q", str(root), str(clone)], check=True)
         subprocess.run(["git", "-C", str(clone), "checkout", "-q", commit], check=True)
         env = dict(os.environ, PYTHONPATH=str(clone), TQDM_DISABLE="1")
-        steps = [[sys.executable, "-m", "puzzlelab.codebreaking.warm"]] if install else []
+        steps = [[sys.executable, "-m", "puzzlelab.cli", "warm"]] if install else []
         times = [_timed(step, clone, env) for step in steps + [
             [sys.executable, "-c", FIRST_CALL]]]
     return {"wall": times[-1][0], "cpu": times[-1][1], "load": os.getloadavg()[0],

@@ -15,7 +15,7 @@ memory by GNU time): the peer; our engine with its rules (`compiled.analyze(...,
 first=<its first guess>)`) on one thread (the subject) and on every core; our engine with our
 own rules (its own first guess; totals differ, so not like for like). Our process (`ONE_GAME`)
 imports the engine, builds the game and analyses it once, as the peer's process does; no run
-includes a compile (the install step built our engine: `python -m puzzlelab.codebreaking.warm`).
+includes a compile (the install step built our engine: `puzzlelab warm`).
 
 Columns: warm_min_s / warm_median_s hold the whole process's CPU seconds (fastest, median over
 rounds) and times_subject their ratio to ours; whole_process_s the median wall time; cold_s the

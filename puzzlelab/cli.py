@@ -1,13 +1,14 @@
 """The puzzlelab command: cached tables, notebooks, the site and the benchmarks.
 
 `puzzlelab tables` lists the cached tables, `compute` rebuilds some, `reproduce` re-runs the
-notebooks (`make reproduce`), `site` builds the static site, `bench` runs the benchmarks; one
-function per subcommand, `puzzlelab --help` lists them.
+notebooks (`make reproduce`), `site` builds the static site, `bench` runs the benchmarks,
+`references` prints the bibliography, `warm` compiles the code-breaking engine; one function
+per subcommand, `puzzlelab --help` lists them.
 
-The tables are those of `cache.registered()` and the functions that rebuild them those of
-`cache.rebuilders()` (declared where each table is computed); a table with no such function is
-rebuilt by the command its declaration names. Bad arguments end the command with one line
-(`error: ...`, exit status 2), never a traceback.
+The tables are those of `registry.registered()` and the functions that rebuild them those of
+`registry.rebuilders()` (declared where each table is computed): `puzzlelab compute NAME` is the
+one way to rebuild a computed table, `puzzlelab bench NAME` a benchmark's. Bad arguments end the
+command with one line (`error: ...`, exit status 2), never a traceback.
 """
 
 from __future__ import annotations
@@ -15,11 +16,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import hashlib
-import importlib
 import inspect
 import os
-import runpy
-import shlex
 import shutil
 import subprocess
 import sys
@@ -32,7 +30,7 @@ from typing import Any
 
 import pandas as pd
 
-from . import cache, checks, runner, sweeps
+from . import cache, checks, declarations, registry, runner, sweeps
 from .runner import duration
 
 __all__ = ["main", "parser", "table_list"]  # the subcommands run through main()
@@ -43,7 +41,6 @@ NOTEBOOK_TIMEOUT = 1200  # seconds a cell may run before its notebook is run aga
 # machine: running the notebook again would redo that work. A kernel that stopped working is
 # caught sooner, by its idle CPU (runner.Watchdog).
 RECOMPUTE_TIMEOUT = 4 * 3600
-EXECUTOR_OPTIONS = ("--workers", "--scheduler", "--connect-timeout")
 
 
 def _root() -> Path:
@@ -70,7 +67,7 @@ def _puzzle(name: str) -> str:
     stem = name.removeprefix("bench_")
     if stem.startswith("mastermind"):
         return "codebreaking"
-    return next((p for p in cache.PUZZLES if stem.startswith(p)), "")
+    return next((p for p in declarations.PUZZLES if stem.startswith(p)), "")
 
 
 def _benchmarks() -> dict[str, Path]:
@@ -80,7 +77,7 @@ def _benchmarks() -> dict[str, Path]:
 
 
 def _computable(name: str, declared: dict[str, cache.Table], builds: dict[str, Callable]) -> bool:
-    return name in builds or (name in declared and _module_command(declared[name]) is not None)
+    return name in builds
 
 
 # --- puzzlelab tables ----------------------------------------------------------------------------
@@ -102,7 +99,9 @@ def _state(name: str, declared: dict[str, cache.Table]) -> str:
     except ValueError as err:
         return next((state for words, state in STATES if words in str(err)), "stale")
     try:
-        _recorded_seconds(cache.table_metadata(name) or {}, name)
+        meta = cache.table_metadata(name) or {}
+        _recorded_seconds(meta, name)
+        _recorded_machine(meta, name)
     except ValueError:
         return "bad metadata"
     return "ok"
@@ -115,23 +114,45 @@ def _recorded_seconds(meta: dict, name: str) -> float | None:
     return checks.number(seconds, f"seconds in {where}", low=0, high=1e9, allow_none=True)
 
 
+MACHINE_KEYS = ("cores", "python", "numpy", "numba")
+
+
+def _recorded_machine(meta: dict, name: str) -> dict | None:
+    """The machine a table's metadata records (None when it records none): its cores and the
+    Python, numpy and numba versions."""
+    found = meta.get("machine")
+    where = f"data/{cache.CHECKSUMS}/{name}.json"
+    if found is None:
+        return None
+    if not isinstance(found, dict) or sorted(found) != sorted(MACHINE_KEYS):
+        raise ValueError(f"the machine in {where} must record {', '.join(MACHINE_KEYS)}")
+    if found["cores"] is not None:
+        checks.integer(found["cores"], f"cores in {where}", low=1, high=100_000)
+    for key in MACHINE_KEYS[1:]:
+        if found[key] is not None:
+            checks.text(found[key], f"{key} in {where}")
+    return found
+
+
 def _rebuild_command(name: str, declared: dict[str, cache.Table], builds: dict[str, Callable],
                      meta: dict | None) -> str:
     if _computable(name, declared, builds):
-        long = " --long-run" if name in declared and declared[name].long_run else ""
-        return f"{PROG} compute {name}{long}"
+        return declared[name].command if name in declared else declarations.default_command(name)
+    recorded = (meta or {}).get("command") or ""
+    if f"{PROG} bench " in recorded:  # a benchmark's table, as it recorded (with what it needs)
+        return recorded
     for bench, script in _benchmarks().items():  # a benchmark's table, or one it reads
         if name == f"bench_{bench}" or f'"{name}"' in script.read_text(encoding="utf-8"):
             return f"{PROG} bench {bench}"
-    return (meta or {}).get("command") or cache.Table(name).command
+    return (meta or {}).get("command") or declarations.default_command(name)
 
 
 def table_list(puzzle: str | None = None) -> pd.DataFrame:
     """Every table in data/ and every declared one: name, puzzle, rows, file, checksum state,
     when it was last computed and the command that rebuilds it."""
     if puzzle is not None:
-        puzzle = checks.choice(puzzle, "puzzle", cache.PUZZLES)
-    declared, builds = cache.registered(), cache.rebuilders()
+        puzzle = checks.choice(puzzle, "puzzle", declarations.PUZZLES)
+    declared, builds = registry.registered(), registry.rebuilders()
     names = sorted({p.stem for p in cache.DATA.glob("*.csv")} | set(declared))
     rows = []
     for name in names:
@@ -157,26 +178,6 @@ def tables(args: argparse.Namespace) -> None:
 
 
 # --- puzzlelab compute ---------------------------------------------------------------------------
-def _module_command(table: cache.Table) -> tuple[str, list[str]] | None:
-    """(module, arguments) of a `python -m puzzlelab....` command, without executor options."""
-    words = shlex.split(table.command)
-    if len(words) < 3 or words[:2] != ["python", "-m"] or not words[2].startswith("puzzlelab."):
-        return None
-    rest, kept = words[3:], []
-    while rest:
-        word = rest.pop(0)
-        if word in EXECUTOR_OPTIONS:
-            rest = rest[1:]
-        elif not word.startswith(EXECUTOR_OPTIONS):
-            kept.append(word)
-    return words[2], kept
-
-
-def _executor_argv(args: argparse.Namespace) -> list[str]:
-    argv = ["--workers", str(args.workers), "--connect-timeout", str(args.connect_timeout)]
-    return argv + (["--scheduler", args.scheduler] if args.scheduler else [])
-
-
 def _takes_executor(build: Callable) -> bool:
     try:
         return "executor" in inspect.signature(build).parameters
@@ -184,31 +185,11 @@ def _takes_executor(build: Callable) -> bool:
         return False
 
 
-def _run_module(module: str, argv: list[str]) -> None:
-    """`python -m module ARGV` in this process: the module's main(), or, when the module is a
-    thin alias of a main() kept elsewhere (a puzzle's tables), its `__main__` block."""
-    command = importlib.import_module(module)
-    if hasattr(command, "main"):
-        command.main(argv)
-        return
-    saved, sys.argv = sys.argv, [module, *argv]
-    try:
-        with warnings.catch_warnings():  # its block runs a fresh copy: the imported one is kept
-            warnings.filterwarnings("ignore", f"'{module}' found in sys.modules", RuntimeWarning)
-            runpy.run_module(module, run_name="__main__")
-    finally:
-        sys.argv = saved
-
-
 def _run_build(name: str, args: argparse.Namespace, declared: dict[str, cache.Table],
                builds: dict[str, Callable]) -> bool:
-    """Rebuild one table with the notebooks' own function (or its declared command); True when
-    it ran on the workers asked for."""
-    build = builds.get(name)
-    if build is None:
-        module, argv = _module_command(declared[name])  # type: ignore[misc]
-        _run_module(module, argv + _executor_argv(args))
-        return True
+    """Rebuild one table with the function declared for it (the one the notebooks read it
+    through); True when it ran on the workers asked for."""
+    build = builds[name]
     with cache.recomputing(name):
         if not _takes_executor(build):
             build()
@@ -249,8 +230,7 @@ def _check_names(names: Sequence[str], args: argparse.Namespace,
     for name in names:
         table = declared.get(name)
         if table is not None and table.long_run and not args.long_run:
-            raise ValueError(f"{name} is a long run, not rebuilt unless asked: add --long-run "
-                             f"(its own command: {table.command})")
+            raise ValueError(f"{name} is a long run, not rebuilt unless asked: {table.command}")
     return list(dict.fromkeys(names))
 
 
@@ -265,15 +245,17 @@ def _outcome(name: str, before: dict | None, changes: Path, damage: str | None =
     if damage is not None:
         return f"  rewrote data/{name}.csv ({after.get('rows')} rows; it {damage})"
     if before.get("sha256") == after.get("sha256"):
+        written = ("its metadata now records the seconds and machine of this run"
+                   if before != after else "no file written")
         return f"  unchanged: data/{name}.csv has the same bytes ({after.get('rows')} rows), " \
-               "no file written"
+               f"{written}"
     return (f"  rewrote data/{name}.csv ({before.get('rows')} rows before, "
             f"{after.get('rows')} after)")
 
 
 def compute(args: argparse.Namespace) -> None:
     """puzzlelab compute NAME...: rebuild tables (an estimate first, progress, what changed)."""
-    declared, builds = cache.registered(), cache.rebuilders()
+    declared, builds = registry.registered(), registry.rebuilders()
     names = _check_names(args.names, args, declared, builds)
     estimates = [_estimate(n, declared, args.workers) for n in names]
     known = [e for e in estimates if e is not None]
@@ -456,7 +438,29 @@ def bench(args: argparse.Namespace) -> None:
         raise ValueError(f"unknown benchmark {unknown[0]!r}; choose from {', '.join(found)}")
     for name in dict.fromkeys(args.names) if args.names else found:
         print(f"== {found[name].relative_to(_root())}", flush=True)
-        _script(found[name], {"MPLBACKEND": "Agg"})
+        _script(found[name], {"MPLBACKEND": "Agg", declarations.BENCH_ENV: name,
+                              cache.BENCH_START_ENV: repr(time.time())})
+
+
+def references(args: argparse.Namespace) -> None:
+    """puzzlelab references: print the bibliography (notebooks/references.md) from the sources."""
+    from .sources import bibliography_markdown
+
+    print(bibliography_markdown(), end="")
+
+
+def warm(args: argparse.Namespace) -> None:
+    """puzzlelab warm: compile the code-breaking engine once (the install step runs it)."""
+    from .codebreaking.warm import warm as compile_engine
+
+    print("puzzlelab: compiling the code-breaking engine once (about a minute) ...", flush=True)
+    start = time.perf_counter()
+    try:
+        built = compile_engine()
+    except Exception as error:  # the engine still works, compiling on first use
+        print(f"puzzlelab: compiling skipped ({type(error).__name__}: {error})")
+        return
+    print(f"puzzlelab: engine compiled in {time.perf_counter() - start:.0f} s ({built})")
 
 
 # --- the parser ----------------------------------------------------------------------------------
@@ -483,7 +487,8 @@ def parser() -> argparse.ArgumentParser:
     top = sweeps.CommandParser(prog=PROG, description=__doc__.splitlines()[0])
     subs = top.add_subparsers(title="commands", metavar="COMMAND", required=True)
     listing = _subcommand(subs, tables)
-    listing.add_argument("puzzle", nargs="?", choices=cache.PUZZLES, help="one puzzle's tables")
+    listing.add_argument("puzzle", nargs="?", choices=declarations.PUZZLES,
+                         help="one puzzle's tables")
     rebuild = _subcommand(subs, compute)
     rebuild.add_argument("names", nargs="+", metavar="NAME", help="tables to rebuild")
     sweeps.add_executor_arguments(rebuild)
@@ -507,6 +512,8 @@ def parser() -> argparse.ArgumentParser:
     benchmarks = _subcommand(subs, bench)
     benchmarks.add_argument("names", nargs="*", metavar="NAME",
                             help="benchmarks to run (default: all)")
+    _subcommand(subs, references)
+    _subcommand(subs, warm)
     return top
 
 

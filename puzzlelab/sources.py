@@ -141,7 +141,3 @@ def references_table(source_documents_only: bool = False) -> pd.DataFrame:
     refs = SOURCE_DOCUMENTS if only else REFERENCES
     return pd.DataFrame([{"key": r.key, "authors": r.authors, "year": r.year, "title": r.title,
                           "venue": r.venue, "file": r.file or ""} for r in refs.values()])
-
-
-if __name__ == "__main__":  # python -m puzzlelab.sources > notebooks/references.md
-    print(bibliography_markdown(), end="")

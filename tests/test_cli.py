@@ -8,7 +8,9 @@ points the command there); the real data/ is only read, and a test checks it is 
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
+import os
 import re
 import shlex
 import shutil
@@ -17,16 +19,17 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
-from puzzlelab import cache, cli, paths, runner
+from puzzlelab import cache, cli, paths, registry, runner
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMAND = Path(sys.executable).parent / "puzzlelab"  # the installed entry point
-SUBCOMMANDS = ("tables", "compute", "reproduce", "site", "bench")
+SUBCOMMANDS = ("tables", "compute", "reproduce", "site", "bench", "references", "warm")
 # Small tables, rebuilt in seconds: one through the notebook's function with a sweep, one
-# through the table's own command (python -m ... sweep), one computed serially.
+# through the table layer's run of a named table (`table_run`), one computed serially.
 SMALL = ("hats_maximal_sets", "codebreaking_dyson", "russian_cards_sum_mod")
 
 
@@ -95,7 +98,7 @@ def test_unknown_tables_are_refused_with_the_known_ones():
     error = one_line_error(run("compute", "hats_optima", "no_such_table"))
     assert "unknown table 'no_such_table'; known tables: " in error
     known = error.split("known tables: ")[1].strip().split(", ")
-    assert set(known) == {n for n in set(cache.registered()) | set(cache.rebuilders())}
+    assert set(known) == {n for n in set(registry.registered()) | set(registry.rebuilders())}
 
 
 def test_site_and_bench_outside_a_checkout_say_what_is_missing(scratch):
@@ -107,12 +110,12 @@ def test_site_and_bench_outside_a_checkout_say_what_is_missing(scratch):
 def test_a_long_run_is_refused_unless_asked():
     error = one_line_error(run("compute", "hanabi_hat_games"))
     assert "long run" in error and "--long-run" in error
-    assert cache.registered()["hanabi_hat_games"].command in error
+    assert registry.registered()["hanabi_hat_games"].command in error
 
 
-def test_a_command_kept_as_a_thin_alias_runs_its_main_block(scratch):
-    # python -m puzzlelab.hanabi.hat_sweep only calls tables.hat_games_main, which is what
-    # reaches for the scheduler: its one-line error shows the command ran
+def test_a_long_run_asked_for_runs_its_declared_function_on_the_scheduler(scratch):
+    # the long run's function (tables.hat_games_run) takes the executor: the scheduler's
+    # one-line error shows it was asked for
     error = one_line_error(run("compute", "hanabi_hat_games", "--long-run", "--scheduler",
                                "tcp://127.0.0.1:1", "--connect-timeout", "1", root=scratch))
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in error
@@ -128,15 +131,15 @@ def test_tables_lists_every_csv_in_data_with_a_command_that_rebuilds_it(real_dat
         meta = cache.table_metadata(row.name)
         assert row.rows == meta["rows"] and row._6 == meta["computed_at"], row
     parser = cli.parser()
-    known = set(cache.registered()) | set(cache.rebuilders())
-    for command in listing.rebuild:
-        words = shlex.split(command)
-        if words[0] == "puzzlelab":  # a command line this parser takes, naming a known table
-            args = parser.parse_args(words[1:])
-            assert args.run in (cli.compute, cli.bench), command
-            assert all(n in known or n in cli._benchmarks() for n in args.names), command
-        else:
-            assert "make" in words, command
+    known = set(registry.registered()) | set(registry.rebuilders())
+    for row in listing.itertuples():  # one command this parser takes, the sidecar's own
+        words = row.rebuild.split()  # after any variable it needs (a peer's folder)
+        start = words.index("puzzlelab")
+        args = parser.parse_args(words[start + 1:])
+        assert args.run in (cli.compute, cli.bench), row.rebuild
+        assert all(n in known or (ROOT / "benchmarks" / f"bench_{n}.py").exists()
+                   for n in args.names), row.rebuild
+        assert row.rebuild == cache.table_metadata(row.name)["command"], row
 
 
 def test_tables_prints_every_table_and_one_puzzle(real_data):
@@ -159,6 +162,19 @@ def test_a_damaged_table_is_listed_as_changed(scratch, monkeypatch):
     assert states["kemps_claims_28"] == "ok"
 
 
+def test_a_machine_recorded_wrongly_is_bad_metadata(scratch, monkeypatch):
+    monkeypatch.setattr(cache, "DATA", scratch / "data")
+    path = scratch / "data" / "checksums" / "kemps_valve_52.json"
+    meta = json.loads(path.read_text())
+    for wrong in ({"cores": 0, "python": "3.12", "numpy": None, "numba": None}, {"cores": 2},
+                  "a laptop"):
+        path.write_text(json.dumps({**meta, "machine": wrong}))
+        assert cli.table_list("kemps").set_index("name").state["kemps_valve_52"] == "bad metadata"
+    path.write_text(json.dumps({**meta, "machine": {"cores": 2, "python": "3.12.1",
+                                                    "numpy": "2.0", "numba": None}}))
+    assert cli.table_list("kemps").set_index("name").state["kemps_valve_52"] == "ok"
+
+
 # --- puzzlelab compute ---------------------------------------------------------------------------
 @pytest.mark.parametrize("executor", [(), ("--scheduler", "local", "--workers", "2")],
                          ids=["serial", "local-cluster"])
@@ -175,12 +191,44 @@ def test_compute_rebuilds_small_tables_byte_for_byte(scratch, real_data, executo
         assert f"wrote data/{name}.csv" in out, out
         for path in (f"{name}.csv", f"checksums/{name}.sha256"):
             assert (scratch / "data" / path).read_bytes() == (real_data / path).read_bytes(), path
+        meta = json.loads((scratch / "data" / "checksums" / f"{name}.json").read_text())
+        assert meta["command"] == f"puzzlelab compute {name}", meta  # the command that ran
+        assert 0 <= meta["seconds"] <= 600 and meta["machine"]["cores"] == os.cpu_count(), meta
+        assert meta["machine"]["numpy"] == np.__version__, meta
     measured = json.loads((scratch / ".puzzlelab" / "times.json").read_text())["tables"]
     assert set(measured) == set(names)
     assert not (scratch / "tools" / "expected_times.json").exists()
     again = run("compute", *names[:1], root=scratch)  # the same bytes again: no file written
     assert f"unchanged: data/{names[0]}.csv has the same bytes" in again.stdout, again.stdout
     assert re.match(r"computing 1 table\(s\): about \d+ (s|min) on 1 core\n", again.stdout)
+
+
+def test_a_recompute_to_the_same_bytes_records_unknown_seconds_and_machine(scratch):
+    csv = scratch / "data" / "russian_cards_sum_mod.csv"
+    sidecar = scratch / "data" / "checksums" / "russian_cards_sum_mod.json"
+    meta = json.loads(sidecar.read_text())
+    sidecar.write_text(json.dumps({**meta, "seconds": None, "machine": None}))
+    data = csv.read_bytes()
+    done = run("compute", "russian_cards_sum_mod", root=scratch)
+    assert "same bytes (55 rows), its metadata now records the seconds and machine" in done.stdout
+    after = json.loads(sidecar.read_text())
+    assert csv.read_bytes() == data and after["sha256"] == meta["sha256"]
+    assert after["seconds"] >= 0 and after["machine"]["cores"] == os.cpu_count(), after
+    recorded = sidecar.read_bytes()
+    again = run("compute", "russian_cards_sum_mod", root=scratch)  # a known run is kept
+    assert "same bytes (55 rows), no file written" in again.stdout, again.stdout
+    assert sidecar.read_bytes() == recorded
+
+
+def test_compute_rebuilds_a_table_read_from_another_as_committed(scratch, real_data):
+    """The orbit table is what the orbits improve in the smallest announcements: rebuilt from
+    the table they already improved, it came out empty (14 rows before, 0 after)."""
+    name = "russian_cards_min_size_orbits"
+    done = run("compute", name, root=scratch)
+    assert done.returncode == 0, done.stderr
+    assert "CHANGED" not in done.stdout and f"unchanged: data/{name}.csv" in done.stdout
+    assert (scratch / "data" / f"{name}.csv").read_bytes() == (real_data / f"{name}.csv"
+                                                               ).read_bytes()
 
 
 def test_compute_reports_a_table_it_changed(scratch):
@@ -226,15 +274,14 @@ def test_compute_says_which_tables_take_no_workers(scratch):
 def test_the_readmes_parallel_compute_examples_run_on_their_workers():
     """Every `puzzlelab compute NAME ... --workers|--scheduler` line of the README names tables
     whose rebuild takes the executor (the grid's was serial whatever was asked)."""
-    builds, declared = cache.rebuilders(), cache.registered()
+    builds = registry.rebuilders()
     lines = [line.split("#")[0].split() for line in (ROOT / "README.md").read_text().splitlines()
              if line.startswith("puzzlelab compute ") and ("--workers" in line or "--scheduler" in line)]
     assert lines
     for words in lines:
         for name in (w for w in words[2:] if not w.startswith("-") and not w.isdigit()
-                     and w != "local"):
-            assert (cli._takes_executor(builds[name]) if name in builds
-                    else cli._module_command(declared[name]) is not None), name
+                     and w != "local" and "://" not in w):
+            assert "executor" in inspect.signature(builds[name]).parameters, name
 
 
 def test_recomputing_rebuilds_the_named_table_only(tmp_path, monkeypatch):
@@ -296,13 +343,13 @@ def test_the_readme_commands_exist():
     parser = cli.parser()
     seen = set()
     for command in filter(None, commands):
-        words = shlex.split(command)
+        words = shlex.split(command.split(" > ")[0])  # the command, not where its output goes
         if words[0] == "make":
             assert words[1] in targets, command
         elif words[0] == "puzzlelab":
             args = parser.parse_args(words[1:])  # a ValueError for anything it does not take
             if args.run is cli.compute:
-                assert set(args.names) <= set(cache.registered()) | set(cache.rebuilders())
+                assert set(args.names) <= set(registry.registered()) | set(registry.rebuilders())
         seen.add(words[0] if words[0] != "make" else f"make {words[1]}")
     assert {"make reproduce", "make test", "puzzlelab"} <= seen
 

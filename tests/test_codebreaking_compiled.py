@@ -363,7 +363,7 @@ def test_the_walk_built_at_install_plays_numba_s_tree(monkeypatch, pegs, colors)
     monkeypatch.setattr(native, "solver", lambda args: used.append(solver(args)) or used[-1])
     built = [compiled.analyze(game, s, rules=r) for s in STRATEGIES for r in compiled.RULES]
     if not all(used):
-        pytest.skip("the walk is not built (python -m puzzlelab.codebreaking.warm)")
+        pytest.skip("the walk is not built (puzzlelab warm)")
     monkeypatch.setattr(native, "solver", lambda args: None)
     for a, (s, r) in zip(built, [(s, r) for s in STRATEGIES for r in compiled.RULES]):
         b = compiled.analyze(game, s, rules=r)
@@ -381,5 +381,5 @@ def test_a_one_game_process_imports_neither_numba_nor_pandas():
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          check=True).stdout.split("\n")[0]
     if not native.available():
-        pytest.skip("the walk is not built (python -m puzzlelab.codebreaking.warm)")
+        pytest.skip("the walk is not built (puzzlelab warm)")
     assert out == "[]"

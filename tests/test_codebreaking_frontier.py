@@ -141,7 +141,7 @@ def test_bad_runs_are_refused():
     with pytest.raises(ValueError, match="distinct"):
         optimal_size_row(("Bulls and Cows", 3, 2))
     with pytest.raises(ValueError, match="runs"):
-        tables.sizes_main(["--runs", "some"])
+        tables.sizes_run(runs="some")
 
 
 @settings(max_examples=25, deadline=None)
@@ -164,7 +164,7 @@ def test_long_runs_go_to_their_own_table_which_the_notebook_reads_checked(tmp_pa
 
     monkeypatch.setattr(cache, "DATA", tmp_path)
     monkeypatch.setattr(frontier, "optimal_sizes", small)
-    tables.sizes_main(["--runs", "long"])
+    tables.sizes_run(runs="long")
     assert asked == [frontier.LONG_RUNS]
     assert [p.stem for p in tmp_path.glob("*.csv")] == [frontier.TABLE_LONG]
     pd.testing.assert_frame_equal(cache.read_csv_checked(tmp_path / f"{frontier.TABLE_LONG}.csv"),

@@ -18,11 +18,11 @@ from puzzlelab.codebreaking import (Game, analyze, bags_of_gold, bulls_and_cows,
                                     mastermind, optimal, parse)
 from puzzlelab.codebreaking.language import GAMES_DIR
 
-MODULES = ["analysis", "coins", "compiled", "exhaustive", "frontier", "game", "game_checks",
-           "game_files", "games", "language", "notebook", "reference", "source", "strategies",
-           "strings", "sweep", "syntax", "tables"]
-# The command lines recompute data/ when their arguments are valid: tested on bad ones below.
-WRITES_FILES = {("sweep", "main"), ("tables", "sizes_main")}
+MODULES = ["analysis", "bounds", "coins", "compiled", "exhaustive", "formulas", "frontier", "game",
+           "game_checks", "game_files", "games", "language", "notebook", "reference", "source",
+           "strategies", "strings", "syntax", "tables"]
+# Functions that write data/ when their arguments are valid (none is exported).
+WRITES_FILES: set[tuple[str, str]] = set()
 PUBLIC = [(m, name, f) for m in MODULES
           for name, f in public_callables(importlib.import_module(f"puzzlelab.codebreaking.{m}"))
           if (m, name) not in WRITES_FILES]
@@ -36,12 +36,13 @@ def test_every_public_function_returns_or_refuses_clearly(module, name, f, args)
     well_behaved(f, *args, seconds=20)
 
 
-def test_the_command_line_refuses_bad_arguments():
-    from puzzlelab.codebreaking.sweep import main
+def test_the_runs_refuse_bad_arguments_before_any_work():
+    from puzzlelab.codebreaking.tables import sizes_run, table_run
 
-    for argv in (["no_such_table"], ["--workers", "two"], ["--bogus"]):
-        with pytest.raises(ValueError):
-            main(argv)
+    for run in (lambda: table_run(name="no_such_table"), lambda: sizes_run(runs="some"),
+                lambda: table_run(name="codebreaking_dyson", workers="two")):
+        with pytest.raises((ValueError, TypeError)):
+            run()
 
 
 # --- sizes and kinds the issue lists, each refused at once or handled -----------------------------

@@ -8,7 +8,8 @@ from concurrent.futures import ProcessPoolExecutor
 import pandas as pd
 import pytest
 
-from puzzlelab.codebreaking import sweep, tables
+from puzzlelab import cli
+from puzzlelab.codebreaking import tables
 
 SMALL_SWEEPS = [
     lambda **kw: tables.strategies_table([("Mastermind", 2, 3), ("coin", 4, 0),
@@ -49,11 +50,11 @@ def test_the_sweeps_rows_are_the_cached_tables_rows():
                                   fresh, check_dtype=False)
 
 
-def test_the_command_line_writes_the_tables_it_names(tmp_path, monkeypatch):
+def test_compute_writes_the_table_it_names(tmp_path, monkeypatch):
     from puzzlelab import cache
 
     committed = tables.cached("codebreaking_dyson")
     monkeypatch.setattr(cache, "DATA", tmp_path)
-    assert sweep.main(["codebreaking_dyson", "--workers", "2"]) == ["codebreaking_dyson"]
+    assert cli.main(["compute", "codebreaking_dyson", "--workers", "2"]) == 0
     pd.testing.assert_frame_equal(cache.read_table("codebreaking_dyson"), committed)
     assert [p.name for p in tmp_path.glob("*.csv")] == ["codebreaking_dyson.csv"]

@@ -5,7 +5,6 @@ that serve no stale or inconsistent table."""
 from __future__ import annotations
 
 import functools
-import importlib
 import json
 import os
 import shutil
@@ -19,36 +18,30 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from puzzlelab import cache, checks, paths, sweeps
+from puzzlelab import cache, checks, cli, paths, registry, sweeps, table_files
 
 PYTHON = sys.executable
-# The command lines, each with the arguments that select a table it writes.
+ROOT = Path(__file__).resolve().parents[1]
+# `puzzlelab compute` on one table of each kind of run (each sweep and long run of a puzzle).
 COMMANDS = {
-    "puzzlelab.hats.optima": [],
-    "puzzlelab.russian_cards.grid": [],
-    "puzzlelab.codebreaking.sweep": ["codebreaking_dyson"],
-    "puzzlelab.codebreaking.frontier": [],
-    "puzzlelab.kemps.tournament": [],
-    "puzzlelab.kemps.streaming": ["--table", "kemps_million_28"],
-    "puzzlelab.hanabi.notebook": [],
-    "puzzlelab.hanabi.hat_sweep": [],
-}
-# The function a command runs, where it is not the module's own main() (a table layer's).
-MAINS = {
-    "puzzlelab.codebreaking.frontier": ("puzzlelab.codebreaking.tables", "sizes_main"),
-    "puzzlelab.hanabi.notebook": ("puzzlelab.hanabi.tables", "main"),
-    "puzzlelab.hanabi.hat_sweep": ("puzzlelab.hanabi.tables", "hat_games_main"),
-    "puzzlelab.kemps.tournament": ("puzzlelab.kemps.tables", "tournament_main"),
-    "puzzlelab.kemps.streaming": ("puzzlelab.kemps.tables", "streaming_main"),
-    "puzzlelab.hats.optima": ("puzzlelab.hats.tables", "main"),
-    "puzzlelab.russian_cards.grid": ("puzzlelab.russian_cards.tables", "main"),
+    "hats_optima": [],
+    "russian_cards_grid": [],
+    "codebreaking_dyson": [],
+    "codebreaking_optimal_sizes": [],
+    "kemps_tournament_28": [],
+    "kemps_million_28": ["--long-run"],
+    "hanabi_hint_capacity": [],
+    "hanabi_hat_games": ["--long-run"],
 }
 
 
-def main_of(module: str):
-    """What `python -m module` runs, as a function of its arguments."""
-    where, name = MAINS.get(module, (module, "main"))
-    return getattr(importlib.import_module(where), name)
+def main_of(table: str):
+    """`puzzlelab compute TABLE ...` as a function of the further arguments (a ValueError for
+    a refused request, as the command's one line of error says)."""
+    def run(argv: list[str]) -> None:
+        args = cli.parser().parse_args(["compute", table, *argv])
+        args.run(args)
+    return run
 
 
 @pytest.fixture
@@ -164,7 +157,8 @@ def test_every_command_names_an_unreachable_scheduler_within_its_timeout(module,
 def _run_all(extra: list[str]) -> dict[str, subprocess.CompletedProcess]:
     """Every command line run with `extra`, all at once, in a data folder of its own."""
     env = dict(os.environ, TQDM_DISABLE="1")
-    running = {m: subprocess.Popen([PYTHON, "-m", m, *COMMANDS[m], *extra], env=env,
+    running = {m: subprocess.Popen([PYTHON, "-m", "puzzlelab.cli", "compute", m, *COMMANDS[m],
+                                    *extra], env=env,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                for m in COMMANDS}
     done = {}
@@ -198,8 +192,8 @@ def test_a_grid_with_no_cells_is_refused_and_a_smaller_one_gets_its_own_name(dat
     copy_committed("russian_cards_grid", data_dir)
     before = files_of("russian_cards_grid", data_dir)
     with pytest.raises(ValueError, match=r"no cell has c in \[7\]"):
-        rt.main(["--c", "7", "--max-n", "5"])
-    small = rt.main(["--c", "1", "--max-n", "5"])
+        rt.grid_run(c=[7], n_max=5)
+    small = rt.grid_run(c=[1], n_max=5)
     assert files_of("russian_cards_grid", data_dir) == before
     assert len(cache.read_table("russian_cards_grid_n1_5_c1")) == len(small) == len(rg.cells(1, 5))
     assert cache.table_metadata("russian_cards_grid_n1_5_c1")["params"] == {
@@ -219,8 +213,8 @@ def test_a_declared_table_is_never_written_with_other_parameters(data_dir):
     assert OPTIMA.variant(max_n=8) is OPTIMA
     copy_committed("kemps_million_28", data_dir)
     before = files_of("kemps_million_28", data_dir)
-    with pytest.raises(ValueError, match="--name"):  # refused before any deal is played
-        kemps_tables.streaming_main(["--table", "kemps_million_28", "--deals", "4"])
+    with pytest.raises(ValueError, match="a name of their own"):  # before any deal is played
+        kemps_tables.sums_run(name="kemps_million_28", deals=4)
     assert files_of("kemps_million_28", data_dir) == before
 
 
@@ -243,7 +237,7 @@ def test_the_frontier_writes_every_size_under_its_own_name(data_dir, monkeypatch
         return pd.DataFrame([row], columns=frontier.COLUMNS)
 
     monkeypatch.setattr(frontier, "optimal_sizes", small)
-    tables.sizes_main(["--runs", "all"])
+    tables.sizes_run(runs="all")
     assert asked == [frontier.ALL_RUNS]
     assert [p.stem for p in data_dir.glob("*.csv")] == [f"{frontier.TABLE}_all"]
 
@@ -391,16 +385,24 @@ def test_two_processes_writing_and_reading_one_table_never_see_half_of_it(tmp_pa
 
 # --- 6. caches serve no stale or inconsistent table ---------------------------------------------
 def test_every_committed_table_records_what_made_it():
-    declared = cache.registered()
+    declared, builds = registry.registered(), registry.rebuilders()
     for csv in sorted(paths.DATA.glob("*.csv")):
         meta = cache.table_metadata(csv.stem)
         assert meta is not None, f"{csv.name} has no metadata"
         assert meta["rows"] == len(cache.read_table(csv.stem)) and meta["command"], csv.name
         assert meta["computed_at"].endswith("Z"), csv.name
+        assert set(meta["machine"] or {}) in (set(), {"cores", "python", "numpy", "numba"})
+        words = meta["command"].split()
         if csv.stem in declared:
             table = declared[csv.stem]
             assert (meta["version"], meta["params"], meta["long_run"]) == (
                 table.version, table.params, table.long_run), csv.name
+        if csv.stem in builds:  # the one way to rebuild it: `puzzlelab compute NAME`
+            assert meta["command"] == f"puzzlelab compute {csv.stem}" + (
+                " --long-run" if meta["long_run"] else ""), csv.name
+        else:  # a benchmark's table: the benchmark that writes it
+            assert words[-3:-1] == ["puzzlelab", "bench"], csv.name
+            assert (ROOT / "benchmarks" / f"bench_{words[-1]}.py").exists(), csv.name
     assert {t.name for t in declared.values()} <= {p.stem for p in paths.DATA.glob("*.csv")}
 
 
@@ -440,7 +442,7 @@ def _edit_csv(name: str, old: bytes, new: bytes) -> None:
     data = path.read_bytes()
     assert old in data
     meta = json.loads(cache.metadata_path(path).read_text())
-    cache.write_csv(cache._parse(data.replace(old, new)), path,
+    cache.write_csv(table_files.parse(data.replace(old, new)), path,
                     {k: v for k, v in meta.items() if k not in ("rows", "sha256")})
 
 
@@ -468,7 +470,7 @@ def test_a_damaged_long_run_names_the_command_that_rebuilds_it(data_dir, monkeyp
     copy_committed("kemps_million_28", data_dir)
     path = cache.data_path("kemps_million_28")
     path.write_bytes(path.read_bytes()[:-10])
-    command = "python -m puzzlelab.kemps.streaming --table kemps_million_28 --workers 2"
+    command = "puzzlelab compute kemps_million_28 --long-run"
     for read in (lambda: tables.long_run("kemps_million_28"),
                  lambda: cache.read_table("kemps_million_28")):
         with pytest.raises(ValueError, match=f"does not match its checksum.*rebuild it with: "

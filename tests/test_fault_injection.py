@@ -325,12 +325,11 @@ def test_the_longest_safe_name_is_taken(data_dir):
     assert cache.Table("x", params={"p": 2.5}).variant(p=3.5).name == "x_p3p5"
 
 
-def test_a_bad_name_on_a_command_line_is_one_line_before_any_work(data_dir):
+def test_a_bad_table_name_is_one_line_before_any_work(data_dir):
     from puzzlelab.kemps import tables as kemps_tables
 
     with pytest.raises(ValueError, match="plain file stem") as err:
-        kemps_tables.streaming_main(["--lineups", "tom/tom/tom", "--deals", "100",
-                                     "--name", "evil\nname"])
+        kemps_tables.sums_run(name="evil\nname", lineup_list=["tom/tom/tom"], deals=100)
     assert not list(data_dir.rglob("*.csv"))
     assert "\n" not in str(err.value).replace("'evil\\nname'", "")
 
@@ -514,13 +513,18 @@ def test_numeric_options_are_ascii_and_in_range(argv, says):
         cli.parser().parse_args(argv)
 
 
-def test_two_long_runs_at_once_are_refused_before_either_starts(data_dir):
-    from puzzlelab.russian_cards import tables as russian_cards_tables
+def test_long_runs_not_asked_for_are_refused_before_either_starts(data_dir):
+    from puzzlelab import cli
 
     start = time.perf_counter()
-    with pytest.raises(ValueError, match="--matrix: not allowed with argument --descend"):
-        russian_cards_tables.main(["--descend", "--matrix"])
-    assert time.perf_counter() - start < 5
+    args = cli.parser().parse_args(["compute", "russian_cards_min_size_long",
+                                    "russian_cards_min_size_matrix"])
+    with pytest.raises(ValueError, match="russian_cards_min_size_long is a long run, not rebuilt "
+                                         "unless asked: puzzlelab compute "
+                                         "russian_cards_min_size_long --long-run"):
+        args.run(args)
+    assert time.perf_counter() - start < 10
+    assert not list(data_dir.rglob("*.csv"))
 
 
 @pytest.mark.parametrize("kwargs,says", [
@@ -542,8 +546,7 @@ def test_a_billion_deals_are_refused_with_an_estimate_before_any_work(data_dir):
     with pytest.raises(ValueError, match=r"deal_sums of 1000000000 deals x 1 line-ups \(at least "
                                          r"[0-9.e+]+ CPU-hours\) would need about 1e\+09 games"):
         streaming.deal_sums([["greedy"] * 3], deals=10**9)
-    with pytest.raises(ValueError, match="--deals with 1 line-up"):
-        kemps_tables.streaming_main(["--lineups", "tom/tom/tom", "--deals", str(10**9),
-                                     "--name", "huge"])
+    with pytest.raises(ValueError, match="deals with 1 line-up"):
+        kemps_tables.sums_run(name="huge", lineup_list=["tom/tom/tom"], deals=10**9)
     assert time.perf_counter() - start < 5
     assert not (data_dir / "partial").exists()

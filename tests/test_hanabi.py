@@ -273,12 +273,12 @@ def test_capacity_points_replay_the_one_generator_of_the_serial_study():
     assert H.hint_capacity_study(**SMALL_STUDY).mean_parts_mixed.tolist() == rows
 
 
-def test_command_line_writes_another_study_under_its_own_name(tmp_path, monkeypatch):
+def test_another_study_is_written_under_its_own_name(tmp_path, monkeypatch):
     from puzzlelab import cache
     from puzzlelab.hanabi import tables
 
     monkeypatch.setattr(cache, "DATA", tmp_path)
-    tables.main(["--samples", "2", "--workers", "1"])
+    tables.capacity_run(samples=2, workers=1)
     study = cache.read_table(f"{tables.CAPACITY_TABLE}_samples2")
     assert (study.samples == 2).all() and len(study) == 2 * 9 * 3
     assert cache.table_metadata(f"{tables.CAPACITY_TABLE}_samples2")["params"] == {"samples": 2}

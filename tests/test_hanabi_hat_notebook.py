@@ -58,7 +58,7 @@ def test_tables_and_figure_from_sums(sums):
 
 def test_a_stale_summary_of_the_long_run_is_recomputed(tmp_path, monkeypatch):
     if not cache.data_path(T.HAT_GAMES_TABLE).exists():
-        pytest.skip(f"{T.HAT_GAMES_TABLE} is a long run (python -m puzzlelab.hanabi.hat_sweep)")
+        pytest.skip(f"{T.HAT_GAMES_TABLE} is a long run (puzzlelab compute hanabi_hat_games --long-run)")
     committed = cache.read_table(T.HAT_GAMES_TABLE)
     monkeypatch.setattr(cache, "DATA", tmp_path)
     cache.write_table(committed, T.HAT_GAMES_TABLE)

@@ -136,7 +136,7 @@ def test_bad_arguments_are_refused_clearly(data_dir):
 
 def _long_run() -> pd.DataFrame:
     if not cache.data_path(T.HAT_GAMES_TABLE).exists():
-        pytest.skip(f"{T.HAT_GAMES_TABLE} is a long run (python -m puzzlelab.hanabi.hat_sweep)")
+        pytest.skip(f"{T.HAT_GAMES_TABLE} is a long run (puzzlelab compute hanabi_hat_games --long-run)")
     return cache.read_table(T.HAT_GAMES_TABLE)
 
 
@@ -169,12 +169,12 @@ def test_the_long_run_starts_with_the_deals_replayed_here():
     assert sums.loc[(5, "plain", "hints"), "total"] > 0
 
 
-def test_the_command_line_never_writes_another_size_over_the_committed_table(data_dir):
-    T.hat_games_main(["--deals", "6", "--workers", "2"])
+def test_another_size_is_never_written_over_the_committed_table(data_dir):
+    T.hat_games_run(deals=6, workers=2)
     assert sorted(p.stem for p in data_dir.glob("*.csv")) == [f"{T.HAT_GAMES_TABLE}_deals6"]
     written = cache.read_table(f"{T.HAT_GAMES_TABLE}_deals6")
     assert cache.table_metadata(f"{T.HAT_GAMES_TABLE}_deals6")["params"]["deals"] == 6
     pd.testing.assert_frame_equal(written, cache.read_csv_checked(
         cache.write_csv(W.game_sums(6), data_dir / "again.csv")))
-    with pytest.raises(ValueError, match="another --name"):
-        T.hat_games_main(["--deals", "6", "--name", T.HAT_GAMES_TABLE])
+    with pytest.raises(ValueError, match="another name"):
+        T.hat_games_run(deals=6, name=T.HAT_GAMES_TABLE)

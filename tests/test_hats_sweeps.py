@@ -40,11 +40,11 @@ def test_optima_sweep_on_a_dask_local_cluster_equals_the_serial_sweep():
     pd.testing.assert_frame_equal(tables.optimum_rows(SMALL[:3]), on_dask)
 
 
-def test_command_line_writes_other_cases_under_their_own_name(tmp_path, monkeypatch):
+def test_other_cases_are_written_under_their_own_name(tmp_path, monkeypatch):
     cached = tables.optimum_table()  # the default cases are the cached table's worlds
     assert list(zip(cached.n_players, cached.n_colors)) == tables.optimum_cases()
     monkeypatch.setattr(cache, "DATA", tmp_path)
-    tables.main(["--max-n", "2", "--workers", "2"])
+    tables.optima_run(max_n=2, workers=2)
     table = cache.read_table("hats_optima_max_n2")
     assert list(zip(table.n_players, table.n_colors)) == tables.optimum_cases(2)
     pd.testing.assert_frame_equal(table, tables.optimum_rows(tables.optimum_cases(2)))

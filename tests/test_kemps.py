@@ -123,14 +123,14 @@ def test_tournament_is_the_same_on_any_executor():
         pd.testing.assert_frame_equal(tournament(**args, executor=pool), serial)
 
 
-def test_command_line_writes_fewer_games_under_their_own_name(tmp_path, monkeypatch):
-    """python -m puzzlelab.kemps.tournament --games 2 writes the packed table beside the
-    notebook's (kemps_ablation_52_games2), never over it."""
+def test_fewer_games_are_written_under_their_own_name(tmp_path, monkeypatch):
+    """tournament_run with 2 games writes the packed table beside the notebook's
+    (kemps_ablation_52_games2), never over it."""
     from puzzlelab import cache
-    from puzzlelab.kemps.tables import TOURNAMENT_SPECS, tournament_main
+    from puzzlelab.kemps.tables import TOURNAMENT_SPECS, tournament_run
 
     monkeypatch.setattr(cache, "DATA", tmp_path)
-    tournament_main(["--games", "2", "--tables", "kemps_ablation_52", "--workers", "2"])
+    tournament_run(names=["kemps_ablation_52"], games=2, workers=2)
     expected = pack(tournament(**TOURNAMENT_SPECS["kemps_ablation_52"], games=2))
     pd.testing.assert_frame_equal(cache.read_table("kemps_ablation_52_games2"), expected,
                                   check_names=False)

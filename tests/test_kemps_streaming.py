@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from puzzlelab import cache
+from puzzlelab import cache, registry
 from puzzlelab.exact_sums import mean_ci_from_sums
 from puzzlelab.kemps import reference as R
 from puzzlelab.kemps import streaming as S
@@ -182,7 +182,7 @@ def test_bad_sums_and_lineups_are_refused():
 # ----- the committed long runs -----------------------------------------------------------------
 def _long_run(name: str) -> pd.DataFrame:
     if not cache.data_path(name).exists():
-        pytest.skip(f"{name} is a long run (python -m puzzlelab.kemps.streaming --table {name})")
+        pytest.skip(f"{name} is a long run (puzzlelab compute {name} --long-run)")
     return M.merge_sums(cache.read_table(name))
 
 
@@ -233,21 +233,21 @@ def test_the_long_runs_agree_with_the_thousand_deal_tournament(name):
         assert abs(x.mean() - r["win_share"]) <= 5 * x.std(ddof=1) / np.sqrt(len(x))
 
 
-def test_the_command_line_writes_the_sums_of_the_line_ups_asked_for(data_dir):
-    tables.streaming_main(["--lineups", "tom/tom/tom", "greedy/tom/tom", "--cards", "20",
-                           "--deals", "6", "--name", "cli_demo", "--workers", "2"])
+def test_sums_run_writes_the_sums_of_the_line_ups_asked_for(data_dir):
+    tables.sums_run(name="cli_demo", lineup_list=["tom/tom/tom", "greedy/tom/tom"], cards=20,
+                    deals=6, workers=2)
     expected = S.deal_sums([("tom",) * 3, ("greedy", "tom", "tom")], 6, DECK20)
     pd.testing.assert_frame_equal(M.merge_sums(cache.read_table("cli_demo")), expected)
-    with pytest.raises(ValueError, match="--name"):
-        tables.streaming_main(["--lineups", "tom/tom/tom", "--deals", "4"])
+    with pytest.raises(ValueError, match="a name of their own"):
+        tables.sums_run(name="kemps_million_28", lineup_list=["tom/tom/tom"], deals=4)
     with pytest.raises(ValueError, match="strategy"):
-        tables.streaming_main(["--lineups", "tom/nobody/tom", "--deals", "4", "--name", "x"])
+        tables.sums_run(name="x", lineup_list=["tom/nobody/tom"], deals=4)
 
 
 def test_puzzlelab_compute_rebuilds_every_long_run_on_any_executor():
-    """`puzzlelab compute NAME --long-run` calls the table layer's rebuilder of each long run
-    (the declared command's module keeps only a command line), with executor and workers."""
-    builds = cache.rebuilders()
+    """`puzzlelab compute NAME --long-run` calls the table layer's rebuilder of each long run,
+    with executor and workers; that is the command each records."""
+    builds = registry.rebuilders()
     for name, table in tables.LONG_RUNS.items():
-        assert table.long_run and table.command.startswith("python -m puzzlelab.kemps.streaming")
+        assert table.long_run and table.command == f"puzzlelab compute {name} --long-run"
         assert {"executor", "workers"} <= set(inspect.signature(builds[name]).parameters)

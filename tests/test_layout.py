@@ -4,8 +4,10 @@ one lazy `__init__` policy, one meaning per module name.
 The README's layout table names every module of every puzzle with its role; the roles are
 ranked (model 1, solvers and reference 2, source 3, tables 4, views 5) and a module may import
 only modules of its own puzzle of the same or a lower rank, or the shared pieces (rank 0).
-The import graph (tests/import_graph.py) counts every import, the lazy ones inside functions
-too, and must have no cycle.
+The import graph (tests/import_graph.py) counts every import: the lazy ones inside functions,
+`__main__` blocks, `importlib` by a name worked out from the text (each module of a list a
+name is built from) and a package's lazy exports; it must have no cycle, and no shared module
+may import a puzzle (the declarations are found by `puzzlelab.registry`, above the puzzles).
 """
 
 from __future__ import annotations
@@ -19,11 +21,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from import_graph import PACKAGE, ROOT, cycles, graph
+from import_graph import PACKAGE, ROOT, cycles, dynamic_imports, graph, imports
 
 PUZZLES = ("russian_cards", "hats", "codebreaking", "kemps", "hanabi")
 RANK = {"model": 1, "solvers": 2, "reference": 2, "source": 3, "tables": 4, "views": 5}
-APPLICATION = {"puzzlelab.cli": 7, "puzzlelab.runner": 7}  # the command and its executor
+# the command, its executor and the registry that finds every puzzle's table declarations
+APPLICATION = {"puzzlelab.cli": 7, "puzzlelab.runner": 7, "puzzlelab.registry": 7}
+# imports by a name only the caller knows, each accounted for: `lazy.exports` imports the
+# submodules a package's own table names (counted at the package: `import_graph._lazy_targets`);
+# `timing.Task` imports the module a benchmark names (benchmarks/, outside the package)
+DYNAMIC = {"puzzlelab.lazy", "puzzlelab.timing"}
 README = ROOT / "README.md"
 
 
@@ -89,6 +96,49 @@ def test_a_module_name_used_by_two_puzzles_has_one_meaning_in_the_glossary():
 
 def test_the_import_graph_has_no_cycle():
     assert cycles(graph()) == []
+
+
+def test_the_graph_counts_main_blocks_lazy_imports_and_importlib_by_computed_name(tmp_path):
+    source = tmp_path / "mod.py"
+    source.write_text(
+        "import importlib\n"
+        "NAMES = ('a', 'b')\n"
+        "TARGETS = tuple(f'pkg.{n}.tables' for n in NAMES)\n"
+        "def f(which):\n"
+        "    from .inner import x\n"
+        "    for m in TARGETS:\n"
+        "        importlib.import_module(m)\n"
+        "    importlib.import_module('.' + 'helper', 'pkg')\n"
+        "    importlib.import_module(which)\n"
+        "if __name__ == '__main__':\n"
+        "    from . import main_only\n", encoding="utf-8")
+    known = {"pkg.a.tables", "pkg.b.tables", "pkg.c.tables", "pkg.inner", "pkg.main_only",
+             "pkg.helper", "pkg.mod"}
+    assert imports("pkg.mod", source, known) == known - {"pkg.mod", "pkg.c.tables"}
+    assert cycles({"pkg.mod": {"pkg.main_only"}, "pkg.main_only": {"pkg.mod"}}) == [
+        ["pkg.main_only", "pkg.mod"]]
+
+
+def test_every_import_by_computed_name_is_worked_out_or_accounted_for():
+    assert set(dynamic_imports()) == DYNAMIC
+
+
+def test_no_shared_module_imports_a_puzzle():
+    def puzzle(module: str) -> str | None:
+        parts = module.split(".")
+        return parts[1] if len(parts) > 1 and parts[1] in PUZZLES else None
+
+    upward = [f"{module} -> {target}" for module, targets in graph().items()
+              for target in sorted(targets)
+              if puzzle(module) is None and module not in APPLICATION and puzzle(target)]
+    assert upward == [], "shared modules importing a puzzle:\n" + "\n".join(upward)
+
+
+def test_no_main_block_but_the_command_line():
+    blocks = [str(path.relative_to(ROOT)) for path in sorted(PACKAGE.rglob("*.py"))
+              if any(isinstance(node, ast.If) and "__main__" in ast.unparse(node.test)
+                     for node in ast.parse(path.read_text(encoding="utf-8")).body)]
+    assert blocks == ["puzzlelab/cli.py"]
 
 
 @pytest.mark.parametrize("puzzle", (*PUZZLES, "shared"))

@@ -143,7 +143,7 @@ def test_the_bibliography_file_is_generated_from_the_registry():
 
     committed = (ROOT / "notebooks" / sources.BIBLIOGRAPHY).read_text(encoding="utf-8")
     assert committed == sources.bibliography_markdown(), \
-        "notebooks/references.md is stale: python -m puzzlelab.sources > notebooks/references.md"
+        "notebooks/references.md is stale: puzzlelab references > notebooks/references.md"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

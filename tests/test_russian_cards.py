@@ -708,7 +708,7 @@ def test_long_run_table_improves_the_default_one():
     from puzzlelab.russian_cards import grid as rg
 
     if not data_path(rg.LONG_TABLE).exists():
-        pytest.skip("no long run in data/ (python -m puzzlelab.russian_cards.grid --descend)")
+        pytest.skip("no long run in data/ (puzzlelab compute russian_cards_min_size_long --long-run)")
     long = read_table(rg.LONG_TABLE).set_index(["a", "b", "c"])
     short = read_table("russian_cards_min_size").set_index(["a", "b", "c"]).loc[long.index]
     rg.check_min_sizes(long.reset_index())

@@ -47,11 +47,11 @@ def test_dask_local_cluster_gives_the_serial_tables(serial):
         pd.testing.assert_frame_equal(ours, theirs)
 
 
-def test_command_line_writes_the_grid(tmp_path, monkeypatch):
+def test_a_grid_of_other_settings_gets_its_own_name(tmp_path, monkeypatch):
     from puzzlelab import cache
 
     monkeypatch.setattr(cache, "DATA", tmp_path)
-    grid = rt.main(["--max-n", "7", "--c", "1", "--workers", "1"])
+    grid = rt.grid_run(n_max=7, c=[1], workers=1)
     written = cache.read_csv_checked(tmp_path / "russian_cards_grid_n1_7_c1.csv")
     assert len(written) == len(grid) == len(rg.cells(1, 7))
     assert list(written.columns) == rg.GRID_COLUMNS

@@ -12,7 +12,7 @@ from robustness import any_value, public_callables, refused_quickly, well_behave
 
 SHARED = ["bitsets", "checks", "proofs", "sources", "sweeps", "solvers", "epistemic", "timing",
           "paths", "progress", "figures", "widgets", "cache", "exact_sums", "display", "runner",
-          "cli"]
+          "cli", "atomic_io", "table_files", "table_reports", "declarations", "registry"]
 # Functions that act on the world (write files, open widgets, start clusters) are left out:
 # their arguments are checked in their own tests.
 SKIP = {"write_table", "write_csv", "cached_table", "cached_source_table", "save_figure",

@@ -1,10 +1,10 @@
 """Record the metadata of tables in data/ that have none, after checking them; never recomputes.
 
 A table is adopted when its bytes match its checksum, it reads as a table and its declared
-check (`puzzlelab.cache.registered()`) accepts it; its metadata then records the declared
+check (`puzzlelab.registry.registered()`) accepts it; its metadata then records the declared
 version and parameters (none for a table nobody declared: a benchmark's, or one read out of a
 source document), the time of the last commit that changed it as `computed_at`, and no
-`seconds` (unknown). Used when the metadata was introduced, and after merging a branch that
+`seconds` and no `machine` (unknown). Used when the metadata was introduced, and after merging a branch that
 changed a committed table without its metadata:
 
     python tools/adopt_tables.py            # every table without (matching) metadata
@@ -19,7 +19,7 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from puzzlelab import cache
+from puzzlelab import cache, registry
 
 
 def last_commit_time(path: Path) -> str | None:
@@ -45,6 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="tables to adopt (default: every one needing it)")
     args = parser.parse_args(argv)
+    registry.registered()  # every declaration, so that each table is checked as declared
     names = args.names or [p.stem for p in sorted(cache.DATA.glob("*.csv"))]
     failed = 0
     for name in names:

@@ -7,18 +7,17 @@ worst case of that average-optimal strategy, and the least total among strategie
 the optimal worst case (Koyama and Lai 1993 give both totals for the 4-peg, 6-colour game).
 
 `DEFAULT_RUNS` are the sizes whose searches fit `BUDGET_SECONDS` each, `LONG_RUNS` those that
-end beyond it (their table is written by `--runs long`), `ALL_RUNS` adds the frontier;
+end beyond it (their table is a long run), `ALL_RUNS` adds the frontier;
 `NOT_REACHED` names the sizes whose average search did not finish, and
 `frontier_bounds` brackets their optimal total between the counting bound and the best greedy
 strategy. `published_values` lists the outside values we could check against their sources,
 with the citation key of each (`puzzlelab.sources`); `compare` sets our rows beside them.
 
-    python -m puzzlelab.codebreaking.frontier --runs default --workers 2
-    python -m puzzlelab.codebreaking.frontier --runs long     # Mastermind 4×7, about 30 minutes
-    python -m puzzlelab.codebreaking.frontier --runs all --scheduler tcp://host:8786
+    puzzlelab compute codebreaking_optimal_sizes --workers 2
+    puzzlelab compute codebreaking_optimal_sizes_long --long-run  # Mastermind 4×7, ~30 minutes
 
-writes data/codebreaking_optimal_sizes.csv (`--runs long`: data/codebreaking_optimal_sizes_long.csv,
-`--runs all`: data/codebreaking_optimal_sizes_all.csv), with its checksum and metadata.
+write data/codebreaking_optimal_sizes.csv and data/codebreaking_optimal_sizes_long.csv, with
+their checksums and metadata (`tables.sizes_run("all")`: data/codebreaking_optimal_sizes_all.csv).
 """
 
 from __future__ import annotations
@@ -39,7 +38,7 @@ from .exhaustive import Search, optimal
 from .strategies import STRATEGIES
 
 __all__ = [
-    "ALL_RUNS", "BUDGET_SECONDS", "COLUMNS", "COMMAND", "DEFAULT_RUNS", "GAMES", "LONG_RUNS",
+    "ALL_RUNS", "BUDGET_SECONDS", "COLUMNS", "DEFAULT_RUNS", "GAMES", "LONG_RUNS",
     "NOT_REACHED", "TABLE", "TABLE_LONG",
     "bounds_row", "check_sizes", "compare", "frontier_bounds", "optimal_size_row",
     "optimal_sizes", "published_values",
@@ -84,10 +83,8 @@ NOT_REACHED: dict[tuple[str, int, int], str] = {
                                     "within 900 s",
 }
 
-#: every size tried (`--runs all`): the default sizes, the long ones, and the frontier beyond
+#: every size tried (`tables.sizes_run("all")`): the default sizes, the long ones, and the frontier beyond
 ALL_RUNS: list[tuple[str, int, int]] = [*DEFAULT_RUNS, *LONG_RUNS, *NOT_REACHED]
-
-COMMAND = "python -m puzzlelab.codebreaking.frontier"
 
 #: "worst of average-optimal" is the worst case of the average-optimal strategy the search
 #: found; another strategy with the same total may do better (then "total within optimal worst"
@@ -289,10 +286,3 @@ def _shown(value: float | Fraction, published: str) -> str:
     digits = len(published.split(".")[1])
     rounded = Fraction(math.floor(f * 10**digits + Fraction(1, 2)), 10**digits)  # half up
     return f"{f} ≈ {float(rounded):.{digits}f}"
-
-
-if __name__ == "__main__":  # the command line lives with the tables it writes (`tables`)
-    from .. import sweeps
-    from .tables import sizes_main
-
-    sweeps.command_line(sizes_main)

@@ -3,7 +3,7 @@ analyses one game and stops.
 
 numba's on-disk cache still costs a fresh process numba's import and its code's loading (about
 0.8 s of CPU and 100 MiB here) before the first analysis; the install step
-(`python -m puzzlelab.codebreaking.warm`) also builds the walk (`tree_walk.subtree`, with the
+(`puzzlelab warm`) also builds the walk (`tree_walk.subtree`, with the
 functions it calls) for the argument types of the string games (Mastermind and the like) into
 an extension module beside this file, for this machine's processor. `compiled.analyze` calls it
 when the arguments have those types and the module was built from the current engine (`SOURCES`:

@@ -1,22 +1,23 @@
 """The code-breaking tables by name (Klimoš 2014): what `data/` holds, how each is computed, and
-the command lines that recompute them.
+what `puzzlelab compute NAME` runs to recompute each.
 
 Each table is a sweep over game sizes that runs on any executor (`executor=` / `workers=`,
 the same rows whatever runs it), declared once (`cache.Table`, `TABLES`, `VERIFY`) and read
-through `cached`, the only place that calls `cached_table`. `sizes_main` is the command line of
-`python -m puzzlelab.codebreaking.frontier` (the optimal sizes, `frontier.optimal_sizes`);
-`python -m puzzlelab.codebreaking.sweep` recomputes the others by name (`sweep.main`).
+through `cached`, the only place that calls `cached_table`. `sizes_run` writes the optimal
+sizes (`frontier.optimal_sizes`) of a run list, `table_run` any other table by name, on any
+executor: what `puzzlelab compute NAME` calls.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from functools import lru_cache
 
 import pandas as pd
 
-from .. import cache, checks, sweeps
+from .. import cache, checks
 from ..cache import Table, cached_source_table, cached_table, read_long_run
 from ..sweeps import sweep
 from . import coins, frontier
@@ -30,13 +31,13 @@ from .exhaustive import optimal
 from .source import clause_report, printed_outcome_1_1
 from .strategies import STRATEGIES
 
-__all__ = [  # the command line sizes_main is left out, as every main (tested with real arguments)
+__all__ = [
     "FIVE_PEG_GAMES", "GAME_KINDS", "OPTIMAL_RUNS", "OPTIMAL_SIZES", "OPTIMAL_SIZES_LONG",
     "SHIPPED", "STRATEGY_GAMES", "SYMMETRY_RUNS", "TABLES", "VERIFY", "built_in_twin", "cached",
     "coin_greedy_table", "coin_table", "five_peg_rows", "language_table", "make_game",
     "optimal_row", "optimal_sizes_long", "optimal_table", "printed_clause_checks",
     "strategies_5peg_table", "strategies_table", "strategy_rows", "summary_row", "symmetry_table",
-]
+]  # `sizes_run` and `table_run` write tables: tested with real arguments
 
 # --- the games the tables name ---------------------------------------------------------------
 GAME_KINDS = (
@@ -307,11 +308,8 @@ def language_table(*, executor: Executor | None = None, workers: int = 1) -> pd.
 
 # --- the tables by name: the notebook and the command lines read them from here -----------------
 # The tables of the optimal sizes in data/ (every row checked whenever one is read).
-OPTIMAL_SIZES = cache.register(Table(TABLE, params=dict(runs=DEFAULT_RUNS),
-                                     command=f"{frontier.COMMAND} --runs default",
-                                     check=check_sizes))
-OPTIMAL_SIZES_LONG = cache.register(Table(TABLE_LONG, params=dict(runs=LONG_RUNS),
-                                          command=f"{frontier.COMMAND} --runs long", long_run=True,
+OPTIMAL_SIZES = cache.register(Table(TABLE, params=dict(runs=DEFAULT_RUNS), check=check_sizes))
+OPTIMAL_SIZES_LONG = cache.register(Table(TABLE_LONG, params=dict(runs=LONG_RUNS), long_run=True,
                                           check=check_sizes))
 
 
@@ -333,8 +331,7 @@ VERIFY: dict[str, Callable[[pd.DataFrame], None]] = {"codebreaking_optimal_sizes
 
 # Each defined by its code alone (bump its version when its meaning changes); the optimal
 # sizes by their runs (`OPTIMAL_SIZES`).
-_DECLARED = [cache.register(Table(name, command=f"python -m puzzlelab.codebreaking.sweep {name}"))
-             for name in TABLES if name != OPTIMAL_SIZES.name]
+_DECLARED = [cache.register(Table(name)) for name in TABLES if name != OPTIMAL_SIZES.name]
 
 
 @cache.rebuilds("codebreaking_printed_clauses")
@@ -353,31 +350,41 @@ def cached(name: str) -> pd.DataFrame:
 
 def optimal_sizes_long() -> pd.DataFrame:
     """The sizes beyond the budget whose searches ended (data/codebreaking_optimal_sizes_long.csv,
-    from `python -m puzzlelab.codebreaking.frontier --runs long`), checked; empty when absent."""
+    from `puzzlelab compute codebreaking_optimal_sizes_long --long-run`), checked; empty when
+    absent."""
     table = read_long_run(OPTIMAL_SIZES_LONG, verify=check_sizes)
     return pd.DataFrame(columns=COLUMNS) if table is None else table
 
 
-# --- the command lines ----------------------------------------------------------------------------
-def sizes_main(argv: Sequence[str] | None = None) -> pd.DataFrame:
-    """Parse the command line, compute the table, write data/codebreaking_optimal_sizes.csv
-    (`--runs long`: ..._long.csv, `--runs all`: ..._all.csv)."""
-    parser = sweeps.CommandParser(prog=frontier.COMMAND,
-                                  description=frontier.__doc__.splitlines()[0])
-    parser.add_argument("--runs", choices=("default", "long", "all"), default="default",
-                        help="default: the sizes within the budget (data/" + TABLE + ".csv); "
-                             "long: the sizes beyond it that end (data/" + TABLE_LONG + ".csv); "
-                             "all: every size tried, into data/" + TABLE + "_all.csv")
-    sweeps.add_executor_arguments(parser)
-    args = parser.parse_args(None if argv is None else [str(a) for a in argv])
+# --- what `puzzlelab compute` runs ----------------------------------------------------------------
+def sizes_run(*, runs: str = "default", executor: Executor | None = None,
+              workers: int = 1) -> pd.DataFrame:
+    """Compute and write the optimal sizes of the run list `runs`: "default" (the sizes within
+    the budget, data/codebreaking_optimal_sizes.csv), "long" (the sizes beyond it that end,
+    ..._long.csv) or "all" (every size tried, ..._all.csv)."""
+    runs = checks.choice(runs, "runs", ("default", "long", "all"))
+    executor, workers = checks.sweep_options(executor, workers)
     table = {"default": OPTIMAL_SIZES, "long": OPTIMAL_SIZES_LONG,
              "all": OPTIMAL_SIZES.variant(name=f"{TABLE}_all", runs=ALL_RUNS,
-                                          command=f"{frontier.COMMAND} --runs all")}[args.runs]
+                                          command="puzzlelab.codebreaking.tables.sizes_run("
+                                                  "runs='all')")
+             }[runs]
     cache.check_writable(table)
-    runs = [tuple(r) for r in table.params["runs"]]
-    with sweeps.executor_from_arguments(args) as (executor, workers):
-        out = cache.compute_table(table, lambda: frontier.optimal_sizes(runs, executor=executor,
-                                                                        workers=workers),
-                                  verify=check_sizes)
-    print(f"wrote {cache.data_path(table.name)} ({len(out)} sizes)")
-    return out
+    sizes = [tuple(r) for r in table.params["runs"]]
+    return cache.compute_table(table, lambda: frontier.optimal_sizes(
+        sizes, executor=executor, workers=workers), verify=check_sizes)
+
+
+def table_run(*, name: str, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """Compute and write the table `name` of `TABLES` on any executor (data/<name>.csv)."""
+    name = checks.choice(name, "table", TABLES)
+    if name == OPTIMAL_SIZES.name:
+        return sizes_run(runs="default", executor=executor, workers=workers)
+    executor, workers = checks.sweep_options(executor, workers)
+    return cache.compute_table(name, lambda: TABLES[name](executor=executor, workers=workers),
+                               verify=VERIFY.get(name))
+
+
+for _name in TABLES:
+    cache.rebuilds(_name)(functools.partial(table_run, name=_name))
+cache.rebuilds(OPTIMAL_SIZES_LONG)(functools.partial(sizes_run, runs="long"))

@@ -1,4 +1,4 @@
-"""Compile the code-breaking engine once, at install: `python -m puzzlelab.codebreaking.warm`.
+"""Compile the code-breaking engine once, at install: `puzzlelab warm` (the CLI runs `warm`).
 
 Run by the Makefile's venv target (so `make test`, `make lab` and `make reproduce` have it):
 fills numba's on-disk cache for the engine's kernels with the argument types of the string
@@ -9,8 +9,6 @@ clone starts empty and must be warmed after the clone), then builds the ahead-of
 
 from __future__ import annotations
 
-import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -54,19 +52,3 @@ def warm() -> str:
         for live in (np.arange(small.n_codes), np.arange(small.n_codes, dtype=np.int32)):
             compiled.fixing_permutations(small.symmetry.code_perms, live, small.n_codes)
     return compiled.build_native()
-
-
-def main() -> None:
-    """Warm the cache and build the walk, with a progress line."""
-    print("puzzlelab: compiling the code-breaking engine once (about a minute) ...", flush=True)
-    start = time.perf_counter()
-    try:
-        built = warm()
-    except Exception as error:  # the engine still works, compiling on first use
-        print(f"puzzlelab: compiling skipped ({type(error).__name__}: {error})")
-        sys.exit(0)
-    print(f"puzzlelab: engine compiled in {time.perf_counter() - start:.0f} s ({built})")
-
-
-if __name__ == "__main__":
-    main()

@@ -8,9 +8,8 @@ differences of score between the ways of counting messages. Blocks run through
 `sweeps.sweep_table` on any executor and resume after an interruption; the table does not
 depend on either.
 
-The long run behind the notebook (`data/hanabi_hat_games.csv`) is declared in `tables`, with
-its command ``python -m puzzlelab.hanabi.hat_sweep [--workers 2] [--scheduler ADDR]``, which
-runs `tables.hat_games_main`.
+The long run behind the notebook (`data/hanabi_hat_games.csv`) is declared in `tables`;
+``puzzlelab compute hanabi_hat_games --long-run [--workers 2] [--scheduler ADDR]`` rebuilds it.
 """
 
 from __future__ import annotations
@@ -194,9 +193,3 @@ def gains_from_sums(sums: pd.DataFrame) -> pd.DataFrame:
             rows.append({"players": players, "difference": variant, "deals": int(r.deals),
                          "score_gain": mean, "ci": half, "significant": abs(mean) > half})
     return pd.DataFrame(rows)
-
-
-if __name__ == "__main__":  # the long run's command (`tables.HAT_GAMES_COMMAND`)
-    from .tables import hat_games_main
-
-    sweeps.command_line(hat_games_main)

@@ -2,10 +2,9 @@
 their scores and gains as the page gives them, beside the published figures and the peers',
 their figure, and a deal's first turns with each hint decoded.
 
-The named tables it shows (the hat strategies' games) are computed and cached in `tables`; the
-views of the hint-partition part (the Hanabi post, source document 003) are in
-`partition_views`. ``python -m puzzlelab.hanabi.notebook`` recomputes the hint-capacity study
-(`tables.main`).
+The named tables it shows (the hat strategies' games) are computed and cached in `tables`
+(`puzzlelab compute NAME` recomputes one); the views of the hint-partition part (the Hanabi
+post, source document 003) are in `partition_views`.
 """
 
 from __future__ import annotations
@@ -523,10 +522,3 @@ def hat_game_views(seed: int = 0, turns: int = 8) -> dict[str, pd.DataFrame]:
                 views[name] = explore_hat_game(players, variant, seed, turns).rename_axis(
                     f"turn ({name})")
     return views
-
-
-if __name__ == "__main__":  # the study's command (`tables.CAPACITY`), run as the page's module
-    from .. import sweeps
-    from .tables import main
-
-    sweeps.command_line(main)

@@ -1,29 +1,30 @@
 """The named tables of notebooks/hanabi.ipynb: each declared, computed and cached here.
 
 - `hanabi_hint_capacity`: the hint-capacity study (`knowledge.hint_capacity_study`) with 400
-  random tables per point; its command ``python -m puzzlelab.hanabi.notebook [--samples N]
-  [--workers N] [--scheduler ADDR|local]`` (`main`; another ``--samples`` writes a table of its
-  own name, ``hanabi_hint_capacity_samples<N>``).
+  random tables per point (`capacity_run` with other ``samples`` writes a table of its own
+  name, ``hanabi_hint_capacity_samples<N>``).
 - `hanabi_hat_games`: the hat strategies over 20,000 seeded deals per player count and variant
-  as exact sums (`hat_sweep.game_sums`), a long run; its command ``python -m
-  puzzlelab.hanabi.hat_sweep [--workers 2] [--scheduler ADDR]`` (`hat_games_main`; ``--deals
-  N`` writes ``hanabi_hat_games_deals<N>``, or ``--name``, never over the committed table).
+  as exact sums (`hat_sweep.game_sums`), a long run (`hat_games_run` with other ``deals``
+  writes ``hanabi_hat_games_deals<N>``, or ``name``, never over the committed table).
 - `hanabi_hat_summary`, `hanabi_hat_gains`: read from the long run in a second
   (`hat_sweep.summary_from_sums`, `hat_sweep.gains_from_sums`).
 - `hanabi_strong_games`: the strong information strategy (`info_compiled`) over 100,000 seeded
   deals per player count and way of counting messages, as exact sums (`hat_sweep.game_sums`,
-  family "strong"); rebuilt by ``puzzlelab compute hanabi_strong_games --workers 2``.
+  family "strong").
+
+Each is rebuilt by ``puzzlelab compute NAME`` (``--workers N`` or ``--scheduler ADDR`` for the
+sweeps, ``--long-run`` for the long run).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Executor
 
 import numpy as np
 import pandas as pd
 
-from .. import cache, checks, exact_sums, sweeps
+from .. import cache, checks, exact_sums
 from ..cache import Table, cached_table
 from .hat_sweep import (
     KEYS, PLAYERS, STRONG_VARIANTS, VARIANTS, gains_from_sums, game_sums, summary_from_sums,
@@ -33,17 +34,16 @@ from .knowledge import hint_capacity_study
 
 __all__ = [
     "CAPACITY", "CAPACITY_SAMPLES", "CAPACITY_TABLE", "HAT_DEALS", "HAT_GAINS", "HAT_GAMES",
-    "HAT_GAMES_COMMAND", "HAT_GAMES_TABLE", "HAT_SUMMARY", "STRONG_DEALS", "STRONG_GAMES",
+    "HAT_GAMES_TABLE", "HAT_SUMMARY", "STRONG_DEALS", "STRONG_GAMES",
     "STRONG_TABLE", "check_hat_games", "hat_gains", "hat_game_sums", "hat_summary",
     "hint_capacity_table", "peer_scores", "strong_game_sums", "strong_gains", "strong_summary",
-]
+]  # the runs `capacity_run` and `hat_games_run` write tables: tested with real arguments
 
 # ----- the hint-capacity study -------------------------------------------------------------------
 
 CAPACITY_TABLE = "hanabi_hint_capacity"
 CAPACITY_SAMPLES = 400  # random tables per point of the study the notebook shows
-CAPACITY = cache.register(Table(CAPACITY_TABLE, params=dict(samples=CAPACITY_SAMPLES),
-                                command="python -m puzzlelab.hanabi.notebook"))
+CAPACITY = cache.register(Table(CAPACITY_TABLE, params=dict(samples=CAPACITY_SAMPLES)))
 
 
 @cache.rebuilds("hanabi_hint_capacity")
@@ -54,29 +54,22 @@ def hint_capacity_table(*, executor: Executor | None = None, workers: int = 1) -
         samples=CAPACITY.params["samples"], executor=executor, workers=workers))
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Command line: recompute data/hanabi_hint_capacity.csv on any executor (another --samples:
-    data/hanabi_hint_capacity_samples<N>.csv)."""
-    parser = sweeps.CommandParser(prog="python -m puzzlelab.hanabi.notebook",
-                                  description=main.__doc__)
-    parser.add_argument("--samples", type=int, default=CAPACITY_SAMPLES,
-                        help=f"random tables per point (default {CAPACITY_SAMPLES}, "
-                             "as in the notebook; another value writes a table of its own)")
-    sweeps.add_executor_arguments(parser)
-    args = parser.parse_args(argv)
-    table = cache.check_writable(CAPACITY.variant(command=sweeps.invocation(parser, argv),
-                                                  samples=args.samples))
-    with sweeps.executor_from_arguments(args) as (executor, workers):
-        study = cache.compute_table(table, lambda: hint_capacity_study(
-            samples=args.samples, executor=executor, workers=workers))
-    print(f"wrote {cache.data_path(table.name)} ({len(study)} rows)")
+def capacity_run(*, samples: int = CAPACITY_SAMPLES, executor: Executor | None = None,
+                 workers: int = 1) -> pd.DataFrame:
+    """Recompute the hint-capacity study with `samples` random tables per point on any executor:
+    data/hanabi_hint_capacity.csv for the notebook's 400, else
+    data/hanabi_hint_capacity_samples<N>.csv."""
+    executor, workers = checks.sweep_options(executor, workers)
+    table = cache.check_writable(CAPACITY.variant(
+        samples=samples, command=f"puzzlelab.hanabi.tables.capacity_run(samples={samples!r})"))
+    return cache.compute_table(table, lambda: hint_capacity_study(
+        samples=table.params["samples"], executor=executor, workers=workers))
 
 
 # ----- the hat strategies over many deals (a long run) ------------------------------------------
 
 HAT_GAMES_TABLE = "hanabi_hat_games"
 HAT_DEALS = 20_000  # per player count and variant
-HAT_GAMES_COMMAND = "python -m puzzlelab.hanabi.hat_sweep"
 
 
 def check_hat_games(deals: int, family: str = "hat") -> Callable[[pd.DataFrame], None]:
@@ -99,13 +92,13 @@ def check_hat_games(deals: int, family: str = "hat") -> Callable[[pd.DataFrame],
 HAT_GAMES = cache.register(Table(HAT_GAMES_TABLE, params=dict(deals=HAT_DEALS,
                                                               players=list(PLAYERS),
                                                               variants=list(VARIANTS)),
-                                 command=f"{HAT_GAMES_COMMAND} --workers 2", long_run=True,
+                                 long_run=True,
                                  check=check_hat_games(HAT_DEALS)))
 
 
 def hat_game_sums() -> pd.DataFrame:
     """Exact sums over 20,000 deals per player count and variant (the long run, committed as
-    data/hanabi_hat_games.csv; `python -m puzzlelab.hanabi.hat_sweep` recomputes it)."""
+    data/hanabi_hat_games.csv; `puzzlelab compute hanabi_hat_games --long-run` recomputes it)."""
     sums = cache.read_long_run(HAT_GAMES)
     if sums is None:
         raise ValueError(f"data/{HAT_GAMES_TABLE}.csv is missing: it is a long run, made by "
@@ -113,33 +106,29 @@ def hat_game_sums() -> pd.DataFrame:
     return exact_sums.merge_sums(sums, KEYS)
 
 
-def hat_games_main(argv: Sequence[str] | None = None) -> None:
-    """Command line: the exact sums over deals behind the notebook (data/hanabi_hat_games.csv)."""
-    parser = sweeps.CommandParser(prog=HAT_GAMES_COMMAND, description=hat_games_main.__doc__)
-    parser.add_argument("--deals", type=int, default=HAT_DEALS,
-                        help=f"deals per player count and variant (default {HAT_DEALS:,})")
-    parser.add_argument("--name", default=None,
-                        help=f"write data/<name>.csv (default {HAT_GAMES_TABLE} for {HAT_DEALS:,} "
-                             f"deals, {HAT_GAMES_TABLE}_deals<N> for another number: the "
-                             f"committed table is never replaced by another size)")
-    sweeps.add_executor_arguments(parser)
-    args = parser.parse_args(argv)
-    deals = checks.integer(args.deals, "--deals", low=2, high=10**7)
-    if deals == HAT_DEALS and args.name in (None, HAT_GAMES_TABLE):
+def hat_games_run(*, deals: int = HAT_DEALS, name: str | None = None,
+                  executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """The exact sums over `deals` deals per player count and variant behind the notebook:
+    data/hanabi_hat_games.csv for 20,000 deals, else data/<name>.csv (by default
+    hanabi_hat_games_deals<N>; the committed table is never replaced by another size)."""
+    deals = checks.integer(deals, "deals", low=2, high=10**7)
+    if deals == HAT_DEALS and name in (None, HAT_GAMES_TABLE):
         table = HAT_GAMES
     else:
-        name = args.name or f"{HAT_GAMES_TABLE}_deals{deals}"
+        name = checks.text(name, "name") if name is not None else f"{HAT_GAMES_TABLE}_deals{deals}"
         if name == HAT_GAMES_TABLE:
             raise ValueError(f"data/{HAT_GAMES_TABLE}.csv holds {HAT_DEALS:,} deals per point; "
-                             f"write {deals:,} deals under another --name")
+                             f"write {deals:,} deals under another name")
         table = Table(name, HAT_GAMES.version, {**HAT_GAMES.params, "deals": deals},
-                      sweeps.invocation(parser, argv), long_run=True,
-                      check=check_hat_games(deals))
+                      f"puzzlelab.hanabi.tables.hat_games_run(deals={deals}, name={name!r})",
+                      long_run=True, check=check_hat_games(deals))
     table = cache.check_writable(table)
-    with sweeps.executor_from_arguments(args) as (executor, workers):
-        sums = cache.compute_table(table, lambda: game_sums(
-            deals, name=table.name, executor=executor, workers=workers))
-    print(f"wrote {cache.data_path(table.name)} ({len(sums)} sums)")
+    executor, workers = checks.sweep_options(executor, workers)
+    return cache.compute_table(table, lambda: game_sums(
+        deals, name=table.name, executor=executor, workers=workers))
+
+
+cache.rebuilds(HAT_GAMES)(hat_games_run)
 
 
 # Tables derived from the long run (recomputed from it in a second when missing or stale).
@@ -196,7 +185,6 @@ STRONG_DEALS = 100_000  # per player count and way of counting messages
 STRONG_GAMES = cache.register(Table(STRONG_TABLE, params=dict(deals=STRONG_DEALS,
                                                                players=list(PLAYERS),
                                                                variants=list(STRONG_VARIANTS)),
-                                   command=f"puzzlelab compute {STRONG_TABLE} --workers 2",
                                    check=check_hat_games(STRONG_DEALS, "strong")))
 
 

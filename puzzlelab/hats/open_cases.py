@@ -20,7 +20,7 @@ import pandas as pd
 from .. import checks, sweeps
 from ..bitsets import from_bits
 from ..solvers import Deadline, solve_limited, wall_cap, work_used
-from .model import check_world
+from .world import check_world
 from .optima import cpsat_model
 from .sets import achievable_mask, check_mask
 

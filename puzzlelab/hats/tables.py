@@ -6,7 +6,8 @@ its check) beside the function the notebook reads it through (`cache.rebuilds`: 
 `puzzlelab compute NAME` calls). The sweeps (optima over (N, M), maximal-set counts, orbit
 deals) run on any executor (`executor=`, `workers=`, see puzzlelab.sweeps) with the same
 result. The thesis's own tables are read out of its text (`source`) and cached as
-data/hats_thesis_<name>.csv. `main` is the command line `python -m puzzlelab.hats.optima`.
+data/hats_thesis_<name>.csv. `puzzlelab compute NAME` rebuilds each table; `optima_run`
+computes the optima for other numbers of players into a table of their own.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ from typing import Any
 
 import pandas as pd
 
-from .. import cache, checks, sweeps
+from .. import cache, checks
 from ..cache import (
-    Table, cached_source_table, cached_table, check_writable, compute_table, data_path,
+    Table, cached_source_table, cached_table, check_writable, compute_table,
 )
 from ..sweeps import sweep
 from .census import census_cases, maximal_counts, pattern_counts
@@ -42,10 +43,10 @@ __all__ = [
     "CENSUS", "MAXIMAL_SETS", "OPTIMA", "OPTIMAL_SETS", "ORBIT_DEALS", "SLICE_CERTIFICATE",
     "CENSUS_PLAYERS", "MAXIMAL_SET_PLAYERS", "OPTIMAL_SET_PLAYERS", "OPTIMA_MAX_N",
     "ORBIT_WORLDS", "SLICE_CASE",
-    "main", "maximal_census", "maximal_distribution", "optimal_set_counts", "optimum_cases",
+    "maximal_census", "maximal_distribution", "optimal_set_counts", "optimum_cases",
     "optimum_rows", "optimum_table", "orbit_deals", "slice_certificate_table", "thesis_table",
     "verify_witnesses",
-]
+]  # `optima_run` writes a table: tested with real arguments (tests/test_hats_sweeps.py)
 
 
 # --- the thesis's tables, read from its text (needed only when recomputed) ---------------------
@@ -203,7 +204,7 @@ def _verify_orbit_deals(table: pd.DataFrame) -> None:
 # The tables of the notebook in data/: the parameters that make each, and how it is rebuilt.
 OPTIMA = cache.register(Table(
     "hats_optima", params=dict(max_n=OPTIMA_MAX_N, cpsat_work_units=CPSAT_WORK_UNITS),
-    command="python -m puzzlelab.hats.optima", check=verify_witnesses))
+    check=verify_witnesses))
 ORBIT_DEALS = cache.register(Table("hats_orbit_deals", params=dict(worlds=ORBIT_WORLDS),
                                    check=_verify_orbit_deals))
 MAXIMAL_SETS = cache.register(Table("hats_maximal_sets",
@@ -296,26 +297,17 @@ def slice_certificate_table() -> pd.DataFrame:
 cache.rebuilds(OPTIMAL_SETS)(lambda: optimal_set_counts(optimum_table()))
 
 
-# --- command line ---------------------------------------------------------------------------------
+# --- other settings -----------------------------------------------------------------------------
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Recompute data/hats_optima.csv (the notebook's table) on any executor; another --max-n
-    writes data/hats_optima_max_n<N>.csv, never the notebook's table (the command line
-    `python -m puzzlelab.hats.optima`)."""
-    parser = sweeps.CommandParser(
-        prog="python -m puzzlelab.hats.optima",
-        description="Recompute data/hats_optima.csv, the hat optima table the notebook reads.")
-    parser.add_argument("--max-n", type=int, default=OPTIMA.params["max_n"],
-                        help="most players for two colours (three colours stop at 5, four at 4); "
-                             "the default 8 gives the notebook's table, another value a table of "
-                             "its own")
-    sweeps.add_executor_arguments(parser)
-    args = parser.parse_args(argv)
-    cases = optimum_cases(args.max_n)
-    table = check_writable(OPTIMA.variant(command=sweeps.invocation(parser, argv),
-                                          max_n=args.max_n))
-    with sweeps.executor_from_arguments(args) as (executor, workers):
-        out = compute_table(table, lambda: optimum_rows(cases, executor=executor, workers=workers),
-                            verify=verify_witnesses)
-    print(f"wrote {data_path(table.name)} ({len(out)} worlds)")
+def optima_run(*, max_n: int = OPTIMA_MAX_N, executor: Executor | None = None,
+               workers: int = 1) -> pd.DataFrame:
+    """Recompute the optima up to `max_n` players for two colours (three colours stop at 5, four
+    at 4): data/hats_optima.csv for the notebook's 8, data/hats_optima_max_n<N>.csv for another
+    value, never the notebook's table."""
+    executor, workers = checks.sweep_options(executor, workers)
+    cases = optimum_cases(max_n)
+    table = check_writable(OPTIMA.variant(
+        max_n=max_n, command=f"puzzlelab.hats.tables.optima_run(max_n={max_n!r})"))
+    return compute_table(table, lambda: optimum_rows(cases, executor=executor, workers=workers),
+                         verify=verify_witnesses)

@@ -6,11 +6,10 @@ be 64 million rows. Its summaries are read from exact integer sums over blocks o
 tables are the same whatever the executor, the block size or the order in which blocks finish.
 Finished blocks are kept by `sweeps.sweep_table`, so an interrupted run resumes.
 
-The long runs the notebook reads are declared in `tables` (`LONG_RUNS`). Command line: `python
--m puzzlelab.kemps.streaming --table kemps_million_28 [--workers 2] [--scheduler ADDR]`
-recomputes one of them; `--lineups tom/tom/tom --cards 52 --deals 1000000 --name NAME` runs any
-other (under a name of its own: a long run's table is never replaced by sums over other line-ups
-or deals). The command is `tables.streaming_main`.
+The long runs the notebook reads are declared in `tables` (`LONG_RUNS`): `puzzlelab compute
+kemps_million_28 --long-run [--workers 2] [--scheduler ADDR]` recomputes one of them;
+`tables.sums_run` runs any other line-ups, cards or deals (under a name of its own: a long run's
+table is never replaced by sums over other line-ups or deals).
 """
 
 from __future__ import annotations
@@ -94,9 +93,3 @@ def check_lineups(lineup_list: object) -> list[tuple[str, ...]]:
     if len(set(ups)) != len(ups):
         raise ValueError("line-ups must be distinct")
     return ups
-
-
-if __name__ == "__main__":  # the command line lives with the tables it writes
-    from .tables import streaming_main
-
-    sweeps.command_line(streaming_main)

@@ -1,14 +1,14 @@
-"""The Kemps tables: every named table the notebook reads from data/, what computes each, and the
-two command lines that rebuild them (group6_kemps2023).
+"""The Kemps tables: every named table the notebook reads from data/ and what computes each
+(group6_kemps2023); `puzzlelab compute NAME` rebuilds each one.
 
 - `claims(cards)`: the report's stories over 1,000 seeded self-play deals (`CLAIMS`);
 - `tournament_games(name)`: the tournaments, one row per game, stored packed (`TOURNAMENTS`);
 - `valve()`: how games depend on the turn valve (`VALVE`);
 - `long_run(name)`: exact sums over deals of the long runs (`LONG_RUNS`), committed in data/ and
-  recomputed only by their command (or `puzzlelab compute NAME --long-run`).
+  recomputed only by `puzzlelab compute NAME --long-run`.
 
-`python -m puzzlelab.kemps.tournament` runs `tournament_main` and `python -m
-puzzlelab.kemps.streaming` runs `streaming_main`; the declared commands name those modules.
+`tournament_run` and `sums_run` compute the same tables with other settings (games, line-ups,
+deals) into tables of their own names, never over a committed one.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from .. import cache, checks, sweeps
+from .. import cache, checks
 from ..cache import Table, cached_table, read_long_run
 from .cards import FULL, Deck
 from .game import MAX_TURNS
@@ -30,11 +30,11 @@ from .streaming import MAX_GAMES, check_lineups, deal_sums
 from .summaries import merge_sums
 from .tournament import DECKS, MEDIUM, SMALL, lineups, pack, tournament, unpack, valve_table
 
-__all__ = [  # the command lines tournament_main and streaming_main are left out, as every main
+__all__ = [
     "CLAIMS", "CLAIM_DECKS", "EVERY_ORDER", "GAMES", "LONG_RUNS", "LONG_RUN_SPECS", "SELF_PLAY",
     "TOURNAMENTS", "TOURNAMENT_SPECS", "VALVE", "check_long_run", "claims", "long_run",
     "tournament_games", "valve",
-]
+]  # the runs `tournament_run` and `sums_run` write tables: tested with real arguments
 
 SELF_PLAY = tuple((s,) * 3 for s in STRATEGIES)  # greedy, kb-greedy, blocking, tom
 EVERY_ORDER = tuple(lineups(list(STRATEGIES)))  # the 64 line-ups of a tournament
@@ -63,12 +63,11 @@ TOURNAMENT_SPECS: dict[str, dict[str, Any]] = {
     "kemps_ablation_52": {"strategies": ("tom", "bold"), "deck": FULL},
 }
 GAMES = 1000  # deals per line-up of the notebook's tournaments
-TOURNAMENT_COMMAND = "python -m puzzlelab.kemps.tournament"
 # What makes each of those tables, and the command that rebuilds it.
 TOURNAMENTS: dict[str, Table] = {
     name: cache.register(Table(name, params=dict(
         strategies=spec.get("strategies", tuple(STRATEGIES)), cards=4 * len(spec["deck"]),
-        games=GAMES), command=f"{TOURNAMENT_COMMAND} --tables {name}"))
+        games=GAMES)))
     for name, spec in TOURNAMENT_SPECS.items()}
 
 
@@ -102,7 +101,6 @@ LONG_RUN_SPECS: dict[str, dict[str, Any]] = {
     "kemps_tournament_28_100k": {"lineups": EVERY_ORDER, "deck": MEDIUM, "deals": 10**5},
     "kemps_tournament_52_10k": {"lineups": EVERY_ORDER, "deck": FULL, "deals": 10**4},
 }
-STREAMING_COMMAND = "python -m puzzlelab.kemps.streaming"
 
 
 def check_long_run(lineup_list: Sequence[str], deals: int) -> Callable[[pd.DataFrame], None]:
@@ -133,14 +131,13 @@ def _run_table(name: str, lineup_list: Sequence[Sequence[str]], deck: Sequence[i
 
 # The long runs' tables (not recomputed by `make reproduce`): what makes each, and its command.
 LONG_RUNS: dict[str, Table] = {
-    name: cache.register(_run_table(name, spec["lineups"], spec["deck"], spec["deals"],
-                                    f"{STREAMING_COMMAND} --table {name} --workers 2"))
+    name: cache.register(_run_table(name, spec["lineups"], spec["deck"], spec["deals"]))
     for name, spec in LONG_RUN_SPECS.items()}
 
 
 def long_run(name: str) -> pd.DataFrame:
     """Exact sums over deals of one of the long runs (`LONG_RUN_SPECS`, committed in data/;
-    `python -m puzzlelab.kemps.streaming --table <name>` recomputes it)."""
+    `puzzlelab compute <name> --long-run` recomputes it)."""
     name = checks.choice(name, "name", sorted(LONG_RUN_SPECS))
     table = LONG_RUNS[name]
     sums = read_long_run(table)
@@ -157,77 +154,57 @@ def _compute_sums(table: Table, ups: Sequence[Sequence[str]], deck: Deck | Seque
         ups, deals, deck, name=table.name, executor=executor, workers=workers))
 
 
-def _rebuild_long_run(name: str, *, executor: Executor | None = None,
-                      workers: int = 1) -> pd.DataFrame:
-    """What `puzzlelab compute NAME --long-run` runs: `streaming_main(['--table', NAME])`."""
-    spec = LONG_RUN_SPECS[name]
-    return _compute_sums(cache.check_writable(LONG_RUNS[name]), check_lineups(spec["lineups"]),
-                         spec["deck"], spec["deals"], executor, workers)
+# ----- other settings: tables of their own names ----------------------------------------------
+def tournament_run(*, names: Sequence[str] | None = None, games: int = GAMES,
+                   executor: Executor | None = None, workers: int = 1) -> dict[str, pd.DataFrame]:
+    """Recompute the notebook's tournament tables `names` (all by default) on any executor; with
+    `games` other than 1,000, tables of their own names (<name>_games<N>)."""
+    names = [checks.choice(n, "name", sorted(TOURNAMENT_SPECS))
+             for n in checks.sequence(names or sorted(TOURNAMENT_SPECS), "names")]
+    games = checks.integer(games, "games", low=1, high=10**6)
+    executor, workers = checks.sweep_options(executor, workers)
+    tables = {name: cache.check_writable(TOURNAMENTS[name].variant(
+        games=games, command=f"puzzlelab.kemps.tables.tournament_run(names=[{name!r}], "
+                             f"games={games})"))
+        for name in dict.fromkeys(names)}
+    return {name: cache.compute_table(table, lambda: pack(tournament(
+        **TOURNAMENT_SPECS[name], games=games, executor=executor, workers=workers)))
+        for name, table in tables.items()}
+
+
+def sums_run(*, name: str, lineup_list: Sequence[str] | None = None, cards: int | None = None,
+             deals: int | None = None, executor: Executor | None = None,
+             workers: int = 1) -> pd.DataFrame:
+    """Exact sums over deals, written as data/<name>.csv: a long run of `LONG_RUN_SPECS` by its
+    name (its line-ups, deck and deals; other ones are refused), or any line-ups ('tom/tom/tom',
+    ...) on `cards` cards (default 52) and `deals` deals (default 1,000) under a name of their
+    own."""
+    name = cache.check_writable(checks.text(name, "name")).name
+    spec = dict(LONG_RUN_SPECS.get(name, {"deals": 1000, "deck": FULL}))
+    if lineup_list is not None:
+        spec["lineups"] = [u.split("/") for u in checks.sequence(lineup_list, "lineup_list")]
+    if cards is not None:
+        spec["deck"] = DECKS[checks.choice(cards, "cards", sorted(DECKS))]
+    spec["deals"] = spec["deals"] if deals is None else deals
+    if "lineups" not in spec:
+        raise ValueError(f"{name} is not a long run of LONG_RUN_SPECS: give its line-ups")
+    ups = check_lineups(spec["lineups"])
+    deals = checks.integer(spec["deals"], f"deals with {len(ups)} line-up(s)", low=2,
+                           high=MAX_GAMES // len(ups))  # refused before any work
+    table = _run_table(name, ups, spec["deck"], deals, f"puzzlelab.kemps.tables.sums_run("
+                       f"name={name!r}, lineup_list={['/'.join(u) for u in ups]!r}, "
+                       f"cards={4 * len(spec['deck'])}, deals={deals})")
+    if name in LONG_RUNS and table.params != LONG_RUNS[name].params:
+        raise ValueError(f"these line-ups, cards or deals are not those of {name}: give the sums "
+                         f"a name of their own")
+    table = cache.check_writable(LONG_RUNS.get(name, table))
+    return _compute_sums(table, ups, spec["deck"], deals, executor, workers)
 
 
 # ----- what `puzzlelab compute` runs for each table ------------------------------------------
 for _cards, _table in CLAIMS.items():
     cache.rebuilds(_table)(functools.partial(claims, _cards))
 for _name, _table in TOURNAMENTS.items():
-    cache.rebuilds(_table)(functools.partial(tournament_games, _name))
+    cache.rebuilds(_table)(functools.partial(tournament_run, names=[_name]))
 for _name, _table in LONG_RUNS.items():
-    cache.rebuilds(_table)(functools.partial(_rebuild_long_run, _name))
-
-
-# ----- command lines -------------------------------------------------------------------------
-def tournament_main(argv: Sequence[str] | None = None) -> None:
-    """Recompute the notebook's tournament tables (data/kemps_*.csv) on any executor; with
-    --games other than 1,000, tables of their own names (<name>_games<N>)."""
-    parser = sweeps.CommandParser(prog=TOURNAMENT_COMMAND, description=tournament_main.__doc__)
-    parser.add_argument("--games", type=int, default=GAMES,
-                        help=f"deals per line-up (default {GAMES}: the notebook's tables)")
-    parser.add_argument("--tables", nargs="+", choices=sorted(TOURNAMENT_SPECS),
-                        default=sorted(TOURNAMENT_SPECS))
-    sweeps.add_executor_arguments(parser)
-    args = parser.parse_args(argv)
-    games = checks.integer(args.games, "--games", low=1, high=10**6)
-    command = sweeps.invocation(parser, argv)
-    tables = {name: cache.check_writable(TOURNAMENTS[name].variant(command=command, games=games))
-              for name in dict.fromkeys(args.tables)}
-    with sweeps.executor_from_arguments(args) as (executor, workers):
-        for name, table in tables.items():
-            out = cache.compute_table(table, lambda: pack(tournament(
-                **TOURNAMENT_SPECS[name], games=games, executor=executor, workers=workers)))
-            print(f"wrote {cache.data_path(table.name)} ({len(out)} games)")
-
-
-def streaming_main(argv: Sequence[str] | None = None) -> None:
-    """Exact sums over deals for a long run (data/kemps_*.csv) or any line-ups, on any executor."""
-    parser = sweeps.CommandParser(prog=STREAMING_COMMAND, description=streaming_main.__doc__)
-    parser.add_argument("--table", choices=sorted(LONG_RUN_SPECS), default=None,
-                        help="a long run the notebook reads (its line-ups, deck and deals)")
-    parser.add_argument("--lineups", nargs="+", default=None,
-                        help="line-ups such as tom/tom/tom (instead of the table's)")
-    parser.add_argument("--cards", type=int, choices=sorted(DECKS), default=None)
-    parser.add_argument("--deals", type=int, default=None, help="deals per line-up")
-    parser.add_argument("--name", default=None,
-                        help="write data/<name>.csv (default: the --table name, when its line-ups, "
-                             "cards and deals are the table's)")
-    sweeps.add_executor_arguments(parser)
-    args = parser.parse_args(argv)
-    spec = dict(LONG_RUN_SPECS[args.table]) if args.table else {"deals": 1000, "deck": FULL}
-    if args.lineups is not None:
-        spec["lineups"] = [u.split("/") for u in args.lineups]
-    if args.cards is not None:
-        spec["deck"] = DECKS[args.cards]
-    if args.deals is not None:
-        spec["deals"] = args.deals
-    name = args.name or args.table
-    if name is None or "lineups" not in spec:
-        raise ValueError("give --table, or --lineups and --name (and --cards, --deals)")
-    ups = check_lineups(spec["lineups"])
-    deals = checks.integer(spec["deals"], f"--deals with {len(ups)} line-up(s)", low=2,
-                           high=MAX_GAMES // len(ups))  # refused before any work
-    table = _run_table(name, ups, spec["deck"], deals, sweeps.invocation(parser, argv))
-    if name in LONG_RUNS and table.params != LONG_RUNS[name].params:
-        raise ValueError(f"these line-ups, cards or deals are not those of {name}: give the sums "
-                         f"a name of their own with --name")
-    table = cache.check_writable(LONG_RUNS.get(name, table))
-    with sweeps.executor_from_arguments(args) as (executor, workers):
-        out = _compute_sums(table, ups, spec["deck"], deals, executor, workers)
-    print(f"wrote {cache.data_path(name)} ({len(out)} sums)")
+    cache.rebuilds(_table)(functools.partial(sums_run, name=_name))

@@ -10,10 +10,9 @@ those sums (`summaries`), as the long runs' are from theirs.
 
 The games run through `puzzlelab.sweeps.sweep` on any executor, in blocks of `BLOCK` games of
 one line-up; the seeds come from the parameters, so the table is the same whatever ran it.
-The tournaments the notebook reads are declared in `tables` (`TOURNAMENTS`). Command line:
-`python -m puzzlelab.kemps.tournament [--workers N] [--scheduler ADDR]` writes them; `--games N`
+The tournaments the notebook reads are declared in `tables` (`TOURNAMENTS`): `puzzlelab
+compute NAME [--workers N] [--scheduler ADDR]` writes one; `tables.tournament_run` with `games`
 other than 1,000 writes tables of their own names (`<name>_games<N>`), never the notebook's.
-The command is `tables.tournament_main`.
 """
 
 from __future__ import annotations
@@ -269,9 +268,3 @@ def check_lineup(lineup: object) -> list[str]:
     for name in lineup:
         checks.choice(name, "strategy", sorted(STRATEGIES | ABLATIONS))
     return list(lineup)
-
-
-if __name__ == "__main__":  # the command line lives with the tables it writes
-    from .tables import tournament_main
-
-    sweeps.command_line(tournament_main)

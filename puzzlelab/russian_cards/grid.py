@@ -11,8 +11,8 @@ extended to every (a, b, c) with n = a + b + c <= N_MAX and c = 1, 2, 3.
   (`executor=`, e.g. a Dask client's) through `puzzlelab.sweeps`, with the same table whatever
   runs them (every step is deterministic and results come back in the order of the cells).
 
-The tables these sweeps fill in data/ are declared in `tables`, with the command line that
-rebuilds them; ``python -m puzzlelab.russian_cards.grid ...`` runs that command (`tables.main`).
+The tables these sweeps fill in data/ are declared in `tables`; `puzzlelab compute NAME`
+rebuilds each.
 """
 
 from __future__ import annotations
@@ -369,6 +369,3 @@ def check_min_sizes(table: pd.DataFrame) -> None:
                              f"{r.lower_bound}..{r.smallest}")
 
 
-if __name__ == "__main__":  # the command line of the tables these sweeps fill
-    from .tables import main
-    sweeps.command_line(main)

@@ -1,36 +1,22 @@
 """The named tables of Russian Cards in data/: their declarations, the functions that compute
-and read them, and the command line that rebuilds the grids and smallest announcements.
+and read them, and the runs that rebuild the grids and smallest announcements.
 
 Source: group11_rc §4-5 and the appendix. The only module of the puzzle that reads or writes
 the cached tables in data/ (through `puzzlelab.cache`); a cached witness is re-checked by its
 verifier (`grid.check_grid`, `grid.check_min_sizes`) whenever its table is read.
 
-Command line (`main`; `python -m puzzlelab.russian_cards.grid` runs it, the command the tables
-record). It writes data/russian_cards_grid.csv, the table the notebook reads; any other range of
-decks or of Cath's hand sizes goes to a table of its own (`grid.grid_name`)::
-
-    python -m puzzlelab.russian_cards.grid --max-n 16 [--workers N] [--scheduler ADDR|local]
-
-The wider grid (decks of 17 to 20 cards; not part of `make reproduce`, resumable) writes
-data/russian_cards_grid_n17_20.csv::
-
-    python -m puzzlelab.russian_cards.grid --min-n 17 --max-n 20 [--workers 2]
-
-The long run (`grid.longer_min_sizes`: a descent of `LONG_WORK` CP-SAT work units per step on
-every unproven smallest announcement; not part of `make reproduce`) writes
-data/russian_cards_min_size_long.csv::
-
-    python -m puzzlelab.russian_cards.grid --descend --max-n 16 [--work 40] [--workers 2]
-
-`grid.matrix_min_sizes` decides the sizes still open after the descent and the orbit search,
-size by size, with the rows-by-cards model of `matrix` (a long run; writes
-data/russian_cards_min_size_matrix.csv)::
-
-    python -m puzzlelab.russian_cards.grid --matrix [--work 100] [--workers 2]
+Every table is rebuilt by `puzzlelab compute NAME` (add `--workers N` or `--scheduler ADDR`
+for the sweeps, `--long-run` for the long runs): the grid data/russian_cards_grid.csv
+(`grid_table`), the wider grid of decks of 17 to 20 cards (`russian_cards_grid_n17_20`, a
+resumable long run: `grid_run`), the long descent (`russian_cards_min_size_long`: `descend_run`,
+`LONG_WORK` CP-SAT work units per step on every unproven smallest announcement) and the matrix
+model's sizes (`russian_cards_min_size_matrix`: `matrix_run`). `grid_run`, `descend_run` and
+`matrix_run` with other settings write tables of their own names, never a committed one.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Executor
 from itertools import combinations
@@ -38,7 +24,7 @@ from typing import Any
 
 import pandas as pd
 
-from .. import cache, checks, sweeps
+from .. import cache, checks
 from ..cache import Table, cached_source_table, cached_table, read_long_run, read_table
 from . import source
 from .constructions import is_prime, sum_mod
@@ -53,14 +39,13 @@ from .model import all_hands, is_solution
 from .search import MAX_NODES, packings, report_dfs
 
 __all__ = [
-    "AGREEMENT", "COMMAND", "GRID", "LONG", "MATRIX", "MATRIX_TABLE", "ORBITS", "ORBIT_TABLE",
+    "AGREEMENT", "GRID", "LONG", "MATRIX", "MATRIX_TABLE", "ORBITS", "ORBIT_TABLE",
     "REPORT_DFS", "SMALLEST", "SUM_MOD", "WIDE", "WIDE_TABLE", "agreement_table",
     "appendix_table", "c1_table", "candidate_families", "grid_table", "improved_by_descent",
     "matrix_table", "orbit_table", "report_dfs_table", "report_solver_table", "smallest_table",
     "sum_mod_table", "wide_grid_table",
-]  # and `main`, the command line (python -m puzzlelab.russian_cards.grid)
+]  # the runs `grid_run`, `descend_run`, `matrix_run` write tables: tested with real arguments
 
-COMMAND = "python -m puzzlelab.russian_cards.grid"  # the command line of `main`
 WIDE_TABLE = f"russian_cards_grid_n{N_MAX + 1}_{N_LIMIT}"  # the wider grid's table in data/
 ORBIT_TABLE = "russian_cards_min_size_orbits"  # smaller announcements made of orbits
 MATRIX_TABLE = "russian_cards_min_size_matrix"  # sizes settled by the matrix model (long run)
@@ -69,21 +54,17 @@ MATRIX_TABLE = "russian_cards_min_size_matrix"  # sizes settled by the matrix mo
 # -- the tables in data/ ------------------------------------------------------------------------
 # The grids and smallest announcements: what makes each, and the command that rebuilds it.
 GRID = cache.register(Table(GRID_TABLE, params=dict(c=C_VALUES, n_min=1, n_max=N_MAX),
-                            command=f"{COMMAND} --max-n {N_MAX}", check=check_grid))
+                            check=check_grid))
 WIDE = cache.register(Table(WIDE_TABLE, params=dict(c=C_VALUES, n_min=N_MAX + 1, n_max=N_LIMIT),
-                            command=f"{COMMAND} --min-n {N_MAX + 1} --max-n {N_LIMIT} --workers 2",
                             long_run=True, check=check_grid))
 SMALLEST = cache.register(Table("russian_cards_min_size",
                                 params=dict(c=C_VALUES, n_min=1, n_max=N_MAX, work=MIN_WORK),
-                                command=f"{COMMAND} --max-n {N_MAX} --smallest",
                                 check=check_min_sizes))
 LONG = cache.register(Table(LONG_TABLE, params=dict(n_max=N_MAX, work=LONG_WORK),
-                            command=f"{COMMAND} --descend --workers 2", long_run=True,
-                            check=check_min_sizes))
+                            long_run=True, check=check_min_sizes))
 ORBITS = cache.register(Table(ORBIT_TABLE, params=dict(work=ORBIT_WORK), check=check_min_sizes))
 MATRIX = cache.register(Table(MATRIX_TABLE, params=dict(work=MATRIX_WORK),
-                              command=f"{COMMAND} --matrix --workers 2", long_run=True,
-                              check=check_min_sizes))
+                              long_run=True, check=check_min_sizes))
 # The notebook's small tables (made by the functions that read them, below).
 AGREEMENT, SUM_MOD, REPORT_DFS = (
     cache.register(Table(f"russian_cards_{name}")) for name in ("model_agreement", "sum_mod",
@@ -159,7 +140,7 @@ def smallest_table(grid: pd.DataFrame, matrix: bool = True) -> pd.DataFrame:
 
 def matrix_table() -> pd.DataFrame:
     """The sizes the matrix model settled (data/russian_cards_min_size_matrix.csv, the long run
-    `python -m puzzlelab.russian_cards.grid --matrix`), every witness verified."""
+    `puzzlelab compute russian_cards_min_size_matrix --long-run`), every witness verified."""
     table = read_long_run(MATRIX, verify=check_min_sizes)
     if table is None:
         raise ValueError(f"data/{MATRIX.name}.csv is missing; build it with: "
@@ -257,95 +238,79 @@ def report_solver_table(
 
 # What `puzzlelab compute` runs for the tables the notebook reads from other tables.
 cache.rebuilds(SMALLEST)(lambda: smallest_table(grid_table()))
-cache.rebuilds(ORBITS)(lambda: orbit_table(smallest_table(grid_table())))
+# ORBITS from the smallest announcements before the orbits improve them (`smallest_table` asks
+# `orbit_table` for exactly that), not from a table they already improved (nothing left to find)
+cache.rebuilds(ORBITS)(lambda: smallest_table(grid_table()))
 
 
-# -- command line -----------------------------------------------------------------------------
-def _grid_table(args: Any, command: str) -> Table:
+# -- the runs `puzzlelab compute` calls for the grids and the long runs ------------------------
+def _call(function: str, **arguments: Any) -> str:
+    """The Python call that wrote a table of its own settings (what its metadata records)."""
+    shown = ", ".join(f"{k}={v!r}" for k, v in arguments.items())
+    return f"puzzlelab.russian_cards.tables.{function}({shown})"
+
+
+def _grid_table(cs: tuple[int, ...], n_min: int, n_max: int) -> Table:
     """The table a grid run writes: the notebook's grid, the wide grid, or one of its own."""
-    cs, n_min, n_max = tuple(args.c), args.min_n, args.max_n
-    if not any(cells(c, n_max, n_min) for c in checks.integers(cs, "--c", low=1)):
+    if not any(cells(c, n_max, n_min) for c in checks.integers(cs, "c", low=1)):
         raise ValueError(f"no cell has c in {list(cs)} and {n_min} <= n <= {n_max} "
                          f"(a, b >= 1: n >= c + 2)")
     for table in (GRID, WIDE):
         if table.params == dict(c=list(cs), n_min=n_min, n_max=n_max):
             return table
-    return GRID.variant(name=grid_name(n_min, n_max, cs), command=command, c=cs, n_min=n_min,
-                        n_max=n_max)
+    return GRID.variant(name=grid_name(n_min, n_max, cs), c=cs, n_min=n_min, n_max=n_max,
+                        command=_call("grid_run", n_min=n_min, n_max=n_max, c=list(cs)))
 
 
-def main(argv: Sequence[str] | None = None) -> pd.DataFrame:
-    """Decide the grid for --min-n <= n <= --max-n and write data/russian_cards_grid.csv
-    (for other decks or values of c, a table of its own: `grid.grid_name`), or, with --descend,
-    improve data/russian_cards_min_size.csv into data/russian_cards_min_size_long.csv, or, with
-    --matrix, decide the sizes still open with the matrix model
-    (data/russian_cards_min_size_matrix.csv). Other settings than the notebook's write tables
-    of their own names; a committed table is never replaced by a different one."""
-    parser = sweeps.CommandParser(prog=COMMAND, description=main.__doc__)
-    parser.add_argument("--max-n", type=int, default=N_MAX, help="largest deck (default 16)")
-    parser.add_argument("--min-n", type=int, default=1,
-                        help="smallest deck (default 1); with a value > 1 the run is resumable "
-                             "and writes data/russian_cards_grid_n{min}_{max}.csv")
-    parser.add_argument("--c", type=int, nargs="+", default=list(C_VALUES),
-                        help="Cath's hand sizes")
-    parser.add_argument("--smallest", action="store_true",
-                        help="also write data/russian_cards_min_size.csv")
-    only = parser.add_mutually_exclusive_group()  # one long run at a time
-    only.add_argument("--descend", action="store_true",
-                        help="only run the long descent on the cached smallest-announcement table "
-                             f"and write data/{LONG_TABLE}.csv (resumable)")
-    only.add_argument("--matrix", action="store_true",
-                        help="only decide the open smallest sizes with the matrix model and "
-                             f"write data/{MATRIX_TABLE}.csv")
-    parser.add_argument("--work", type=float, default=None,
-                        help=f"CP-SAT work units per descent step (default {LONG_WORK:g}) or, "
-                             f"with --matrix, per size (default {MATRIX_WORK:g})")
-    sweeps.add_executor_arguments(parser)
-    args = parser.parse_args(argv)
-    command = sweeps.invocation(parser, argv)
-    if args.matrix:
-        return _matrix_command(args, MATRIX.variant(command=command,
-                                                    work=args.work or MATRIX_WORK))
-    if args.descend:
-        return _descend_command(args, LONG.variant(command=command, n_max=args.max_n,
-                                                   work=args.work or LONG_WORK))
-    target = cache.check_writable(_grid_table(args, command))
-    smallest = None
-    if args.smallest:
-        smallest = cache.check_writable(SMALLEST.variant(
-            name=target.name.replace("_grid", "_min_size"), command=command, c=args.c,
-            n_min=args.min_n, n_max=args.max_n))
-    with sweeps.executor_from_arguments(args) as (executor, workers):
-        grid = cache.compute_table(target, lambda: decide_grid(
-            args.c, args.max_n, n_min=args.min_n, executor=executor, workers=workers),
-            verify=check_grid)
-        print(f"wrote {cache.data_path(target.name)} ({len(grid)} cells)")
-        if smallest is not None:
-            table = cache.compute_table(smallest, lambda: min_sizes(
-                grid, args.max_n, executor=executor, workers=workers), verify=check_min_sizes)
-            print(f"wrote {cache.data_path(smallest.name)} ({len(table)} sizes)")
+def grid_run(*, n_min: int = 1, n_max: int = N_MAX, c: Sequence[int] = C_VALUES,
+             smallest: bool = False, executor: Executor | None = None,
+             workers: int = 1) -> pd.DataFrame:
+    """Decide the grid for `n_min` <= n <= `n_max` and write it: data/russian_cards_grid.csv
+    for the notebook's settings, the wide grid's table for 17..20, else a table of its own
+    (`grid.grid_name`), never a committed table replaced by a different one; with `smallest`,
+    also its smallest announcements (beside it, `_min_size` for `_grid`)."""
+    n_min = checks.integer(n_min, "n_min", low=1)
+    n_max = checks.integer(n_max, "n_max", low=1)
+    cs = checks.integers(c, "c", low=1)
+    smallest = checks.boolean(smallest, "smallest")
+    executor, workers = checks.sweep_options(executor, workers)
+    target = cache.check_writable(_grid_table(cs, n_min, n_max))
+    small = None
+    if smallest:
+        small = cache.check_writable(SMALLEST.variant(
+            name=target.name.replace("_grid", "_min_size"), c=cs, n_min=n_min, n_max=n_max,
+            command=_call("grid_run", n_min=n_min, n_max=n_max, c=list(cs), smallest=True)))
+    grid = cache.compute_table(target, lambda: decide_grid(
+        cs, n_max, n_min=n_min, executor=executor, workers=workers), verify=check_grid)
+    if small is not None:
+        cache.compute_table(small, lambda: min_sizes(grid, n_max, executor=executor,
+                                                     workers=workers), verify=check_min_sizes)
     return grid
 
 
-def _matrix_command(args: Any, table: Table) -> pd.DataFrame:
-    """--matrix: the open smallest sizes decided by the matrix model."""
-    cache.check_writable(table)
-    with sweeps.executor_from_arguments(args) as (executor, workers):
-        out = cache.compute_table(table, lambda: matrix_min_sizes(
-            smallest_table(grid_table(), matrix=False), table.params["work"],
-            executor=executor, workers=workers), verify=check_min_sizes)
-    print(f"wrote {cache.data_path(table.name)} ({int(out.proven.sum())} of {len(out)} sizes "
-          f"changed now exact)")
-    return out
+@cache.rebuilds(MATRIX)
+def matrix_run(*, work: float = MATRIX_WORK, executor: Executor | None = None,
+               workers: int = 1) -> pd.DataFrame:
+    """The open smallest sizes decided by the matrix model, `work` CP-SAT work units per size:
+    data/russian_cards_min_size_matrix.csv (another `work`: a table of its own)."""
+    executor, workers = checks.sweep_options(executor, workers)
+    table = cache.check_writable(MATRIX.variant(work=work, command=_call("matrix_run", work=work)))
+    return cache.compute_table(table, lambda: matrix_min_sizes(
+        smallest_table(grid_table(), matrix=False), table.params["work"],
+        executor=executor, workers=workers), verify=check_min_sizes)
 
 
-def _descend_command(args: Any, table: Table) -> pd.DataFrame:
-    """--descend: the long descent on the cached smallest-announcement table."""
-    cache.check_writable(table)
-    with sweeps.executor_from_arguments(args) as (executor, workers):
-        out = cache.compute_table(table, lambda: longer_min_sizes(
-            read_table(SMALLEST), table.params["n_max"], table.params["work"],
-            executor=executor, workers=workers, name=table.name), verify=check_min_sizes)
-    print(f"wrote {cache.data_path(table.name)} ({int(out.proven.sum())} of {len(out)} cells "
-          f"proven)")
-    return out
+@cache.rebuilds(LONG)
+def descend_run(*, n_max: int = N_MAX, work: float = LONG_WORK,
+                executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """The long descent (`work` CP-SAT work units per step) on the cached smallest-announcement
+    table: data/russian_cards_min_size_long.csv (other settings: a table of their own)."""
+    executor, workers = checks.sweep_options(executor, workers)
+    table = cache.check_writable(LONG.variant(n_max=n_max, work=work, command=_call(
+        "descend_run", n_max=n_max, work=work)))
+    return cache.compute_table(table, lambda: longer_min_sizes(
+        read_table(SMALLEST), table.params["n_max"], table.params["work"],
+        executor=executor, workers=workers, name=table.name), verify=check_min_sizes)
+
+
+cache.rebuilds(WIDE)(functools.partial(grid_run, n_min=N_MAX + 1, n_max=N_LIMIT))
