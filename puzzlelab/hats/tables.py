@@ -21,11 +21,12 @@ import pandas as pd
 
 from .. import cache, checks
 from ..cache import (
-    Table, cached_source_table, cached_table, check_writable, compute_table,
+    Table, cached_source_table, cached_table, check_writable, compute_table, read_long_run,
 )
 from ..sweeps import sweep
 from .census import census_cases, maximal_counts, pattern_counts
 from .model import evaluate
+from .open_cases import ATTEMPT_WORK, check_attempts, long_attempts
 from .optima import (
     CPSAT_WORK_UNITS, count_optimal_won_sets, cpsat_bounds, minimum_covers, optimum_bounds,
     upper_bound,
@@ -45,7 +46,7 @@ __all__ = [
     "ORBIT_WORLDS", "SLICE_CASE",
     "maximal_census", "maximal_distribution", "optimal_set_counts", "optimum_cases",
     "optimum_rows", "optimum_table", "orbit_deals", "slice_certificate_table", "thesis_table",
-    "verify_witnesses",
+    "verify_witnesses", "OPEN_ATTEMPTS", "open_attempts_table",
 ]  # `optima_run` writes a table: tested with real arguments (tests/test_hats_sweeps.py)
 
 
@@ -311,3 +312,25 @@ def optima_run(*, max_n: int = OPTIMA_MAX_N, executor: Executor | None = None,
         max_n=max_n, command=f"puzzlelab.hats.tables.optima_run(max_n={max_n!r})"))
     return compute_table(table, lambda: optimum_rows(cases, executor=executor, workers=workers),
                          verify=verify_witnesses)
+
+
+# The worlds the optima table leaves open: long attempts (`open_cases`).
+OPEN_ATTEMPTS = cache.register(Table("hats_open_attempts", params=dict(work=ATTEMPT_WORK),
+                                     long_run=True, check=check_attempts))
+
+
+@cache.rebuilds(OPEN_ATTEMPTS)
+def open_attempts_run(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """A long attempt (`ATTEMPT_WORK` CP-SAT units) on every world the optima table leaves
+    open, one resumable chunk each: data/hats_open_attempts.csv."""
+    executor, workers = checks.sweep_options(executor, workers)
+    table = check_writable(OPEN_ATTEMPTS)
+    return compute_table(table, lambda: long_attempts(
+        optimum_table(), ATTEMPT_WORK, name=table.name, executor=executor, workers=workers),
+        verify=check_attempts)
+
+
+def open_attempts_table() -> pd.DataFrame | None:
+    """The long attempts on the open worlds (data/hats_open_attempts.csv, checked), or None when
+    that run is not in data/."""
+    return read_long_run(OPEN_ATTEMPTS, verify=check_attempts)

@@ -36,6 +36,7 @@ from .grid import (
 from .kripke import agreement, random_announcements
 from .matrix import MATRIX_WORK
 from .model import all_hands, is_solution
+from .open_cases import ATTEMPT_WORK, check_attempts, long_attempts, open_cells
 from .search import MAX_NODES, packings, report_dfs
 
 __all__ = [
@@ -43,7 +44,7 @@ __all__ = [
     "REPORT_DFS", "SMALLEST", "SUM_MOD", "WIDE", "WIDE_TABLE", "agreement_table",
     "appendix_table", "c1_table", "candidate_families", "grid_table", "improved_by_descent",
     "matrix_table", "orbit_table", "report_dfs_table", "report_solver_table", "smallest_table",
-    "sum_mod_table", "wide_grid_table",
+    "sum_mod_table", "wide_grid_table", "OPEN_ATTEMPTS", "open_attempts_table",
 ]  # the runs `grid_run`, `descend_run`, `matrix_run` write tables: tested with real arguments
 
 WIDE_TABLE = f"russian_cards_grid_n{N_MAX + 1}_{N_LIMIT}"  # the wider grid's table in data/
@@ -314,3 +315,26 @@ def descend_run(*, n_max: int = N_MAX, work: float = LONG_WORK,
 
 
 cache.rebuilds(WIDE)(functools.partial(grid_run, n_min=N_MAX + 1, n_max=N_LIMIT))
+
+
+# -- the sizes the wide grid leaves open: long attempts (`open_cases`) ---------------------------
+OPEN_ATTEMPTS = cache.register(Table("russian_cards_open_attempts",
+                                     params=dict(work=ATTEMPT_WORK), long_run=True,
+                                     check=check_attempts))
+
+
+@cache.rebuilds(OPEN_ATTEMPTS)
+def open_attempts_run(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """A long attempt (`ATTEMPT_WORK` CP-SAT units per case) on every size the wide grid leaves
+    open, one resumable chunk each: data/russian_cards_open_attempts.csv."""
+    executor, workers = checks.sweep_options(executor, workers)
+    table = cache.check_writable(OPEN_ATTEMPTS)
+    return cache.compute_table(table, lambda: long_attempts(
+        open_cells(wide_grid_table()), ATTEMPT_WORK, name=table.name, executor=executor,
+        workers=workers), verify=check_attempts)
+
+
+def open_attempts_table() -> pd.DataFrame | None:
+    """The long attempts on the open sizes (data/russian_cards_open_attempts.csv, checked), or
+    None when that run is not in data/."""
+    return read_long_run(OPEN_ATTEMPTS, verify=check_attempts)
