@@ -403,7 +403,9 @@ def test_every_committed_table_records_what_made_it():
         else:  # a benchmark's table: the benchmark that writes it
             assert words[-3:-1] == ["puzzlelab", "bench"], csv.name
             assert (ROOT / "benchmarks" / f"bench_{words[-1]}.py").exists(), csv.name
-    assert {t.name for t in declared.values()} <= {p.stem for p in paths.DATA.glob("*.csv")}
+    committed = {p.stem for p in paths.DATA.glob("*.csv")}
+    assert {t.name for t in declared.values() if not t.long_run} <= committed  # a long run may
+    # not have been made yet (`puzzlelab tables` lists it as missing, with its command)
 
 
 @pytest.mark.parametrize("stale,why", [
