@@ -48,7 +48,42 @@ CAPACITY = cache.register(Table(CAPACITY_TABLE, params=dict(samples=CAPACITY_SAM
 
 @cache.rebuilds("hanabi_hint_capacity")
 def hint_capacity_table(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
-    """The hint-capacity study, 400 tables per point, cached as data/hanabi_hint_capacity.csv."""
+    """The hint-capacity study of the Hanabi post (source document 003), 400 tables per point,
+    cached as data/hanabi_hint_capacity.csv.
+
+    Parameters
+    ----------
+    executor : concurrent.futures.Executor, optional
+        Where the points run when the table is computed (a Dask client's executor, a process
+        pool); by default `workers` local processes.
+    workers : int
+        Local processes when no executor is given.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per hand size, public cards and hints received: the mean number of parts and of
+        bits a hint gives when colours and ranks are mixed or kept separate, the share of tables
+        where mixing gives more, the share where every part is a rectangle
+        (`knowledge.hint_capacity_study`).
+
+    Raises
+    ------
+    ValueError
+        If `executor` is not an executor or `workers` is not a positive count within the
+        machine's limit (both checked before the cache is read).
+
+    Examples
+    --------
+    >>> table = hint_capacity_table()
+    >>> int(table.samples.min()), bool((table.mean_bits_mixed >= table.mean_bits_separate).all())
+    (400, True)
+
+    References
+    ----------
+    The Hanabi post (source document 003; O'Dwyer 2018) takes the table of possibilities as
+    given; the hints of the rules: Cox et al. (2015), Section 2.
+    """
     executor, workers = checks.sweep_options(executor, workers)
     return cached_table(CAPACITY, lambda: hint_capacity_study(
         samples=CAPACITY.params["samples"], executor=executor, workers=workers))
@@ -97,8 +132,34 @@ HAT_GAMES = cache.register(Table(HAT_GAMES_TABLE, params=dict(deals=HAT_DEALS,
 
 
 def hat_game_sums() -> pd.DataFrame:
-    """Exact sums over 20,000 deals per player count and variant (the long run, committed as
-    data/hanabi_hat_games.csv; `puzzlelab compute hanabi_hat_games --long-run` recomputes it)."""
+    """Exact sums over 20,000 deals per player count and variant of the hat strategies of Cox
+    et al. (2015) and the Hanabi post (source document 003): the long run, committed as
+    data/hanabi_hat_games.csv (`puzzlelab compute hanabi_hat_games --long-run` recomputes it).
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per player count, variant ("plain", "mixed", "separate", "recommendation",
+        "plain, Cox rules", and the paired differences such as "mixed - plain") and measure:
+        deals, total, squares, denominator (`exact_sums`).
+
+    Raises
+    ------
+    ValueError
+        If data/hanabi_hat_games.csv is missing (the message names the command that makes
+        it), damaged, stale, or not over 20,000 deals of every player count and variant.
+
+    Examples
+    --------
+    >>> sums = hat_game_sums()
+    >>> sorted(set(sums.players)), int(sums.deals.min()), int(sums.deals.max())
+    ([2, 3, 4, 5], 20000, 20000)
+
+    References
+    ----------
+    Cox et al. (2015), the hat strategies (Mathematics Magazine 88(5)); the Hanabi post (source
+    document 003), mixed and separate hints.
+    """
     sums = cache.read_long_run(HAT_GAMES)
     if sums is None:
         raise ValueError(f"data/{HAT_GAMES_TABLE}.csv is missing: it is a long run, made by "
@@ -150,10 +211,41 @@ def _same_as(compute: Callable[[], pd.DataFrame]) -> Callable[[pd.DataFrame], No
 
 @cache.rebuilds("hanabi_hat_summary")
 def hat_summary(sums: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Per player count and variant: mean score (both conventions), perfect games and bits
-    per hint, each with its 95% half-width over deals (`hat_sweep.summary_from_sums`).
+    """Per player count and variant of the hat strategies (Cox et al. 2015; the Hanabi post,
+    source document 003): mean score (both conventions), perfect games and bits per hint, each
+    with its 95% half-width over deals (`hat_sweep.summary_from_sums`).
 
-    Without `sums`, from the committed long run, kept as data/hanabi_hat_summary.csv.
+    Parameters
+    ----------
+    sums : pandas.DataFrame, optional
+        Exact sums as `hat_game_sums` gives them; without them, the committed long run, and the
+        result is kept as data/hanabi_hat_summary.csv.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per player count and variant: deals, score and score_zero (a game lost to the
+        fuses scores 0), perfect_pct, bits_per_hint, each with its 95% half-width (``_ci``),
+        then messages per hint, hints, fuses used, lost games and turns per game.
+
+    Raises
+    ------
+    ValueError
+        If `sums` lack a column or are inconsistent (`exact_sums.merge_sums`); without `sums`,
+        if the long run is missing, damaged or stale (`hat_game_sums`).
+
+    Examples
+    --------
+    >>> summary = hat_summary().set_index(["players", "variant"])
+    >>> float(summary.bits_per_hint[(3, "plain")])  # 4 messages a hint: 2 bits
+    2.0
+    >>> bool(summary.score[(3, "mixed")] > summary.score[(3, "plain")])
+    True
+
+    References
+    ----------
+    Cox et al. (2015), the hat strategies (Mathematics Magazine 88(5)); the Hanabi post (source
+    document 003), mixed and separate hints.
     """
     if sums is not None:
         return summary_from_sums(sums)
@@ -166,9 +258,40 @@ def hat_summary(sums: pd.DataFrame | None = None) -> pd.DataFrame:
 
 @cache.rebuilds("hanabi_hat_gains")
 def hat_gains(sums: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Paired score differences between ways of counting messages, deal by deal, with 95%
-    half-widths (`hat_sweep.gains_from_sums`); without `sums`, from the committed long run,
-    kept as data/hanabi_hat_gains.csv."""
+    """Paired score differences between the ways of counting messages of the Hanabi post
+    (source document 003), deal by deal, with 95% half-widths (`hat_sweep.gains_from_sums`).
+
+    Parameters
+    ----------
+    sums : pandas.DataFrame, optional
+        The sums of `hat_game_sums` or of another run of `hat_games_run`; by default the
+        committed long run's, the differences then cached as data/hanabi_hat_gains.csv.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per player count and difference ("mixed - plain", "separate - plain",
+        "mixed - separate"): deals, score_gain (mean paired difference), ci (its 95%
+        half-width) and significant (the interval excludes 0).
+
+    Raises
+    ------
+    ValueError
+        If the sums given are missing a column or disagree with themselves (`exact_sums`), or,
+        when none are given, if data/hanabi_hat_games.csv cannot be used (`hat_game_sums`).
+
+    Examples
+    --------
+    >>> gains = hat_gains().set_index(["players", "difference"])
+    >>> row = gains.loc[(3, "mixed - plain")]
+    >>> bool(row.score_gain > 0), bool(row.significant)  # mixing hints pays at 3 players
+    (True, True)
+
+    References
+    ----------
+    The Hanabi post (source document 003), mixed and separate hints; the plain hat strategy:
+    Cox et al. (2015).
+    """
     if sums is not None:
         return gains_from_sums(sums)
 
@@ -229,11 +352,22 @@ def strong_summary() -> pd.DataFrame:
     """Per player count and way of counting: mean score, perfect games, bits per hint, with
     95% half-widths, of the strong strategy (`hat_sweep.summary_from_sums`).
 
+    Returns
+    -------
+    pandas.DataFrame
+        A row per player count and way of counting ("strong cox", "strong index", "strong
+        packing", "strong best"), with the columns of `hat_summary`.
+
     Examples
     --------
     >>> summary = strong_summary().set_index(["players", "variant"])
     >>> bool(summary.score[(5, "strong best")] > summary.score[(5, "strong cox")])
     True
+
+    References
+    ----------
+    The strategy: `info_compiled` (Wu 2016; O'Dwyer 2019); the sure groups: the Hanabi post
+    (source document 003).
     """
     return summary_from_sums(strong_game_sums())
 
@@ -242,11 +376,23 @@ def strong_gains() -> pd.DataFrame:
     """Paired score differences between the ways of counting messages of the strong
     strategy, deal by deal, with 95% half-widths (`hat_sweep.gains_from_sums`).
 
+    Returns
+    -------
+    pandas.DataFrame
+        A row per player count and difference ("strong index - strong cox", ...,
+        "strong best - strong packing"): deals, score_gain, ci and significant, as in
+        `hat_gains`.
+
     Examples
     --------
     >>> gains = strong_gains().set_index(["players", "difference"])
     >>> bool(gains.score_gain[(2, "strong packing - strong index")] < 0)  # the post's packing loses
     True
+
+    References
+    ----------
+    The strategy: `info_compiled` (Wu 2016; O'Dwyer 2019); the packing of messages: the Hanabi
+    post (source document 003).
     """
     return gains_from_sums(strong_game_sums())
 
@@ -262,6 +408,12 @@ def peer_scores() -> pd.DataFrame:
     """Scores of O'Dwyer's InfoBot and SmartBot (Quuxplusone/Hanabi, built from its source)
     and of our strategies, measured in one run of `puzzlelab bench hanabi_peer`: a row per
     program, bot and player count (data/bench_hanabi_peer.csv).
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per program, bot and player count: games, mean score with its 95% interval
+        (ci_low, ci_high), perfect_pct and games_per_cpu_s.
 
     Raises
     ------

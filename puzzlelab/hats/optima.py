@@ -71,7 +71,23 @@ MAX_COVER_PLAYERS = 6  # minimum_covers: an exhaustive branch and bound over los
 
 
 class NotProvenError(ValueError):
-    """Raised by `optimum` when optimality cannot be proven within its limits."""
+    """Raised by `optimum` when optimality cannot be proven within its limits (the optima of
+    janssen2017, source document 004, Table 5.3).
+
+    A ValueError whose message gives the limits and the bounds reached (lower <= optimum <= upper).
+
+    Examples
+    --------
+    >>> try:
+    ...     optimum(5, 3, time_limit=0.001)  # N = 5, M = 3: far from proven in a millisecond
+    ... except NotProvenError as error:
+    ...     print(str(error).split(" (")[0], isinstance(error, ValueError))
+    optimum for N = 5, M = 3 not proven within the limits True
+
+    References
+    ----------
+    janssen2017 (source document 004), Section 5.1.3 and Table 5.3 (the optima it asks for).
+    """
 
 
 _METHOD_PREFIX = {"exhaustive": "exhaustive ", "construction": "combinatorial: ", "open": "open: ",
@@ -80,7 +96,38 @@ _METHOD_PREFIX = {"exhaustive": "exhaustive ", "construction": "combinatorial: "
 
 @dataclass(frozen=True, repr=False)
 class Bounds:
-    """Best deal found (lower) and proven upper bound on won rounds, with the proof of each."""
+    """Best deal found (lower) and proven upper bound on won rounds, with the proof of each
+    (janssen2017, source document 004, Table 5.3).
+
+    Parameters
+    ----------
+    n_players, n_colors : int
+        N players and M hat colours.
+    lower : int
+        Rounds won by the best deal found (`witness`).
+    upper : int
+        A proven upper bound on the rounds any deal wins; equal to `lower` when proven.
+    proof : puzzlelab.proofs.Proof
+        How the bounds were obtained (exhaustive, construction, lemma, solver or open).
+    witness : int
+        Bitmask of the won set of a deal reaching `lower` (bit x: round x in lexicographic order).
+
+    Raises
+    ------
+    ValueError
+        If a field is not of its declared type (`checks.record`).
+
+    Examples
+    --------
+    >>> b = optimum_bounds(3, 2)
+    >>> b.lower, b.upper, b.proven, b.method  # 6 of the 8 rounds, as the Hamming code wins
+    (6, 6, True, 'exhaustive over all deals')
+
+    References
+    ----------
+    janssen2017 (source document 004), Section 5.1.3 and Table 5.3; the proofs:
+    `puzzlelab.proofs`.
+    """
 
     n_players: int
     n_colors: int
@@ -451,6 +498,48 @@ def optimum_bounds(
     CP-SAT stop when it runs out (the proof then says so, and the result depends on the
     machine). The exhaustive steps are not interrupted (a few seconds in the worlds they take).
     `prove=False` skips the slice proof (for the best deal only, not its optimality).
+
+    Parameters
+    ----------
+    n_players, n_colors : int
+        N players and M hat colours, M**N at most `MAX_OPTIMUM_ROUNDS` rounds.
+    time_limit : float or None
+        Wall-clock budget in seconds for the whole call; None: no budget.
+    search_steps : int
+        Steps of each seeded local search (0 to `MAX_SEARCH_STEPS`).
+    known : dict of int to int, optional
+        Won-set masks of smaller worlds (same M) keyed by their N; None computes them.
+    deterministic_limit : float or None
+        CP-SAT work units under which its incumbent may raise the lower bound.
+    prove : bool
+        False skips the slice proof.
+
+    Returns
+    -------
+    Bounds
+        The lower and upper bounds, the proof of each and a deal's won set reaching the lower.
+
+    Raises
+    ------
+    ValueError
+        If N < 2, M is not 2..8, or the world has more than `MAX_OPTIMUM_ROUNDS` rounds (the
+        message names the largest N); if `time_limit` or `deterministic_limit` is not positive,
+        `search_steps` is out of range, `known` is not a mapping of player counts to won sets of
+        those worlds, or `prove` is not a bool.
+
+    Examples
+    --------
+    >>> b = optimum_bounds(3, 2)
+    >>> b.lower, b.upper, b.method  # 6 of 8 rounds: the Hamming code of length 3
+    (6, 6, 'exhaustive over all deals')
+    >>> optimum_bounds(4, 2).lower  # 12 of 16 rounds, proven over all won sets
+    12
+
+    References
+    ----------
+    janssen2017 (source document 004), Sections 2.1.9 and 5.1.3, Table 5.3; covering codes:
+    Cohen, Honkala, Litsyn and Lobstein (1997), *Covering Codes*, Ch. 3; van Wee (1988), IEEE
+    Trans. Inform. Theory 34(2).
     """
     n, m = _optimum_world(n_players, n_colors)
     limit = checks.number(time_limit, "time_limit", low=0.001, allow_none=True)
@@ -468,6 +557,37 @@ def optimum(
     """The exact number of rounds an optimal deal wins; NotProvenError if unproven in the limits.
 
     Same pipeline and limits as `optimum_bounds` (time_limit is a wall-clock budget for the call).
+
+    Parameters
+    ----------
+    n_players, n_colors : int
+        N players and M hat colours, M**N at most `MAX_OPTIMUM_ROUNDS` rounds.
+    time_limit, search_steps, deterministic_limit
+        The limits of `optimum_bounds`.
+
+    Returns
+    -------
+    int
+        The most rounds a deal wins, proven.
+
+    Raises
+    ------
+    NotProvenError
+        If the bounds do not meet within the limits (a ValueError giving both bounds).
+    ValueError
+        If N < 2, M is not 2..8, the world has more than `MAX_OPTIMUM_ROUNDS` rounds, or a limit
+        is out of range (as `optimum_bounds`).
+
+    Examples
+    --------
+    >>> optimum(3, 2), optimum(4, 2), optimum(2, 3)  # of 8, 16 and 9 rounds
+    (6, 12, 4)
+
+    References
+    ----------
+    janssen2017 (source document 004), Sections 2.1.9 and 5.1.3, Table 5.3; covering codes:
+    Cohen, Honkala, Litsyn and Lobstein (1997), *Covering Codes*, Ch. 3; van Wee (1988), IEEE
+    Trans. Inform. Theory 34(2).
     """
     b = optimum_bounds(n_players, n_colors, time_limit, search_steps,
                        deterministic_limit=deterministic_limit)
