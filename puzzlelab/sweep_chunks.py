@@ -64,10 +64,23 @@ def _module_file(module: str) -> Path | None:
     return Path(found) if found and str(found).endswith(".py") else None
 
 
+def _parse(source: str, tries: int = 3) -> ast.Module:
+    """`ast.parse`, tried again when CPython 3.11's parser refuses with SystemError ("AST
+    constructor recursion depth mismatch": a finalizer run by the garbage collector in the middle
+    of the parse can upset its depth count); the source itself is fine, so a retry parses it."""
+    for attempt in range(tries):
+        try:
+            return ast.parse(source)
+        except SystemError:
+            if attempt == tries - 1:
+                raise
+    raise AssertionError("unreachable")
+
+
 def _imported(module: str, source: str, is_package: bool) -> set[str]:
     """The modules of this package that `source` imports anywhere (inside functions too)."""
     try:
-        tree = ast.parse(source)
+        tree = _parse(source)
     except SyntaxError:
         return set()
     here = module if is_package else module.rpartition(".")[0]

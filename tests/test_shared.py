@@ -299,3 +299,23 @@ def test_a_deferred_function_calls_one_imported_from_another_module(tmp_path, mo
     assert not isinstance(upper.inc, Deferred) and upper.inc is lower.inc  # numba's, shared
     monkeypatch.delitem(sys.modules, "jit_upper")
     monkeypatch.delitem(sys.modules, "jit_lower")
+
+
+def test_a_chunk_code_hash_survives_the_parsers_spurious_system_error(monkeypatch):
+    """CPython 3.11's parser can refuse a fine source once with SystemError (its recursion-depth
+    check upset by a finalizer mid-parse): the code hash parses again and gets the same hash."""
+    import ast
+
+    from puzzlelab import sweep_chunks
+
+    expected = sweep_chunks.code_hash(sweeps.sweep)
+    real, refused = ast.parse, []
+
+    def once_refused(source, *args, **kwargs):
+        if not refused:
+            refused.append(True)
+            raise SystemError("AST constructor recursion depth mismatch (before=24, after=27)")
+        return real(source, *args, **kwargs)
+
+    monkeypatch.setattr(ast, "parse", once_refused)
+    assert sweep_chunks.code_hash(sweeps.sweep) == expected and refused
