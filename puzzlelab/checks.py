@@ -256,9 +256,14 @@ def collection(value: object, name: str, *, what: str = "a list or tuple") -> It
     return value
 
 
-def sequence(value: object, name: str, *, what: str = "a list or tuple") -> list:
-    """`value` as a list, if it is a collection of items (as `collection` says)."""
-    return list(collection(value, name, what=what))
+def sequence(value: object, name: str, *, what: str = "a list or tuple",
+             length: int | None = None) -> list:
+    """`value` as a list, if it is a collection of items (as `collection` says) and, when
+    `length` is given, of exactly that many."""
+    items = list(collection(value, name, what=what))
+    if length is not None and len(items) != length:
+        raise ValueError(f"{name} must be {what}, got {len(items)} items")
+    return items
 
 
 def table(value: object, name: str, columns: Iterable[str] = (), *,

@@ -89,3 +89,7 @@ def test_attempts_refuse_impossible_sizes_and_limits():
         rc_open.attempt_row((3, 3, 1, -1.0))
     with pytest.raises(ValueError, match="not a won set"):
         hats_open.attempt_row((2, 3, 3, 9, "3", 5.0))
+    with pytest.raises(ValueError, match=r"a tuple \(N, M, lower, upper, deal, work\), got 2 items"):
+        hats_open.attempt_row((2, 3))
+    with pytest.raises(ValueError, match=r"a tuple \(a, b, c, work\), got 3 items"):
+        rc_open.attempt_row((3, 3, 1))

@@ -46,11 +46,11 @@ This module is the engine's public face; its pieces, by role: `engine_arrays` (a
 `kernel`), `outcome_kernels` (one guess against one code), `float32_ranks` (Magruder's ranks),
 `score_kernels` (scores and the choice at a node), `symmetry_kernels` (fewer candidates) and
 `tree_walk` (the decision tree walked in place). Inner loops are compiled with numba
-(`@njit(cache=True)`, deferred by `puzzlelab.jit`: importing them does not import numba). The install step (`python -m puzzlelab.codebreaking.warm`)
-fills numba's cache and builds the tree walk ahead of time for string games (`native`), which a
-one-thread analysis calls without importing numba at all; otherwise a fresh process imports numba
-and loads the code from its cache. `analysis.analyze` comes here for a game of at most
-`analysis.TABLE_CODES` codes only once this module is loaded, as
+(`@njit(cache=True)`, deferred by `puzzlelab.jit`: importing them does not import numba). The
+install step (`puzzlelab warm`) fills numba's cache and builds the tree walk ahead of time for
+string games (`native`), which a one-thread analysis calls without importing numba at all;
+otherwise a fresh process imports numba and loads the code from its cache. `analysis.analyze`
+comes here for a game of at most `analysis.TABLE_CODES` codes only once this module is loaded, as
 `benchmarks/bench_codebreaking_cold.py` measures; the decision tree is tabulated (with
 pandas) only when an analysis's `tree` is first read. The whole-tree loop releases the GIL, so
 `threads > 1` plays the root's subtrees, largest first, on a pool of threads with numba's code

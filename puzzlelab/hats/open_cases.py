@@ -43,7 +43,8 @@ def open_worlds(optima: pd.DataFrame) -> list[tuple[int, int, int, int, str]]:
 
 def attempt_row(case: tuple[int, int, int, int, str, float]) -> dict:
     """One long attempt on a world from its best known deal: the bounds CP-SAT leaves."""
-    n, m, lower, upper, witness_hex, work = _fields(case, 6, "(N, M, lower, upper, deal, work)")
+    n, m, lower, upper, witness_hex, work = checks.sequence(
+        case, "case", what="a tuple (N, M, lower, upper, deal, work)", length=6)
     n, m = check_world(n, m)
     lower, upper = checks.integer(lower, "lower", low=0), checks.integer(upper, "upper", low=0)
     witness_hex = checks.text(witness_hex, "witness_hex")
@@ -68,14 +69,6 @@ def attempt_row(case: tuple[int, int, int, int, str, float]) -> dict:
                 lower=best.bit_count(), upper=min(upper, bound), status=res.status,
                 work_limit=work, work_units=round(work_used(res), 2),
                 cpu_seconds=round(time.process_time() - start), witness_hex=f"{best:x}")
-
-
-def _fields(case: object, count: int, what: str) -> list:
-    """A case as its `count` fields (ValueError naming `what` otherwise)."""
-    fields = checks.sequence(case, "case", what=f"a tuple {what}")
-    if len(fields) != count:
-        raise ValueError(f"case must be a tuple {what}, got {len(fields)} fields")
-    return fields
 
 
 def long_attempts(optima: pd.DataFrame, work: float = ATTEMPT_WORK, *, name: str,

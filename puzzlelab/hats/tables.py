@@ -41,12 +41,12 @@ from .source import (
 from .world import check_world
 
 __all__ = [
-    "CENSUS", "MAXIMAL_SETS", "OPTIMA", "OPTIMAL_SETS", "ORBIT_DEALS", "SLICE_CERTIFICATE",
-    "CENSUS_PLAYERS", "MAXIMAL_SET_PLAYERS", "OPTIMAL_SET_PLAYERS", "OPTIMA_MAX_N",
-    "ORBIT_WORLDS", "SLICE_CASE",
-    "maximal_census", "maximal_distribution", "optimal_set_counts", "optimum_cases",
-    "optimum_rows", "optimum_table", "orbit_deals", "slice_certificate_table", "thesis_table",
-    "verify_witnesses", "OPEN_ATTEMPTS", "open_attempts_table",
+    "CENSUS", "MAXIMAL_SETS", "OPEN_ATTEMPTS", "OPTIMA", "OPTIMAL_SETS", "ORBIT_DEALS",
+    "SLICE_CERTIFICATE", "CENSUS_PLAYERS", "MAXIMAL_SET_PLAYERS", "OPTIMAL_SET_PLAYERS",
+    "OPTIMA_MAX_N", "ORBIT_WORLDS", "SLICE_CASE", "maximal_census", "maximal_distribution",
+    "open_attempts_table", "optimal_set_counts", "optimum_cases", "optimum_rows",
+    "optimum_table", "orbit_deals", "slice_certificate_table", "thesis_table",
+    "verify_witnesses",
 ]  # `optima_run` writes a table: tested with real arguments (tests/test_hats_sweeps.py)
 
 
@@ -125,9 +125,8 @@ def optimum_rows(cases: list[tuple[int, int]], *, executor: Executor | None = No
         raise checks.ArgumentTypeError(f"cases must be a list of (N, M) pairs, got {cases!r}")
     pairs = []
     for case in cases:
-        if not isinstance(case, (tuple, list)) or len(case) != 2:
-            raise ValueError(f"each case must be a pair (N, M), got {case!r}")
-        pairs.append(check_world(*case))
+        pairs.append(check_world(*checks.sequence(case, "each case", what="a pair (N, M)",
+                                                  length=2)))
     colours = sorted({m for _, m in pairs})
     tasks = [(m, tuple(sorted(n for n, k in pairs if k == m))) for m in colours]
     parts = sweep(_optimum_rows_for_colours, tasks, executor=executor, workers=workers,

@@ -38,11 +38,8 @@ def open_cells(grid: pd.DataFrame) -> list[tuple[int, int, int]]:
 
 def attempt_row(case: tuple[int, int, int, float]) -> dict:
     """One long attempt: `decide` on (a, b, c) with `work` units per case, its cost recorded."""
-    fields = checks.sequence(case, "case", what="a tuple (a, b, c, work)")
-    if len(fields) != 4:
-        raise ValueError(f"case must be a tuple (a, b, c, work), got {len(fields)} fields")
-    a, b, c = hand_sizes(*fields[:3])
-    work = fields[3]
+    a, b, c, work = checks.sequence(case, "case", what="a tuple (a, b, c, work)", length=4)
+    a, b, c = hand_sizes(a, b, c)
     work = checks.number(work, "work", low=0.01, high=10_000)
     start = time.process_time()
     v = decide(a, b, c, work_limit=work)

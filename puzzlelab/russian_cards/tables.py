@@ -40,11 +40,12 @@ from .open_cases import ATTEMPT_WORK, check_attempts, long_attempts, open_cells
 from .search import MAX_NODES, packings, report_dfs
 
 __all__ = [
-    "AGREEMENT", "GRID", "LONG", "MATRIX", "MATRIX_TABLE", "ORBITS", "ORBIT_TABLE",
-    "REPORT_DFS", "SMALLEST", "SUM_MOD", "WIDE", "WIDE_TABLE", "agreement_table",
-    "appendix_table", "c1_table", "candidate_families", "grid_table", "improved_by_descent",
-    "matrix_table", "orbit_table", "report_dfs_table", "report_solver_table", "smallest_table",
-    "sum_mod_table", "wide_grid_table", "OPEN_ATTEMPTS", "open_attempts_table",
+    "AGREEMENT", "GRID", "LONG", "MATRIX", "MATRIX_TABLE", "OPEN_ATTEMPTS", "ORBITS",
+    "ORBIT_TABLE", "REPORT_DFS", "SMALLEST", "SUM_MOD", "WIDE", "WIDE_TABLE",
+    "agreement_table", "appendix_table", "c1_table", "candidate_families", "grid_table",
+    "improved_by_descent", "matrix_table", "open_attempts_table", "orbit_table",
+    "report_dfs_table", "report_solver_table", "smallest_table", "sum_mod_table",
+    "wide_grid_table",
 ]  # the runs `grid_run`, `descend_run`, `matrix_run` write tables: tested with real arguments
 
 WIDE_TABLE = f"russian_cards_grid_n{N_MAX + 1}_{N_LIMIT}"  # the wider grid's table in data/
