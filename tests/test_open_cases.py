@@ -13,6 +13,7 @@ from puzzlelab.hats.sets import achievable_mask
 from puzzlelab.russian_cards import open_cases as rc_open
 from puzzlelab.russian_cards.grid import parse_announcement
 from puzzlelab.russian_cards.model import is_solution
+from puzzlelab.russian_cards.solver import lemma
 
 
 def most_won_by_enumeration(n: int, m: int) -> int:
@@ -93,3 +94,19 @@ def test_attempts_refuse_impossible_sizes_and_limits():
         hats_open.attempt_row((2, 3))
     with pytest.raises(ValueError, match=r"a tuple \(a, b, c, work\), got 3 items"):
         rc_open.attempt_row((3, 3, 1))
+
+
+@pytest.mark.parametrize("n", [8, 9, 17, 20])
+def test_the_hunt_groups_are_distinct_permutations_of_the_cards(n):
+    groups = rc_open.attempt_groups(n)
+    assert len({name for name, _ in groups}) == len(groups)
+    for _, gens in groups:
+        assert all(sorted(g) == list(range(n)) for g in gens)
+
+
+def test_the_orbit_hunt_proves_every_group_empty_where_a_lemma_rules_the_size_out():
+    assert lemma(3, 3, 2) is not None  # a <= c + 1: no announcement at all
+    ann, spent, summary = rc_open.orbit_hunt(3, 3, 2, 50.0)
+    groups = len(rc_open.attempt_groups(8))
+    assert ann is None and spent < 50.0
+    assert f"{groups} groups ({groups} proved to have none; no group undecided" in summary

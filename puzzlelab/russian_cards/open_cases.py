@@ -2,10 +2,18 @@
 
 The wide grid (`grid.decide_grid`, data/russian_cards_grid_n17_20.csv) stops every CP-SAT call
 at 40 work units, and builds no case model over `solver.MAX_LITERALS` literals; twelve sizes stay
-open. A long attempt decides one open size again with a much larger deterministic limit
-(`ATTEMPT_WORK` units per symmetry case) and records what it reached and what it cost: the
-verdict, the work units, the CPU seconds of the process. Each size is one resumable chunk of a
-long-run sweep (`sweeps.sweep_table`), so an interrupted run keeps the sizes it finished.
+open. A long attempt spends `ATTEMPT_WORK` units on one open size, in two phases, and records
+what it reached and what it cost (the verdict, the work units, the CPU seconds of the process):
+
+1. **A witness hunt on orbits** (`orbits.orbit_model`, Kramer-Mesner) under every group of
+   `orbits.witness_groups` and three smaller ones (`attempt_groups`), whose models stay small
+   whatever the size, in rounds of doubling limits (`orbit_hunt`): the whole budget when the
+   case model would be too large, a quarter otherwise;
+2. **the symmetry cases** (`solver.decide`) with the rest as the limit per case, when the case
+   model holds at most `solver.MAX_LITERALS` literals.
+
+Each size is one resumable chunk of a long-run sweep (`sweeps.sweep_table`), so an interrupted
+run keeps the sizes it finished.
 """
 
 from __future__ import annotations
@@ -18,11 +26,14 @@ import pandas as pd
 
 from .. import checks, sweeps
 from .grid import check_table, format_announcement, parse_announcement
-from .model import hand_sizes, is_solution
-from .solver import decide
+from ..solvers import solve_limited, work_used
+from .constructions import relabel
+from .model import Announcement, cards, hand_sizes, is_solution
+from .orbits import cycle, orbit_model, witness_groups
+from .solver import MAX_LITERALS, decide, rule2_literals
 
-__all__ = ["ATTEMPT_COLUMNS", "ATTEMPT_WORK", "attempt_row", "check_attempts", "long_attempts",
-           "open_cells"]
+__all__ = ["ATTEMPT_COLUMNS", "ATTEMPT_WORK", "attempt_groups", "attempt_row", "check_attempts",
+           "long_attempts", "open_cells", "orbit_hunt"]
 
 ATTEMPT_WORK = 3_600.0  # CP-SAT work units per symmetry case of a long attempt (40 in the grid)
 ATTEMPT_COLUMNS = ["a", "b", "c", "n", "status", "method", "work_limit", "work_units",
@@ -36,16 +47,71 @@ def open_cells(grid: pd.DataFrame) -> list[tuple[int, int, int]]:
     return [(int(r.a), int(r.b), int(r.c)) for r in rows.itertuples()]
 
 
+def attempt_groups(n: int) -> list[tuple[str, list[list[int]]]]:
+    """The groups of the witness hunt: `orbits.witness_groups(n)`, then the smaller cycles mod
+    n - 2 and n - 3 and the two disjoint cycles of n // 2 cards (fewer symmetries, more room)."""
+    n = checks.integer(n, "n", low=4, high=64)
+    half = n // 2
+    two = [(q + 1) % half if q < half else half + (q - half + 1) % half if q < 2 * half else q
+           for q in range(n)]
+    return ([(name, gens) for name, _, gens in witness_groups(n)]
+            + [(f"a {m}-cycle", [cycle(n, m)]) for m in (n - 2, n - 3)]
+            + [(f"two {half}-cycles", [two])])
+
+
+def orbit_hunt(a: int, b: int, c: int, work: float) -> tuple[Announcement | None, float, str]:
+    """The witness hunt: rounds over the groups of `attempt_groups` with a doubling limit (10
+    units first), dropping the groups CP-SAT proves have no invariant witness, until a verified
+    announcement or `work` units spent; returns it (or None), the units spent and a summary."""
+    a, b, c = hand_sizes(a, b, c)
+    work = checks.number(work, "work", low=0.01, high=10_000)
+    n, spent, limit = a + b + c, 0.0, min(10.0, work)
+    models = {name: orbit_model(a, b, c, gens) for name, gens in attempt_groups(n)}
+    left = list(models)
+    while left and spent < work:
+        for name in list(left):
+            model, y, orbits = models[name]
+            res = solve_limited(model, max(0.01, min(limit, work - spent)),
+                                what=f"orbit hunt {(a, b, c)}, {name}")
+            spent += work_used(res)
+            if res.feasible:
+                hands = [cards(h) for i, orb in enumerate(orbits) if res.value(y[i]) for h in orb]
+                ann = relabel(hands, tuple(range(a)), n)
+                if not is_solution(ann, a, b, c):
+                    raise AssertionError(f"the orbit hunt's announcement for {(a, b, c)} fails "
+                                         "the verifier")
+                return ann, spent, f"orbits of {name}: a witness (limit {limit:g} units)"
+            if res.infeasible:
+                left.remove(name)
+            if spent >= work:
+                break
+        limit *= 2
+    none = len(models) - len(left)
+    return None, spent, (f"no witness on orbits of {len(models)} groups ({none} proved to have "
+                         f"none; {', '.join(left) or 'no group'} undecided at {limit / 2:g} units)")
+
+
 def attempt_row(case: tuple[int, int, int, float]) -> dict:
-    """One long attempt: `decide` on (a, b, c) with `work` units per case, its cost recorded."""
+    """One long attempt on (a, b, c) with `work` units: the orbit hunt, then the symmetry cases
+    when their model fits (module docstring), its cost recorded."""
     a, b, c, work = checks.sequence(case, "case", what="a tuple (a, b, c, work)", length=4)
     a, b, c = hand_sizes(a, b, c)
     work = checks.number(work, "work", low=0.01, high=10_000)
     start = time.process_time()
-    v = decide(a, b, c, work_limit=work)
-    return dict(a=a, b=b, c=c, n=a + b + c, status=v.status, method=v.method, work_limit=work,
-                work_units=round(v.work, 2), cpu_seconds=round(time.process_time() - start),
-                detail=v.detail, witness=format_announcement(v.witness))
+    fits = rule2_literals(a, b, c) <= MAX_LITERALS
+    ann, spent, hunt = orbit_hunt(a, b, c, work / 4 if fits else work)
+    row = dict(a=a, b=b, c=c, n=a + b + c, work_limit=work)
+    if ann is not None:
+        row.update(status="solvable", method="CP-SAT on orbits (long attempt)", detail=hunt)
+    elif fits:
+        v = decide(a, b, c, work_limit=work - spent)
+        ann, spent = v.witness, spent + v.work
+        row.update(status=v.status, method=v.method, detail=f"{hunt}; {v.detail}")
+    else:
+        row.update(status="open", method="open (size): orbit hunt only",
+                   detail=f"{hunt}; a case model would hold {rule2_literals(a, b, c):,} literals")
+    return row | dict(work_units=round(spent, 2), cpu_seconds=round(time.process_time() - start),
+                      witness=format_announcement(ann))
 
 
 def long_attempts(cases: Iterable[tuple[int, int, int]], work: float = ATTEMPT_WORK, *,
