@@ -96,17 +96,29 @@ def test_attempts_refuse_impossible_sizes_and_limits():
         rc_open.attempt_row((3, 3, 1))
 
 
-@pytest.mark.parametrize("n", [8, 9, 17, 20])
-def test_the_hunt_groups_are_distinct_permutations_of_the_cards(n):
-    groups = rc_open.attempt_groups(n)
+@pytest.mark.parametrize("abc", [(3, 3, 2), (4, 4, 1), (8, 6, 3), (12, 5, 3)])
+def test_the_hunt_groups_are_distinct_permutations_of_the_cards(abc):
+    n = sum(abc)
+    groups = rc_open.attempt_groups(*abc)
     assert len({name for name, _ in groups}) == len(groups)
     for _, gens in groups:
         assert all(sorted(g) == list(range(n)) for g in gens)
 
 
+@pytest.mark.parametrize("n,d", [(7, 3), (8, 4), (20, 6), (5, 5)])
+def test_disjoint_cycles_have_the_order_and_fixed_cards_they_say(n, d):
+    g = rc_open.cycles_of(n, d)
+    power = list(range(n))
+    for _ in range(d):
+        power = [g[q] for q in power]
+    assert power == list(range(n))  # order divides d ...
+    assert sum(g[q] == q for q in range(n)) == n % d  # ... and the n mod d last cards are fixed
+    assert all(g[q] != q for q in range(n - n % d))
+
+
 def test_the_orbit_hunt_proves_every_group_empty_where_a_lemma_rules_the_size_out():
     assert lemma(3, 3, 2) is not None  # a <= c + 1: no announcement at all
     ann, spent, summary = rc_open.orbit_hunt(3, 3, 2, 50.0)
-    groups = len(rc_open.attempt_groups(8))
+    groups = len(rc_open.attempt_groups(3, 3, 2))
     assert ann is None and spent < 50.0
     assert f"{groups} groups ({groups} proved to have none; no group undecided" in summary

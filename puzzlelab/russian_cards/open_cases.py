@@ -6,8 +6,8 @@ open. A long attempt spends `ATTEMPT_WORK` units on one open size, in two phases
 what it reached and what it cost (the verdict, the work units, the CPU seconds of the process):
 
 1. **A witness hunt on orbits** (`orbits.orbit_model`, Kramer-Mesner) under every group of
-   `orbits.witness_groups` and three smaller ones (`attempt_groups`), whose models stay small
-   whatever the size, in rounds of doubling limits (`orbit_hunt`): the whole budget when the
+   `orbits.witness_groups` and smaller ones down to products of 3-cycles (`attempt_groups`),
+   whose models stay below the literal limit, in rounds of doubling limits (`orbit_hunt`): the whole budget when the
    case model would be too large, a quarter otherwise;
 2. **the symmetry cases** (`solver.decide`) with the rest as the limit per case, when the case
    model holds at most `solver.MAX_LITERALS` literals.
@@ -33,7 +33,7 @@ from .orbits import cycle, orbit_model, witness_groups
 from .solver import MAX_LITERALS, decide, rule2_literals
 
 __all__ = ["ATTEMPT_COLUMNS", "ATTEMPT_WORK", "attempt_groups", "attempt_row", "check_attempts",
-           "long_attempts", "open_cells", "orbit_hunt"]
+           "cycles_of", "long_attempts", "open_cells", "orbit_hunt"]
 
 ATTEMPT_WORK = 3_600.0  # CP-SAT work units per symmetry case of a long attempt (40 in the grid)
 ATTEMPT_COLUMNS = ["a", "b", "c", "n", "status", "method", "work_limit", "work_units",
@@ -47,30 +47,44 @@ def open_cells(grid: pd.DataFrame) -> list[tuple[int, int, int]]:
     return [(int(r.a), int(r.b), int(r.c)) for r in rows.itertuples()]
 
 
-def attempt_groups(n: int) -> list[tuple[str, list[list[int]]]]:
-    """The groups of the witness hunt: `orbits.witness_groups(n)`, then the smaller cycles mod
-    n - 2 and n - 3 and the two disjoint cycles of n // 2 cards (fewer symmetries, more room)."""
-    n = checks.integer(n, "n", low=4, high=64)
-    half = n // 2
-    two = [(q + 1) % half if q < half else half + (q - half + 1) % half if q < 2 * half else q
-           for q in range(n)]
-    return ([(name, gens) for name, _, gens in witness_groups(n)]
-            + [(f"a {m}-cycle", [cycle(n, m)]) for m in (n - 2, n - 3)]
-            + [(f"two {half}-cycles", [two])])
+def cycles_of(n: int, d: int) -> list[int]:
+    """The permutation made of n // d disjoint d-cycles on the first cards (the rest fixed)."""
+    n = checks.integer(n, "n", low=1, high=64)
+    d = checks.integer(d, "d", low=1, high=n)
+    top = n // d * d
+    return [q - q % d + (q + 1) % d if q < top else q for q in range(n)]
+
+
+def attempt_groups(a: int, b: int, c: int) -> list[tuple[str, list[list[int]]]]:
+    """The groups of the witness hunt, largest first: `orbits.witness_groups(n)`, the cycles mod
+    n - 2 and n - 3, then products of disjoint d-cycles (orbits of about d hands, so models
+    about 1/d of the full one) for d = n // 2 down to 3 while such a model holds at most half
+    of `solver.MAX_LITERALS` literals."""
+    a, b, c = hand_sizes(a, b, c)
+    n = a + b + c
+    if n < 4:
+        raise ValueError(f"the witness hunt needs at least 4 cards, got n = {n}")
+    groups = [(name, gens) for name, _, gens in witness_groups(n)]
+    groups += [(f"a {m}-cycle", [cycle(n, m)]) for m in (n - 2, n - 3)]
+    for d in range(n // 2, 2, -1):
+        if d not in (n - 2, n - 3) and rule2_literals(a, b, c) / d <= MAX_LITERALS / 2:
+            groups.append((f"{n // d} disjoint {d}-cycles", [cycles_of(n, d)]))
+    return groups
 
 
 def orbit_hunt(a: int, b: int, c: int, work: float) -> tuple[Announcement | None, float, str]:
     """The witness hunt: rounds over the groups of `attempt_groups` with a doubling limit (10
     units first), dropping the groups CP-SAT proves have no invariant witness, until a verified
-    announcement or `work` units spent; returns it (or None), the units spent and a summary."""
+    announcement or `work` units spent; returns it (or None), the units spent and a summary.
+    One model is held at a time (rebuilt each round), so memory stays that of the largest."""
     a, b, c = hand_sizes(a, b, c)
     work = checks.number(work, "work", low=0.01, high=10_000)
     n, spent, limit = a + b + c, 0.0, min(10.0, work)
-    models = {name: orbit_model(a, b, c, gens) for name, gens in attempt_groups(n)}
-    left = list(models)
+    groups = attempt_groups(a, b, c)
+    left = list(groups)
     while left and spent < work:
-        for name in list(left):
-            model, y, orbits = models[name]
+        for name, gens in list(left):
+            model, y, orbits = orbit_model(a, b, c, gens)
             res = solve_limited(model, max(0.01, min(limit, work - spent)),
                                 what=f"orbit hunt {(a, b, c)}, {name}")
             spent += work_used(res)
@@ -82,13 +96,13 @@ def orbit_hunt(a: int, b: int, c: int, work: float) -> tuple[Announcement | None
                                          "the verifier")
                 return ann, spent, f"orbits of {name}: a witness (limit {limit:g} units)"
             if res.infeasible:
-                left.remove(name)
+                left.remove((name, gens))
             if spent >= work:
                 break
         limit *= 2
-    none = len(models) - len(left)
-    return None, spent, (f"no witness on orbits of {len(models)} groups ({none} proved to have "
-                         f"none; {', '.join(left) or 'no group'} undecided at {limit / 2:g} units)")
+    names = ", ".join(name for name, _ in left) or "no group"
+    return None, spent, (f"no witness on orbits of {len(groups)} groups ({len(groups) - len(left)}"
+                         f" proved to have none; {names} undecided at {limit / 2:g} units)")
 
 
 def attempt_row(case: tuple[int, int, int, float]) -> dict:
