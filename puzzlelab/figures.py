@@ -24,7 +24,7 @@ from .paths import FIGURES
 
 __all__ = ["finish", "save_figure", "INLINE_DPI", "PAGE_WIDTH_PX", "MIN_TEXT_PX", "FigureText",
            "figure_texts", "png_bytes", "png_record", "saved_record", "inline_png", "SMALLEST_KEY",
-           "DPI_KEY"]
+           "DPI_KEY", "with_text"]
 
 # Stable ids inside SVG files, so that re-running a notebook changes no committed figure.
 matplotlib.rcParams["svg.hashsalt"] = "puzzlelab"
@@ -80,12 +80,56 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def _with_text(png: bytes, items: dict[str, str]) -> bytes:
-    """`png` with a tEXt chunk per item, right after its IHDR chunk (8 + 25 bytes)."""
+def with_text(png: bytes, items: dict[str, str]) -> bytes:
+    """`png` with a tEXt chunk per item, right after its IHDR chunk (8 + 25 bytes).
+
+    Parameters
+    ----------
+    png : bytes
+        A PNG image (its signature, then its IHDR chunk).
+    items : dict of str to str
+        Keyword and text of each chunk: Latin-1, no NUL; a keyword of 1 to 79 characters.
+
+    Returns
+    -------
+    bytes
+        The image with the chunks added; `png_record` reads `SMALLEST_KEY` and `DPI_KEY` back.
+
+    Raises
+    ------
+    ValueError
+        If `png` is not a PNG image, or a keyword or text cannot be written in a tEXt chunk
+        (`checks.ArgumentTypeError` if they are not bytes and a dict of strings).
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig = plt.figure(figsize=(1, 1))
+    >>> plain = io.BytesIO()
+    >>> fig.savefig(plain, format="png", dpi=20)
+    >>> plt.close(fig)
+    >>> png_record(with_text(plain.getvalue(), {SMALLEST_KEY: "7.50", DPI_KEY: "20.00"}))
+    (7.5, 20.0)
+
+    References
+    ----------
+    PNG specification (W3C, 2003), sections 5.3 (chunk layout) and 11.3.4.3 (tEXt).
+    """
+    if not isinstance(png, (bytes, bytearray)):
+        raise checks.ArgumentTypeError(f"png must be the bytes of a PNG, got {type(png).__name__}")
     if png[:8] != b"\x89PNG\r\n\x1a\n" or png[12:16] != b"IHDR":
         raise ValueError("not a PNG image (no signature and IHDR chunk)")
-    chunks = b"".join(_chunk(b"tEXt", f"{k}\0{v}".encode("latin-1")) for k, v in items.items())
-    return png[:33] + chunks + png[33:]
+    items = checks.instance(items, "items", dict, "a dict of keyword to text")
+    chunks = []
+    for key, value in items.items():
+        key, value = checks.text(key, "each keyword"), checks.text(value, "each text")
+        if not 1 <= len(key) <= 79 or "\0" in key + value:
+            raise ValueError(f"a tEXt keyword has 1 to 79 characters and no NUL, got {key!r}")
+        try:
+            chunks.append(_chunk(b"tEXt", f"{key}\0{value}".encode("latin-1")))
+        except UnicodeEncodeError:
+            raise ValueError(f"tEXt {key!r} must be Latin-1 text, got {value!r}") from None
+    return bytes(png[:33]) + b"".join(chunks) + bytes(png[33:])
 
 
 def png_bytes(fig: Figure, dpi: float, **options) -> bytes:
@@ -98,7 +142,7 @@ def png_bytes(fig: Figure, dpi: float, **options) -> bytes:
         fig.savefig(buffer, format="png", dpi=dpi, metadata=_PNG_METADATA, bbox_inches="tight",
                     **options)
     smallest = f"{min(size for size, _ in drawn):.2f}" if drawn else "none"
-    return _with_text(buffer.getvalue(), {SMALLEST_KEY: smallest, DPI_KEY: f"{dpi:.2f}"})
+    return with_text(buffer.getvalue(), {SMALLEST_KEY: smallest, DPI_KEY: f"{dpi:.2f}"})
 
 
 def png_record(png: bytes) -> tuple[float | None, float] | None:

@@ -7,26 +7,34 @@ from typing import Any
 
 import pytest
 
+from puzzlelab import sweeps
+
 __all__ = ["TaskSpy"]
 
 
 class TaskSpy:
-    """Replaces `module.name` (a sweep task taking (…, first, …) tuples) for one test."""
+    """Stands in for the task (taking (…, first, …) tuples) of every `sweeps.sweep_table` run
+    in this process during one test."""
 
-    def __init__(self, monkeypatch: pytest.MonkeyPatch, module: Any, name: str,
-                 stop_at: int | None = None) -> None:
-        self.module, self.name, self.stop_at = module, name, stop_at
-        self.real, self.firsts, self.monkeypatch = getattr(module, name), [], monkeypatch
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, stop_at: int | None = None) -> None:
+        self.stop_at, self.firsts, self.monkeypatch = stop_at, [], monkeypatch
+        self.real = sweeps.sweep_table
 
+        def spying(name: str, task: Any, params: Any, **options: Any) -> Any:
+            return self.real(name, self._spy(task), params, **options)
+
+        monkeypatch.setattr(sweeps, "sweep_table", spying)
+
+    def _spy(self, real: Any) -> Any:
         def task(params: tuple) -> Any:
             self.firsts.append(params[1])
             if self.stop_at is not None and len(self.firsts) == self.stop_at:
                 raise KeyboardInterrupt
-            return self.real(params)
+            return real(params)
 
-        # the sweep runs tasks by their module and name: the spy stands under the task's own
-        task.__module__, task.__qualname__ = self.real.__module__, self.real.__qualname__
-        monkeypatch.setattr(module, name, task)
+        # the sweep keys its saved blocks by the task's module and name: the spy stands under them
+        task.__module__, task.__qualname__ = real.__module__, real.__qualname__
+        return task
 
     def resume(self) -> None:
         """Stop interrupting and forget the blocks seen so far."""
@@ -34,5 +42,5 @@ class TaskSpy:
         self.firsts.clear()
 
     def restore(self) -> None:
-        """Put the real task back."""
-        self.monkeypatch.setattr(self.module, self.name, self.real)
+        """Let the sweeps run their own tasks again."""
+        self.monkeypatch.setattr(sweeps, "sweep_table", self.real)

@@ -148,7 +148,8 @@ def test_analyze_runs_the_loaded_engine_else_the_table_up_to_its_limit(monkeypat
     game, engine = mastermind(3, 4), compiled.analyze
     monkeypatch.setattr(compiled, "analyze", lambda *args: "compiled")
     assert analyze(game, "parts") == "compiled"  # this process has loaded the engine
-    monkeypatch.setattr(analysis, "_COMPILED", "no engine loaded")  # as in a fresh process
+    assert analysis.engine_loaded()
+    monkeypatch.setattr(analysis, "engine_loaded", lambda: False)  # as in a fresh process
     table = analyze(game, "parts")
     assert table != "compiled" and table.total == engine(game, "parts").total
     monkeypatch.setattr(analysis, "TABLE_CODES", game.n_codes - 1)
@@ -162,7 +163,8 @@ def test_a_fresh_process_chooses_and_plays_a_small_game_over_the_table(monkeypat
     plays = {s: simulate(game, s, "243") for s in STRATEGIES}
     for name in ("choose", "outcome_row"):
         monkeypatch.setattr(compiled, name, lambda *args: pytest.fail("the compiled engine ran"))
-    monkeypatch.setattr(analysis, "_COMPILED", "no engine loaded")  # as in a fresh process
+    assert analysis.engine_loaded()
+    monkeypatch.setattr(analysis, "engine_loaded", lambda: False)  # as in a fresh process
     for strategy in STRATEGIES:
         assert choose(game, live, strategy) == expected[strategy]
         pd.testing.assert_frame_equal(simulate(game, strategy, "243"), plays[strategy])
@@ -248,8 +250,9 @@ def test_choices_and_plays_agree_with_the_table(game_key, strategy, seed):
 
 def test_the_table_of_a_string_game_is_built_on_demand():
     game = mastermind(3, 4)
-    assert game._table is None
+    assert not game.table_built
     table = game.outcome_table  # the reference twin reads it
+    assert game.table_built
     black, white = black_white(colour_strings(3, 4), colour_strings(3, 4), 4)
     labels = [game.outcome_labels[o] for o in table.ravel()]
     assert labels == [f"{b}B{w}W" for b, w in zip(black.ravel(), white.ravel())]

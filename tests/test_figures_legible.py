@@ -106,11 +106,15 @@ def test_a_png_records_its_smallest_text_as_its_svg_shows_it():
         ax.set_axis_off()
         ax.get_legend().remove()
         ax.set_title("")
-        assert figures.png_record(figures.png_bytes(fig, 90)) == (None, 90)
+        png = figures.png_bytes(fig, 90)
+        assert figures.png_record(png) == (None, 90)
     finally:
         plt.close(fig)
     with pytest.raises(ValueError, match="not a PNG"):
-        figures._with_text(b"GIF89a" + bytes(40), {"k": "v"})
+        figures.with_text(b"GIF89a" + bytes(40), {"k": "v"})
+    for items in ({"": "v"}, {"k" * 80: "v"}, {"k": "a\0b"}, {"k": "\u2212"}):
+        with pytest.raises(ValueError, match="tEXt"):
+            figures.with_text(png, items)
 
 
 def test_a_gallery_picture_keeps_the_record_scaled(tmp_path: Path):

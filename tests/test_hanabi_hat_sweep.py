@@ -113,7 +113,7 @@ def test_sums_do_not_depend_on_the_hash_seed(tmp_path):
 
 
 def test_an_interrupted_run_resumes_without_replaying_finished_blocks(data_dir, monkeypatch):
-    spy = TaskSpy(monkeypatch, W, "_block", stop_at=3)
+    spy = TaskSpy(monkeypatch, stop_at=3)
     with pytest.raises(KeyboardInterrupt):
         W.game_sums(20, players=(2,), deals_per_task=4, name="resume_demo")
     spy.resume()

@@ -496,8 +496,20 @@ def test_neighbour_properties_match_a_plain_loop_and_are_only_necessary():
 def test_thesis_formulas_evaluate_as_written():
     assert source.evaluate_expression("(2+1)^{(2^{(3-1)})}") == 3**4
     assert source.evaluate_expression("531,441 * 8 * 3") == 531441 * 24
-    assert source._number("6.0108039E + 8") == 6.0108039e8 and source._number("eight") == 8
-    assert source._number("k/k + 1") is None
+    stated = parse_claims_of_a_sample().set_index("claim").stated_number
+    assert stated["n5_possibilities"] == 6.0108039e8 and stated["theorem_6_c_for_n4"] == 8
+    assert stated["thoughts"] == 12_754_584 and stated["n5_minimum_chains"] == 5
+    assert np.isnan(stated["ebert_win_rate"]) and np.isnan(stated["views_seen_by_an_agent"])
+
+
+def parse_claims_of_a_sample():
+    """`source.parse_claims` of a text stating every claim as the thesis words it."""
+    text = ("$$Deals = (2+1)^{(2^{(3-1)})} = 81$$\nThoughts = 531,441 * 8 * 3 = 12,754,584\n"
+            "only 4 of these Deals are found to be maximal\n"
+            "a win rate of k/k + 1 could be achieved\nThen *C* is at least eight, because of "
+            "N = 4\nan agent can see $N - 1^M$ possible combinations\nmust at least be developed"
+            " is equal to five.\n6.0108039E + 8 number of possibilities\n")
+    return source.parse_claims(text)
 
 
 def test_default_pipeline_builds_smaller_worlds_like_the_table():

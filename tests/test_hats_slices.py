@@ -128,10 +128,11 @@ def test_optimum_bounds_without_proof_skips_the_slice_step(monkeypatch):
     """prove=False (the 'optimal' preset of a world outside the cached table) runs no slice proof;
     N = 4, M = 3 reaches that step with it (orbit search and CP-SAT stubbed out for speed)."""
     calls = []
-    monkeypatch.setattr(optima, "_orbit_step", lambda n, m, found, deadline: found)
-    monkeypatch.setattr(optima, "_solver_step", lambda n, m, found, work, deadline:
-                        found.bounds(n, m, optima.Proof.open("stub")))
-    monkeypatch.setattr(optima, "_slice_step", lambda n, m, found, deadline: calls.append(n) or found)
+    monkeypatch.setattr(optima, "orbit_search", lambda n, m, time_limit: (0, None))  # no better
+    monkeypatch.setattr(optima, "cpsat_bounds", lambda n, m, seconds, hint, deterministic_limit:
+                        ("UNKNOWN", None, None))
+    monkeypatch.setattr(optima, "slice_certificate", lambda n, m, lost, deadline:
+                        calls.append(n) or (False, None))
     without = optima.optimum_bounds(4, 3, search_steps=100, time_limit=None, prove=False)
     assert calls == [] and achievable_mask(without.witness, 4, 3)
     with_proof = optima.optimum_bounds(4, 3, search_steps=100, time_limit=None)

@@ -24,11 +24,14 @@ def test_optima_sweep_on_a_process_pool_equals_the_serial_sweep():
         assert cached.loc[(row["n_players"], row["n_colors"])].lower == row["lower"]
 
 
-def test_maximal_set_rows_are_the_same_on_two_workers():
-    serial = [tables._maximal_rows(n) for n in (2, 3, 4)]
-    from puzzlelab.sweeps import sweep
-
-    assert sweep(tables._maximal_rows, (2, 3, 4), workers=2) == serial
+def test_maximal_set_rows_are_the_same_on_two_workers(tmp_path, monkeypatch):
+    committed = tables.maximal_distribution()  # data/hats_maximal_sets.csv, as committed
+    monkeypatch.setattr(cache, "DATA", tmp_path)  # an empty data/: the table is computed anew
+    monkeypatch.delenv(cache.RECOMPUTE_ENV, raising=False)
+    monkeypatch.delenv(cache.CHANGES_ENV, raising=False)
+    with pytest.warns(cache.CacheWarning, match="missing: computing it now"):
+        pooled = tables.maximal_distribution(workers=2)
+    pd.testing.assert_frame_equal(pooled, committed)
 
 
 def test_optima_sweep_on_a_dask_local_cluster_equals_the_serial_sweep():

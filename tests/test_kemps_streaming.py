@@ -129,7 +129,7 @@ def test_a_task_plays_at_least_games_per_task_games_and_no_more_deals_than_that_
 
 
 def test_blocks_are_sized_by_games_by_default_with_the_same_sums(data_dir, monkeypatch):
-    spy = TaskSpy(monkeypatch, S, "_block_sums")
+    spy = TaskSpy(monkeypatch)
     monkeypatch.setattr(S, "DEALS_PER_TASK", 2)
     monkeypatch.setattr(S, "GAMES_PER_TASK", 6)
     ups = [("greedy",) * 3, ("tom", "greedy", "tom")]
@@ -140,7 +140,7 @@ def test_blocks_are_sized_by_games_by_default_with_the_same_sums(data_dir, monke
 
 
 def test_an_interrupted_run_resumes_without_replaying_finished_blocks(data_dir, monkeypatch):
-    spy = TaskSpy(monkeypatch, S, "_block_sums", stop_at=3)
+    spy = TaskSpy(monkeypatch, stop_at=3)
     ups = [("greedy",) * 3]
     with pytest.raises(KeyboardInterrupt):
         S.deal_sums(ups, 50, DECK20, deals_per_task=10, name="resume_demo")

@@ -682,7 +682,7 @@ def test_notebook_summaries():
     view = rn.cell_view(10, 2, 1, smallest)
     assert view.loc["smallest"].item() == "26" and view.loc["status"].item() == "solvable"
     fig = rn.plot_grids(grid, [1], name=None)
-    assert "E = " not in fig._suptitle.get_text() and "L = lemma" in fig._suptitle.get_text()
+    assert "E = " not in fig.get_suptitle() and "L = lemma" in fig.get_suptitle()
 
 
 @pytest.mark.parametrize("abc", [(3, 3, 1), (3, 4, 1)])

@@ -91,12 +91,18 @@ def test_proof_kinds_are_a_closed_vocabulary():
         proofs.Proof("guess", "")
 
 
-def test_every_source_document_has_a_key_and_its_file_is_found_by_key():
+def test_every_source_document_has_a_key_and_its_file_is_found_by_key(tmp_path, monkeypatch):
     assert len(sources.SOURCE_DOCUMENTS) == 5
     for key, ref in sources.SOURCE_DOCUMENTS.items():
-        assert ref.file and paths._file_name(key) == ref.file
+        assert ref.file
         if paths.source_available(ref.file):
             assert paths.source_text(key) == paths.source_text(ref.file)
+    with monkeypatch.context() as patch:  # a sources folder whose every file names its key
+        patch.setattr(paths, "SOURCES", (tmp_path,))
+        for key, ref in sources.SOURCE_DOCUMENTS.items():
+            (tmp_path / ref.file).write_text(key, encoding="utf-8")
+        for key in sources.SOURCE_DOCUMENTS:
+            assert paths.source_available(key) and paths.source_text(key) == key
     assert sources.cite("janssen2017") == "Janssen (2017)"
     with pytest.raises(ValueError, match="unknown citation key"):
         sources.cite("nobody1900")

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["STRATEGIES", "TABLE_CODES", "analyze", "analyze_by_bincount", "choose",
-           "choose_by_table",
+           "choose_by_table", "engine_loaded",
            "first_hit", "play_tree", "scores", "simulate"]
 
 # A game of at most TABLE_CODES codes (and TABLE_CODES² outcomes in its table) is analysed over
@@ -295,9 +295,31 @@ def _small(game: Game) -> bool:
     return game.n_codes <= TABLE_CODES and game.n_codes * game.n_experiments <= TABLE_CODES**2
 
 
+def engine_loaded() -> bool:
+    """Has this process loaded the compiled engine (so a small game need not avoid it)?
+
+    Returns
+    -------
+    bool
+        True once some analysis has imported `compiled`; in a fresh process False, and the
+        built-in strategies play a game of at most `TABLE_CODES` codes over its table.
+
+    Examples
+    --------
+    >>> import sys
+    >>> engine_loaded() == ("puzzlelab.codebreaking.compiled" in sys.modules)
+    True
+
+    References
+    ----------
+    benchmarks/bench_codebreaking_cold.py (the table is faster than loading numba and the engine).
+    """
+    return _COMPILED in sys.modules
+
+
 def _by_table(game: Game) -> bool:
     """Is a built-in strategy played over the table: a small game, the engine not loaded?"""
-    return _small(game) and _COMPILED not in sys.modules
+    return _small(game) and not engine_loaded()
 
 
 def analyze_by_bincount(game: Game, strategy: str | Scoring = "max-models") -> Analysis:

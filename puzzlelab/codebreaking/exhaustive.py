@@ -136,14 +136,20 @@ class Search:
         idx = np.flatnonzero(useful)
         self.experiments_seen += len(idx)
         if self.use_symmetry and g.symmetry is not None and len(idx) > 1:
-            idx = idx[self._orbit_leaders(live)[idx]]
+            idx = idx[self.orbit_leaders(live)[idx]]
         if len(idx) > 1:  # experiments splitting the live codes identically are one move
             idx = compiled.distinct_partitions(g, live, idx)  # final parts kept apart
         self.experiments_tried += len(idx)
         return idx, counts[idx]
 
-    def _orbit_leaders(self, live: np.ndarray) -> np.ndarray:
+    def orbit_leaders(self, live: np.ndarray) -> np.ndarray:
+        """Per experiment: is it the lowest of its orbit under the symmetries fixing the codes
+        `live` (sorted code indices)? The game's symmetry group, or with `Symmetry.swaps` a
+        spanning forest of its transpositions, which gives the same orbits. No symmetry: each
+        experiment leads its own orbit."""
         sym = self.game.symmetry
+        if sym is None:
+            return np.ones(self.game.n_experiments, dtype=bool)
         fixes = compiled.fixing_permutations(sym.code_perms, np.ascontiguousarray(live),
                                            self.game.n_codes)
         if sym.swaps is not None:

@@ -179,6 +179,11 @@ class Game:
         return self._table
 
     @property
+    def table_built(self) -> bool:
+        """Has `outcome_table` been built (given, or computed from the rule by its first use)?"""
+        return self._table is not None
+
+    @property
     def symmetry(self) -> Symmetry | None:
         """The symmetry group (built on first use when given as a function)."""
         if callable(self._symmetry) and not isinstance(self._symmetry, Symmetry):
