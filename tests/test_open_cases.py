@@ -122,3 +122,12 @@ def test_the_orbit_hunt_proves_every_group_empty_where_a_lemma_rules_the_size_ou
     groups = len(rc_open.attempt_groups(3, 3, 2))
     assert ann is None and spent < 50.0
     assert f"{groups} groups ({groups} proved to have none; no group undecided" in summary
+
+
+def test_the_hunt_alone_finds_a_witness_the_verifier_accepts_or_reports_the_size_open():
+    found = rc_open.hunt_row((5, 5, 2, 5.0))
+    assert found["status"] == "solvable"
+    assert is_solution(parse_announcement(found["witness"]), 5, 5, 2)
+    none = rc_open.hunt_row((3, 3, 2, 5.0))  # Lemma A: no announcement, so no witness either
+    assert none["status"] == "open" and none["witness"] == ""
+    rc_open.check_attempts(pd.DataFrame([found, none]).reindex(columns=rc_open.ATTEMPT_COLUMNS))

@@ -32,10 +32,11 @@ from .model import Announcement, cards, hand_sizes, is_solution
 from .orbits import cycle, orbit_model, witness_groups
 from .solver import MAX_LITERALS, decide, rule2_literals
 
-__all__ = ["ATTEMPT_COLUMNS", "ATTEMPT_WORK", "attempt_groups", "attempt_row", "check_attempts",
-           "cycles_of", "long_attempts", "open_cells", "orbit_hunt"]
+__all__ = ["ATTEMPT_COLUMNS", "ATTEMPT_WORK", "HUNT_WORK", "attempt_groups", "attempt_row",
+           "check_attempts", "cycles_of", "hunt_row", "long_attempts", "open_cells", "orbit_hunt"]
 
-ATTEMPT_WORK = 3_600.0  # CP-SAT work units per symmetry case of a long attempt (40 in the grid)
+ATTEMPT_WORK = 3_600.0  # CP-SAT work units per open size in a long attempt (40 per case in the grid)
+HUNT_WORK = 120.0       # CP-SAT work units per open size in the witness hunt alone
 ATTEMPT_COLUMNS = ["a", "b", "c", "n", "status", "method", "work_limit", "work_units",
                    "cpu_seconds", "detail", "witness"]
 
@@ -105,6 +106,21 @@ def orbit_hunt(a: int, b: int, c: int, work: float) -> tuple[Announcement | None
                          f" proved to have none; {names} undecided at {limit / 2:g} units)")
 
 
+def hunt_row(case: tuple[int, int, int, float]) -> dict:
+    """The witness hunt alone on (a, b, c) with `work` units (`orbit_hunt`), its cost recorded."""
+    a, b, c, work = checks.sequence(case, "case", what="a tuple (a, b, c, work)", length=4)
+    a, b, c = hand_sizes(a, b, c)
+    work = checks.number(work, "work", low=0.01, high=10_000)
+    start = time.process_time()
+    ann, spent, hunt = orbit_hunt(a, b, c, work)
+    found = ann is not None
+    return dict(a=a, b=b, c=c, n=a + b + c, status="solvable" if found else "open",
+                method="CP-SAT on orbits (witness hunt)" if found else "open: no witness found",
+                work_limit=work, work_units=round(spent, 2),
+                cpu_seconds=round(time.process_time() - start), detail=hunt,
+                witness=format_announcement(ann))
+
+
 def attempt_row(case: tuple[int, int, int, float]) -> dict:
     """One long attempt on (a, b, c) with `work` units: the orbit hunt, then the symmetry cases
     when their model fits (module docstring), its cost recorded."""
@@ -129,11 +145,14 @@ def attempt_row(case: tuple[int, int, int, float]) -> dict:
 
 
 def long_attempts(cases: Iterable[tuple[int, int, int]], work: float = ATTEMPT_WORK, *,
-                  name: str, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
-    """A long attempt on every size, one resumable chunk each (data/partial/<name>/)."""
+                  name: str, executor: Executor | None = None, workers: int = 1,
+                  hunt_only: bool = False) -> pd.DataFrame:
+    """A long attempt (with `hunt_only`, the witness hunt alone) on every size, one resumable
+    chunk each (data/partial/<name>/)."""
     work = checks.number(work, "work", low=0.01, high=10_000)
+    task = hunt_row if checks.boolean(hunt_only, "hunt_only") else attempt_row
     todo = [(*hand_sizes(*abc), work) for abc in cases]
-    table = sweeps.sweep_table(name, attempt_row, todo, executor=executor, workers=workers,
+    table = sweeps.sweep_table(name, task, todo, executor=executor, workers=workers,
                                desc="open Russian Cards sizes")
     return table.reindex(columns=ATTEMPT_COLUMNS)
 

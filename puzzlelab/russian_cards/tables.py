@@ -36,15 +36,15 @@ from .grid import (
 from .kripke import agreement, random_announcements
 from .matrix import MATRIX_WORK
 from .model import all_hands, is_solution
-from .open_cases import ATTEMPT_WORK, check_attempts, long_attempts, open_cells
+from .open_cases import ATTEMPT_WORK, HUNT_WORK, check_attempts, long_attempts, open_cells
 from .search import MAX_NODES, packings, report_dfs
 
 __all__ = [
-    "AGREEMENT", "GRID", "LONG", "MATRIX", "MATRIX_TABLE", "OPEN_ATTEMPTS", "ORBITS",
-    "ORBIT_TABLE", "REPORT_DFS", "SMALLEST", "SUM_MOD", "WIDE", "WIDE_TABLE",
+    "AGREEMENT", "GRID", "LONG", "MATRIX", "MATRIX_TABLE", "OPEN_ATTEMPTS", "OPEN_HUNT",
+    "ORBITS", "ORBIT_TABLE", "REPORT_DFS", "SMALLEST", "SUM_MOD", "WIDE", "WIDE_TABLE",
     "agreement_table", "appendix_table", "c1_table", "candidate_families", "grid_table",
-    "improved_by_descent", "matrix_table", "open_attempts_table", "orbit_table",
-    "report_dfs_table", "report_solver_table", "smallest_table", "sum_mod_table",
+    "improved_by_descent", "matrix_table", "open_attempts_table", "open_hunt_table",
+    "orbit_table", "report_dfs_table", "report_solver_table", "smallest_table", "sum_mod_table",
     "wide_grid_table",
 ]  # the runs `grid_run`, `descend_run`, `matrix_run` write tables: tested with real arguments
 
@@ -339,3 +339,24 @@ def open_attempts_table() -> pd.DataFrame | None:
     """The long attempts on the open sizes (data/russian_cards_open_attempts.csv, checked), or
     None when that run is not in data/."""
     return read_long_run(OPEN_ATTEMPTS, verify=check_attempts)
+
+
+OPEN_HUNT = cache.register(Table("russian_cards_open_hunt", params=dict(work=HUNT_WORK),
+                                 long_run=True, check=check_attempts))
+
+
+@cache.rebuilds(OPEN_HUNT)
+def open_hunt_run(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """The witness hunt alone (`HUNT_WORK` CP-SAT units per size) on every size the wide grid
+    leaves open, one resumable chunk each: data/russian_cards_open_hunt.csv."""
+    executor, workers = checks.sweep_options(executor, workers)
+    table = cache.check_writable(OPEN_HUNT)
+    return cache.compute_table(table, lambda: long_attempts(
+        open_cells(wide_grid_table()), HUNT_WORK, name=table.name, executor=executor,
+        workers=workers, hunt_only=True), verify=check_attempts)
+
+
+def open_hunt_table() -> pd.DataFrame | None:
+    """The witness hunt on the open sizes (data/russian_cards_open_hunt.csv, checked), or None
+    when that run is not in data/."""
+    return read_long_run(OPEN_HUNT, verify=check_attempts)
