@@ -30,7 +30,7 @@ from typing import Any
 
 import pandas as pd
 
-from . import cache, checks, declarations, registry, runner, sweeps
+from . import cache, checks, declarations, registry, runner, solvers, sweeps
 from .runner import duration
 
 __all__ = ["main", "parser", "table_list"]  # the subcommands run through main()
@@ -257,6 +257,8 @@ def compute(args: argparse.Namespace) -> None:
     """puzzlelab compute NAME...: rebuild tables (an estimate first, progress, what changed)."""
     declared, builds = registry.registered(), registry.rebuilders()
     names = _check_names(args.names, args, declared, builds)
+    if args.long_run:  # left running in the background: CP-SAT's wall-clock net made patient
+        os.environ.setdefault(solvers.PATIENCE_ENV, "100")
     estimates = [_estimate(n, declared, args.workers) for n in names]
     known = [e for e in estimates if e is not None]
     unknown = [n for n, e in zip(names, estimates) if e is None]

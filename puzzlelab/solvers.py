@@ -11,6 +11,7 @@ machine, so it only fires on a machine that is badly overloaded.
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 
@@ -19,8 +20,8 @@ from ortools.sat.python import cp_model
 from . import checks
 
 __all__ = [
-    "MAX_THREADS", "CpResult", "Deadline", "WallClockStop", "check_model", "solve",
-    "solve_limited", "stopped_by_work", "wall_cap", "work_used",
+    "MAX_THREADS", "PATIENCE_ENV", "CpResult", "Deadline", "WallClockStop", "check_model",
+    "patience", "solve", "solve_limited", "stopped_by_work", "wall_cap", "work_used",
 ]
 
 
@@ -109,9 +110,32 @@ class WallClockStop(TimeoutError):
     """A CP-SAT call stopped by the wall clock before its work limit: its answer is machine-dependent."""
 
 
+PATIENCE_ENV = "PUZZLELAB_WALL_PATIENCE"  # a factor >= 1 on the net, for runs left in the background
+
+
+def patience() -> float:
+    """The factor on the safety net: PUZZLELAB_WALL_PATIENCE (a number >= 1) if set, else 1.
+
+    A long run left running at low priority (`puzzlelab compute --long-run`, which sets 100)
+    gets little of the processor, so its calls need more wall-clock time for the same work;
+    the answers do not change, as every call stops at its work limit.
+    """
+    raw = os.environ.get(PATIENCE_ENV)
+    if raw is None:
+        return 1.0
+    try:
+        factor = float(raw)
+    except ValueError:
+        factor = float("nan")
+    if not 1.0 <= factor < float("inf"):
+        raise ValueError(f"{PATIENCE_ENV} must be a number >= 1, got {raw!r}")
+    return factor
+
+
 def wall_cap(work_limit: float) -> float:
-    """The safety-net time limit (seconds) for a call with this work limit."""
-    return BASE_SECONDS + SECONDS_PER_UNIT * checks.number(work_limit, "work_limit", low=0)
+    """The safety-net time limit (seconds) for a call with this work limit (times `patience`)."""
+    work_limit = checks.number(work_limit, "work_limit", low=0)
+    return (BASE_SECONDS + SECONDS_PER_UNIT * work_limit) * patience()
 
 
 def _checked(res: object) -> CpResult:

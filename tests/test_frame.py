@@ -171,6 +171,20 @@ def test_cp_sat_adapter_reports_proven_infeasibility():
     assert result.infeasible and not result.feasible
 
 
+def test_the_wall_clock_net_scales_with_patience_and_refuses_a_bad_factor(monkeypatch):
+    from puzzlelab import solvers
+
+    monkeypatch.delenv(solvers.PATIENCE_ENV, raising=False)
+    plain = solvers.wall_cap(7.0)
+    assert plain == solvers.BASE_SECONDS + 7.0 * solvers.SECONDS_PER_UNIT
+    monkeypatch.setenv(solvers.PATIENCE_ENV, "100")
+    assert solvers.wall_cap(7.0) == 100 * plain
+    for bad in ("0.5", "fast", "inf", "nan"):
+        monkeypatch.setenv(solvers.PATIENCE_ENV, bad)
+        with pytest.raises(ValueError, match="PUZZLELAB_WALL_PATIENCE must be a number >= 1"):
+            solvers.wall_cap(7.0)
+
+
 def test_runner_strips_volatile_outputs_but_keeps_benchmark_tables():
     """tools/run_notebooks.clean: ignore-output cells lose their outputs unless also tagged keep-output."""
     import importlib.util
