@@ -87,6 +87,19 @@ def test_no_raw_table_text_in_prose(pages, name):
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
+def test_defined_terms_are_elements_not_text(pages, name):
+    """Each `<dfn>` of a notebook's Markdown (tests/test_found_terms.py) is a <dfn> element on
+    its page, styled by the site's CSS, and no tag is shown as text."""
+    cells = json.loads((ROOT / "notebooks" / f"{name}.ipynb").read_text(encoding="utf-8"))["cells"]
+    marked = sum("".join(c["source"]).count("<dfn>") for c in cells if c["cell_type"] == "markdown")
+    shown = [n for n in article(pages[name]).iter() if n.tag == "dfn"]
+    assert len(shown) == marked, f"{name}: {marked} <dfn> in the notebook, {len(shown)} on the page"
+    assert all(n.text().strip() for n in shown), f"{name}: an empty <dfn> on the page"
+    text = visible_text(article(pages[name]))
+    assert "<dfn" not in text and "</dfn" not in text, f"{name}: a <dfn> tag shown as text"
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
 def test_no_tex_delimiters_or_dollars_left_in_prose(pages, name):
     text = prose_text(article(pages[name]))
     found = [text[max(0, m.start() - 30):m.end() + 30].strip() for m in
