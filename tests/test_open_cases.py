@@ -131,3 +131,15 @@ def test_the_hunt_alone_finds_a_witness_the_verifier_accepts_or_reports_the_size
     none = rc_open.hunt_row((3, 3, 2, 5.0))  # Lemma A: no announcement, so no witness either
     assert none["status"] == "open" and none["witness"] == ""
     rc_open.check_attempts(pd.DataFrame([found, none]).reindex(columns=rc_open.ATTEMPT_COLUMNS))
+
+
+def test_the_page_view_keeps_one_row_per_size_the_long_attempt_over_the_hunt():
+    from puzzlelab.russian_cards.notebook import open_size_runs
+
+    hunt = pd.DataFrame([rc_open.hunt_row((5, 5, 2, 5.0)), rc_open.hunt_row((3, 3, 2, 5.0))])
+    attempts = pd.DataFrame([rc_open.attempt_row((3, 3, 2, 5.0))])
+    view = open_size_runs(hunt, attempts).set_index("size")
+    assert list(view.index) == ["(5,5,2)", "(3,3,2)"]
+    assert view.loc["(5,5,2)", "hands"] == len(hunt.witness[0].split("|"))
+    assert view.loc["(3,3,2)", ["status", "run"]].tolist() == ["unsolvable", "long attempt"]
+    assert open_size_runs(None, None).empty

@@ -68,6 +68,32 @@ def open_sizes(grid: pd.DataFrame) -> pd.DataFrame:
                         ).groupby(["n", "why"])["size"].agg(", ".join).unstack(fill_value="—")
 
 
+def open_size_runs(hunt: pd.DataFrame | None, attempts: pd.DataFrame | None) -> pd.DataFrame:
+    """Where each open size of the wide grid stands after the longer runs (`open_cases`): the
+    hour-long attempt's row where it has one, else the witness hunt's; one row per size."""
+    rows = {}
+    for run, table in (("witness hunt", hunt), ("long attempt", attempts)):
+        for r in ([] if table is None else table.itertuples()):
+            hands = len(r.witness.split("|")) if isinstance(r.witness, str) and r.witness else None
+            rows[(r.a, r.b, r.c)] = {"size": f"({r.a},{r.b},{r.c})", "n": r.n, "status": r.status,
+                                     "run": run, "work units": r.work_units,
+                                     "hands": hands, "how": r.method if r.status == "unsolvable"
+                                     else _first_clause(r.detail)}
+    table = pd.DataFrame(list(rows.values()),
+                         columns=["size", "n", "status", "run", "work units", "hands", "how"])
+    return table.astype({"hands": "Int64"})
+
+
+def _first_clause(detail: str) -> str:
+    """A proof's detail up to its first ';' outside parentheses."""
+    depth = 0
+    for i, ch in enumerate(detail):
+        depth += (ch == "(") - (ch == ")")
+        if ch == ";" and depth == 0:
+            return detail[:i]
+    return detail
+
+
 def matrix_changes(smallest: pd.DataFrame) -> pd.DataFrame:
     """The sizes the matrix model changed: the range before, the sizes it ruled out, the new
     label and the CP-SAT work it took."""
