@@ -290,6 +290,11 @@ def main(rounds: int, sizes: list[tuple[int, int]]) -> None:
         print(f"bench_codebreaking_peer: skipped ({PEER_ENV} does not name a built "
               "mikemag/Mastermind checkout; see this file's docstring)")
         return
+    from puzzlelab.codebreaking import native, warm
+
+    if not native.available():  # a stale or missing build would time numba's path instead
+        print("the ahead-of-time walk is not built from this engine: building it (puzzlelab warm)")
+        print(warm.warm())
     from puzzlelab.timing import add_ratios, write_rows
 
     rows = _kept_rows(sizes)

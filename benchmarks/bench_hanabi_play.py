@@ -51,7 +51,7 @@ def main() -> None:
         rows += with_rates(measure("hanabi-play", case, [
             Method("compiled (library, numba)", Task(HERE, "compiled", (packing, SIDE_BY_SIDE))),
             Method("readable (library, Python)", Task(HERE, "readable", (packing, SIDE_BY_SIDE)),
-                   "baseline", note="the same moves on the rules.Game engine"),
+                   "baseline", note="the same moves on the readable engine (hanabi.game.Game)"),
         ], repeat=repetitions(5), cold_repeat=1), SIDE_BY_SIDE)
     for packing in PACKINGS:
         case = f"{PLAYERS} players, {packing} messages, {MANY} deals"
