@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import tempfile
 import threading
 import time
 import warnings
@@ -30,7 +31,7 @@ from . import cache, checks
 __all__ = [
     "IDLE", "IGNORE_TAG", "KEEP_TAG", "WIDGET_NOTE", "Progress", "StuckKernel", "Watchdog", "clean",
     "clock", "duration", "expected_seconds", "kernel_seconds", "repeating",
-    "record_seconds", "run_notebook", "times_files",
+    "private_sockets", "record_seconds", "run_notebook", "times_files",
 ]
 
 IGNORE_TAG = "nbval-ignore-output"
@@ -321,18 +322,29 @@ def _execute(path: Path, timeout: int, progress: Progress, idle: float) -> Any:
     def started(cell: Any = None, cell_index: int = 0, **_: Any) -> None:
         if cell_index in steps:
             progress.started(steps[cell_index])
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}},
-                            record_timing=False, on_cell_start=started)
-    watchdog = Watchdog(client, idle)
-    try:
-        with progress.ticking(), watchdog.watching():
-            client.execute()
-    except Exception as err:
-        if watchdog.fired:
-            raise StuckKernel(f"the kernel used no CPU for {idle:g} s") from err
-        raise
+    with tempfile.TemporaryDirectory(prefix="puzzlelab-kernel-") as sockets:
+        client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                                resources={"metadata": {"path": str(path.parent)}},
+                                record_timing=False, on_cell_start=started,
+                                config=private_sockets(Path(sockets)))
+        watchdog = Watchdog(client, idle)
+        try:
+            with progress.ticking(), watchdog.watching():
+                client.execute()
+        except Exception as err:
+            if watchdog.fired:
+                raise StuckKernel(f"the kernel used no CPU for {idle:g} s") from err
+            raise
     return nb
+
+
+def private_sockets(folder: Path) -> Any:
+    """Kernel settings for Unix sockets in `folder`, a folder of this run's own, instead of TCP
+    ports on localhost: ports are picked free and bound later by the kernel, so two notebooks
+    started at once elsewhere on the machine could take the same ones and cross messages."""
+    from traitlets.config import Config
+
+    return Config({"KernelManager": {"transport": "ipc", "ip": str(folder / "kernel")}})
 
 
 class StuckKernel(RuntimeError):

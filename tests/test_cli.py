@@ -16,6 +16,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -388,6 +389,24 @@ def test_a_busy_kernel_is_not_taken_for_a_stuck_one(tmp_path):
     nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(busy)]), path)
     runner.run_notebook(path, timeout=600, idle=3, every=60, tries=1)
     assert nbformat.read(path, as_version=4).cells[0].outputs[0]["data"]["text/plain"] == "2"
+
+
+def test_notebook_kernels_talk_over_sockets_of_their_own_run(tmp_path):
+    """The kernel's connection uses Unix sockets in a folder of the run (no TCP port another
+    notebook started at the same moment could take), removed when the notebook ends."""
+    import nbformat
+    from puzzlelab import runner
+
+    config = runner.private_sockets(tmp_path)
+    assert config.KernelManager.transport == "ipc"
+    assert Path(config.KernelManager.ip).parent == tmp_path
+    path = tmp_path / "where.ipynb"
+    ask = "import json, ipykernel\njson.load(open(ipykernel.get_connection_file()))['transport']"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(ask)]), path)
+    before = set(Path(tempfile.gettempdir()).glob("puzzlelab-kernel-*"))
+    runner.run_notebook(path, timeout=600, tries=1)
+    assert nbformat.read(path, as_version=4).cells[0].outputs[0]["data"]["text/plain"] == "'ipc'"
+    assert set(Path(tempfile.gettempdir()).glob("puzzlelab-kernel-*")) <= before
 
 
 def test_repeating_calls_its_action_until_it_says_stop_or_the_block_ends():
