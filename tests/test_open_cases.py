@@ -3,6 +3,8 @@ run here on small worlds and sizes whose answers are known another way."""
 
 from __future__ import annotations
 
+import itertools
+
 import pandas as pd
 import pytest
 
@@ -143,3 +145,43 @@ def test_the_page_view_keeps_one_row_per_size_the_long_attempt_over_the_hunt():
     assert view.loc["(5,5,2)", "hands"] == len(hunt.witness[0].split("|"))
     assert view.loc["(3,3,2)", ["status", "run"]].tolist() == ["unsolvable", "long attempt"]
     assert open_size_runs(None, None).empty
+
+
+def safe_and_informative_by_hand(hands: list[frozenset], a: int, b: int, c: int) -> bool:
+    """Rules 1 and 2 straight from their statements (no library code): every two hands share at
+    most a - c - 1 cards; for every hand Cath may hold beside an announced hand and every other
+    card, the announced hands avoiding her cards both hold and miss that card."""
+    n = a + b + c
+    if any(len(h) != a or not h <= set(range(n)) for h in hands):
+        return False
+    if any(len(h & k) > a - c - 1 for i, h in enumerate(hands) for k in hands[i + 1:]):
+        return False
+    for cath in itertools.combinations(range(n), c):
+        kept = [h for h in hands if not h & set(cath)]
+        for y in set(range(n)) - set(cath):
+            if kept and (all(y in h for h in kept) or all(y not in h for h in kept)):
+                return False
+    return True
+
+
+@pytest.mark.parametrize("name", ["russian_cards_open_hunt"])
+def test_stored_witnesses_of_open_sizes_pass_a_check_written_from_the_rules(name):
+    table = read_table(name)
+    grid_open = set(rc_open.open_cells(read_table("russian_cards_grid_n17_20")))
+    assert set(zip(table.a, table.b, table.c)) == grid_open
+    solved = table[table.status == "solvable"]
+    assert len(solved) > 0
+    for r in solved.itertuples():
+        hands = [frozenset(int(x) for x in h.split()) for h in r.witness.split("|")]
+        assert frozenset(range(r.a)) in hands  # Anne's hand 0..a-1 is announced
+        assert safe_and_informative_by_hand(hands, r.a, r.b, r.c), (r.a, r.b, r.c)
+
+
+def test_the_check_from_the_rules_agrees_with_the_verifier_on_a_witness_and_its_subsets():
+    row = rc_open.hunt_row((5, 5, 2, 5.0))
+    hands = [frozenset(h) for h in parse_announcement(row["witness"])]
+    for drop in range(len(hands) + 1):
+        subset = hands[:drop] + hands[drop + 1:]
+        assert safe_and_informative_by_hand(subset, 5, 5, 2) == is_solution(
+            tuple(sorted(tuple(sorted(h)) for h in subset)), 5, 5, 2)
+    assert not safe_and_informative_by_hand(hands[1:], 5, 5, 2)
