@@ -34,6 +34,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import nbformat
@@ -43,6 +44,7 @@ import site_api  # tools/site_api.py, beside this script
 import site_html  # tools/site_html.py, beside this script
 import site_pages  # tools/site_pages.py, beside this script
 from puzzlelab import sources
+from puzzlelab.runner import private_sockets
 
 ROOT = Path(__file__).resolve().parents[1]
 SITE = ROOT / "site"
@@ -121,11 +123,12 @@ def publish(notebook: Path, target: Path, timeout: int, tries: int = 3) -> None:
     """
     for attempt in range(1, tries + 1):
         nb = nbformat.read(notebook, as_version=4)
-        client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                                store_widget_state=True, on_cell_executed=FigureLog(),
-                                resources={"metadata": {"path": str(notebook.parent)}})
         try:
-            client.execute()
+            with tempfile.TemporaryDirectory(prefix="puzzlelab-kernel-") as sockets:
+                NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                               store_widget_state=True, on_cell_executed=FigureLog(),
+                               resources={"metadata": {"path": str(notebook.parent)}},
+                               config=private_sockets(Path(sockets))).execute()
         except TimeoutError:
             if attempt == tries:
                 raise
