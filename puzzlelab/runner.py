@@ -344,6 +344,9 @@ def private_sockets(folder: Path) -> Any:
     started at once elsewhere on the machine could take the same ones and cross messages."""
     from traitlets.config import Config
 
+    folder = checks.instance(folder, "folder", Path, "a folder (pathlib.Path)")
+    if not folder.is_dir():
+        raise ValueError(f"the kernel's sockets need an existing folder, got {folder}")
     return Config({"KernelManager": {"transport": "ipc", "ip": str(folder / "kernel")}})
 
 

@@ -26,6 +26,7 @@ from .model import (
     check_hand, counting_lower_bound, covering_counts, hand_sizes, holding_bound,
     packing_upper_bound, views,
 )
+from .open_cases import ATTEMPT_COLUMNS
 from .solver import Verdict, decide, for_hand, lemma_proof
 from .tables import ORBITS, grid_table, improved_by_descent, matrix_table
 
@@ -73,6 +74,8 @@ def open_size_runs(hunt: pd.DataFrame | None, attempts: pd.DataFrame | None) -> 
     hour-long attempt's row where it has one, else the witness hunt's; one row per size."""
     rows = {}
     for run, table in (("witness hunt", hunt), ("long attempt", attempts)):
+        if table is not None:
+            table = checks.table(table, f"the {run} table", ATTEMPT_COLUMNS)
         for r in ([] if table is None else table.itertuples()):
             hands = len(r.witness.split("|")) if isinstance(r.witness, str) and r.witness else None
             rows[(r.a, r.b, r.c)] = {"size": f"({r.a},{r.b},{r.c})", "n": r.n, "status": r.status,
