@@ -15,6 +15,7 @@ from puzzlelab.hats.sets import achievable_mask
 from puzzlelab.russian_cards import open_cases as rc_open
 from puzzlelab.russian_cards.grid import parse_announcement
 from puzzlelab.russian_cards.model import is_solution
+from puzzlelab.russian_cards.orbits import verified_witness
 from puzzlelab.russian_cards.solver import lemma
 
 
@@ -124,6 +125,26 @@ def test_the_orbit_hunt_proves_every_group_empty_where_a_lemma_rules_the_size_ou
     groups = len(rc_open.attempt_groups(3, 3, 2))
     assert ann is None and spent < 50.0
     assert f"{groups} groups ({groups} proved to have none; no group undecided" in summary
+
+
+def test_a_tiny_budget_builds_one_orbit_model_however_cheaply_groups_are_ruled_out():
+    assert [rc_open.model_allowance(w) for w in (0.01, 0.5, 1.0, 2.9, 120.0)] == [1, 1, 1, 2, 120]
+    ann, spent, summary = rc_open.orbit_hunt(3, 3, 2, 0.5)
+    groups = len(rc_open.attempt_groups(3, 3, 2))
+    assert groups > 1 and ann is None
+    assert summary.startswith(f"no witness on orbits of {groups} groups (")
+    assert summary.endswith("; all 1 models allowed built)")
+
+
+def test_a_witness_is_renamed_to_hold_annes_hand_and_refused_when_unsafe():
+    ann = rc_open.hunt_row((5, 5, 2, 5.0))["witness"]
+    hands = [[(q + 3) % 12 for q in h] for h in parse_announcement(ann)]  # the cards renamed
+    renamed = verified_witness(5, 5, 2, hands, "a test")
+    assert (0, 1, 2, 3, 4) in renamed and is_solution(renamed, 5, 5, 2)
+    with pytest.raises(ValueError, match="a test for \\(5, 5, 2\\): .* fails the verifier"):
+        verified_witness(5, 5, 2, hands[:1], "a test")  # Cath sees it all
+    with pytest.raises(ValueError, match="listed twice"):
+        verified_witness(5, 5, 2, hands + hands[:1], "a test")
 
 
 def test_the_hunt_alone_finds_a_witness_the_verifier_accepts_or_reports_the_size_open():

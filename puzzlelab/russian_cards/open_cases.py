@@ -27,13 +27,13 @@ import pandas as pd
 from .. import checks, sweeps
 from .grid import check_table, format_announcement, parse_announcement
 from ..solvers import solve_limited, work_used
-from .constructions import relabel
 from .model import Announcement, cards, hand_sizes, is_solution
-from .orbits import cycle, orbit_model, witness_groups
+from .orbits import cycle, orbit_model, verified_witness, witness_groups
 from .solver import MAX_LITERALS, decide, rule2_literals
 
 __all__ = ["ATTEMPT_COLUMNS", "ATTEMPT_WORK", "HUNT_WORK", "attempt_groups", "attempt_row",
-           "check_attempts", "cycles_of", "hunt_row", "long_attempts", "open_cells", "orbit_hunt"]
+           "check_attempts", "cycles_of", "hunt_row", "long_attempts", "model_allowance", "open_cells",
+           "orbit_hunt"]
 
 ATTEMPT_WORK = 3_600.0  # CP-SAT work units per open size in a long attempt (40 per case in the grid)
 HUNT_WORK = 120.0       # CP-SAT work units per open size in the witness hunt alone
@@ -76,34 +76,42 @@ def attempt_groups(a: int, b: int, c: int) -> list[tuple[str, list[list[int]]]]:
 def orbit_hunt(a: int, b: int, c: int, work: float) -> tuple[Announcement | None, float, str]:
     """The witness hunt: rounds over the groups of `attempt_groups` with a doubling limit (10
     units first), dropping the groups CP-SAT proves have no invariant witness, until a verified
-    announcement or `work` units spent; returns it (or None), the units spent and a summary.
-    One model is held at a time (rebuilt each round), so memory stays that of the largest."""
+    announcement, `work` units spent or `model_allowance(work)` models built; returns it (or
+    None), the units spent and a summary. One model is held at a time (rebuilt each round), so
+    memory stays that of the largest."""
     a, b, c = hand_sizes(a, b, c)
     work = checks.number(work, "work", low=0.01, high=10_000)
-    n, spent, limit = a + b + c, 0.0, min(10.0, work)
+    spent, limit, built, allowance = 0.0, min(10.0, work), 0, model_allowance(work)
     groups = attempt_groups(a, b, c)
     left = list(groups)
-    while left and spent < work:
+    while left and spent < work and built < allowance:
         for name, gens in list(left):
             model, y, orbits = orbit_model(a, b, c, gens)
+            built += 1
             res = solve_limited(model, max(0.01, min(limit, work - spent)),
                                 what=f"orbit hunt {(a, b, c)}, {name}")
             spent += work_used(res)
             if res.feasible:
                 hands = [cards(h) for i, orb in enumerate(orbits) if res.value(y[i]) for h in orb]
-                ann = relabel(hands, tuple(range(a)), n)
-                if not is_solution(ann, a, b, c):
-                    raise AssertionError(f"the orbit hunt's announcement for {(a, b, c)} fails "
-                                         "the verifier")
+                ann = verified_witness(a, b, c, hands, f"the orbit hunt on {name}")
                 return ann, spent, f"orbits of {name}: a witness (limit {limit:g} units)"
             if res.infeasible:
                 left.remove((name, gens))
-            if spent >= work:
+            if spent >= work or built >= allowance:
                 break
         limit *= 2
     names = ", ".join(name for name, _ in left) or "no group"
+    cap = f"; all {allowance} models allowed built" if built >= allowance and left else ""
     return None, spent, (f"no witness on orbits of {len(groups)} groups ({len(groups) - len(left)}"
-                         f" proved to have none; {names} undecided at {limit / 2:g} units)")
+                         f" proved to have none; {names} undecided at {limit / 2:g} units{cap})")
+
+
+def model_allowance(work: float) -> int:
+    """The most orbit models the hunt builds on a budget of `work` units: one a unit, at least
+    one. Groups CP-SAT proves empty cost almost no units, while a model takes up to seconds to
+    build at n = 20, so without it a tiny budget would still build every group's model."""
+    work = checks.number(work, "work", low=0.01, high=10_000)
+    return max(1, int(work))
 
 
 def hunt_row(case: tuple[int, int, int, float]) -> dict:
@@ -151,7 +159,8 @@ def long_attempts(cases: Iterable[tuple[int, int, int]], work: float = ATTEMPT_W
     chunk each (data/partial/<name>/)."""
     work = checks.number(work, "work", low=0.01, high=10_000)
     task = hunt_row if checks.boolean(hunt_only, "hunt_only") else attempt_row
-    todo = [(*hand_sizes(*abc), work) for abc in cases]
+    todo = [(*hand_sizes(*checks.sequence(abc, "a case", what="a size (a, b, c)", length=3)), work)
+            for abc in checks.collection(cases, "cases", what="a list of sizes (a, b, c)")]
     table = sweeps.sweep_table(name, task, todo, executor=executor, workers=workers,
                                desc="open Russian Cards sizes")
     return table.reindex(columns=ATTEMPT_COLUMNS)

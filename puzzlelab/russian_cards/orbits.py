@@ -24,11 +24,12 @@ from ortools.sat.python import cp_model
 from .. import checks
 from ..solvers import Deadline, solve_limited, work_used
 from .constructions import is_prime, relabel
-from .model import Announcement, cards, hands_within_budget, is_solution, subset_masks
+from .model import Announcement, cards, hand_sizes, hands_within_budget, is_solution, subset_masks
 from .symmetry import permute
 
 __all__ = [
-    "card_groups", "cycle", "group_search", "orbit_search", "orbit_witness", "witness_groups",
+    "card_groups", "cycle", "group_search", "orbit_search", "orbit_witness", "verified_witness",
+    "witness_groups",
 ]
 
 
@@ -159,10 +160,27 @@ def group_search(
     if not res.feasible:
         return None, work_used(res)
     hands = [cards(h) for i, orb in enumerate(orbits) if res.value(y[i]) for h in orb]
+    return verified_witness(a, b, c, hands, "the orbit search"), work_used(res)
+
+
+def verified_witness(
+    a: int, b: int, c: int, hands: Sequence[Sequence[int]], what: str,
+) -> Announcement:
+    """`hands` with the cards renamed so that the first hand is 0..a-1 (`constructions.relabel`),
+    checked by the verifier; a ValueError naming `what` when they are not safe and informative."""
+    what = checks.text(what, "what")
+    n = hands_within_budget(a, b, c, what)
+    a = hand_sizes(a, b, c)[0]
+    hands = [checks.integers(h, "a hand", low=0, high=n - 1)
+             for h in checks.sequence(hands, "hands", what="a list of hands")]
+    if not hands or any(len(set(h)) != a or len(h) != a for h in hands):
+        raise ValueError(f"{what}: the hands must be a non-empty list of sets of {a} cards")
+    if len({frozenset(h) for h in hands}) < len(hands):
+        raise ValueError(f"{what}: a hand is listed twice")
     ann = relabel(hands, tuple(range(a)), n)
     if not is_solution(ann, a, b, c):
-        raise AssertionError(f"the orbit search's announcement for {(a, b, c)} fails the verifier")
-    return ann, work_used(res)
+        raise ValueError(f"{what} for {(a, b, c)}: the announcement fails the verifier")
+    return ann
 
 
 def witness_groups(n: int) -> list[tuple[str, str, list[list[int]]]]:
