@@ -62,6 +62,21 @@ def test_a_stored_attempt_with_a_wrong_deal_or_bounds_is_refused():
         hats_open.check_attempts(pd.DataFrame([row]))
 
 
+def test_the_page_view_of_a_world_attempt_shows_the_bounds_it_leaves():
+    from puzzlelab.hats.notebook import open_world_runs
+
+    optima = read_table("hats_optima").set_index(["n_players", "n_colors"])
+    best = int(optima.witness_hex[(4, 3)], 16)
+    less = best & (best - 1)  # one won round fewer: still a won set, 47 of 48
+    row = hats_open.attempt_row((4, 3, less.bit_count(), 48, f"{less:x}", 2.0))
+    view = open_world_runs(pd.DataFrame([row]).reindex(columns=hats_open.ATTEMPT_COLUMNS))
+    assert view.loc[0, "before"] == "47–48"
+    assert view.loc[0, "after"] == ("48" if row["lower"] == 48 else f"47–{row['upper']}")
+    assert view.loc[0, "work units"] <= 2 and view.loc[0, "CPU hours"] >= 0
+    with pytest.raises(ValueError, match="the attempts table"):
+        open_world_runs(pd.DataFrame({"n_players": [4]}))
+
+
 def test_open_cells_are_the_open_rows_of_the_wide_grid():
     grid = read_table("russian_cards_grid_n17_20")
     cells = rc_open.open_cells(grid)

@@ -29,6 +29,7 @@ __all__ = [
     "AGENT_COLOURS", "HAMMING_BUILT", "PRESETS", "PRESET_ROUNDS", "VIEW_ORDERS",
     "best_deal_letters", "best_known_won_set", "explore_deal", "explore_hypercube",
     "hamming_row", "hypercube_layout", "power_of_two_text", "open_case_deals",
+    "open_world_runs",
     "plot_chain_crossing", "plot_hypercube", "plot_maximal_distribution",
     "plot_optimal_hypercubes", "plot_win_rate", "preset_deal",
 ]
@@ -307,6 +308,23 @@ def open_case_deals(table: pd.DataFrame) -> pd.DataFrame:
     parts = [best_deal_letters(table, int(r.n_players), int(r.n_colors))
              for r in table[~table.proven.astype(bool)].itertuples()]
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def open_world_runs(attempts: pd.DataFrame) -> pd.DataFrame:
+    """Where each open world stands after its long attempt (`open_cases`, one row a world): the
+    bounds before and after, CP-SAT's verdict, and the work units and CPU hours it took."""
+    from .open_cases import ATTEMPT_COLUMNS
+    t = _frame(attempts, "the attempts table", tuple(ATTEMPT_COLUMNS))
+    verdicts = {"OPTIMAL": "optimum proven", "INFEASIBLE": "no better deal",
+                "FEASIBLE": "stopped at the limit", "UNKNOWN": "stopped at the limit"}
+    return pd.DataFrame({
+        "N": t.n_players.astype(int), "M": t.n_colors.astype(int),
+        "before": [f"{lo}–{up}" for lo, up in zip(t.lower_before, t.upper_before)],
+        "after": [f"{lo}–{up}" if lo < up else str(lo) for lo, up in zip(t.lower, t.upper)],
+        "CP-SAT": [verdicts.get(str(v), str(v)) for v in t.status],
+        "work units": t.work_units.round().astype(int),
+        "CPU hours": (t.cpu_seconds / 3600).round(2),
+    })
 
 
 # --- explorations ------------------------------------------------------------------------------

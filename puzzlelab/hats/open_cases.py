@@ -2,7 +2,8 @@
 
 `optima.optimum_bounds` gives CP-SAT 20 deterministic work units per world; two worlds stay
 open (data/hats_optima.csv: N = 4, M = 4 and N = 5, M = 3). A long attempt runs CP-SAT on the
-whole model (`optima.cpsat_model`) from the committed best deal, on one worker, under a much
+whole model (`optima.cpsat_model`, its won rounds capped at the table's upper bound) from the
+committed best deal, on one worker, under a much
 larger deterministic limit (`ATTEMPT_WORK` units), and records the bounds it leaves, the work
 units and the CPU seconds it took. Each world is one resumable chunk of a long-run sweep
 (`sweeps.sweep_table`). A larger won set is kept only when the plain check
@@ -57,6 +58,7 @@ def attempt_row(case: tuple[int, int, int, int, str, float]) -> dict:
     if not achievable_mask(hint, n, m) or hint.bit_count() != lower:
         raise ValueError(f"N = {n}, M = {m}: the recorded deal is not a won set of {lower} rounds")
     model, won = cpsat_model(n, m)
+    model.Add(sum(won) <= upper)  # a proven bound (optima table): CP-SAT's objective starts there
     for x, v in enumerate(won):
         model.AddHint(v, bool(hint >> x & 1))
     start = time.process_time()

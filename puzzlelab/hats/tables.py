@@ -33,6 +33,8 @@ from .optima import (
 )
 from .orbits import orbit_search, orbits, symmetry_classes, twisted_shift
 from .sets import achievable_mask, canonical_deal, minimal_dominating_sets
+from .slack import CASE_COLUMNS, case_counts
+from .slack import certificate as slack_certificate
 from .slices import refute
 from .source import (
     SOURCE, parse_claims, parse_figure_5_1, parse_four_agent_tables, parse_table_4_1,
@@ -42,10 +44,10 @@ from .world import check_world
 
 __all__ = [
     "CENSUS", "MAXIMAL_SETS", "OPEN_ATTEMPTS", "OPTIMA", "OPTIMAL_SETS", "ORBIT_DEALS",
-    "SLICE_CERTIFICATE", "CENSUS_PLAYERS", "MAXIMAL_SET_PLAYERS", "OPTIMAL_SET_PLAYERS",
+    "SLACK_CERTIFICATE", "SLACK_WORLDS", "SLICE_CERTIFICATE", "CENSUS_PLAYERS", "MAXIMAL_SET_PLAYERS", "OPTIMAL_SET_PLAYERS",
     "OPTIMA_MAX_N", "ORBIT_WORLDS", "SLICE_CASE", "maximal_census", "maximal_distribution",
     "open_attempts_table", "optimal_set_counts", "optimum_cases", "optimum_rows",
-    "optimum_table", "orbit_deals", "slice_certificate_table", "thesis_table",
+    "optimum_table", "orbit_deals", "slack_certificate_table", "slice_certificate_table", "thesis_table",
     "verify_witnesses",
 ]  # `optima_run` writes a table: tested with real arguments (tests/test_hats_sweeps.py)
 
@@ -81,6 +83,7 @@ OPTIMAL_SET_PLAYERS = (2, 3, 4, 5, 6)  # the optimal-set counts of data/hats_opt
 SLICE_CASE = (4, 3, 32)  # N, M and the lost rounds the slice certificate rules out
 OPTIMA_MAX_N = 8  # the optima table: two colours up to N = 8 (`optimum_cases`)
 ORBIT_WORLDS = ((3, 3), (4, 3), (5, 3), (3, 4), (4, 4))  # M >= 3, N >= 3: the orbit table
+SLACK_WORLDS = ((5, 3), (4, 4))  # the optima table's worlds where the slack bound is sharpest
 
 
 def optimum_cases(max_n: int = OPTIMA_MAX_N) -> list[tuple[int, int]]:
@@ -201,6 +204,16 @@ def _verify_orbit_deals(table: pd.DataFrame) -> None:
             raise ValueError(f"the orbit deal of N = {n}, M = {m} does not check")
 
 
+def _verify_slack_certificate(table: pd.DataFrame) -> None:
+    """Every stored case is the count's own and rules its case out (`slack.case_counts`)."""
+    table = checks.table(table, "the slack certificate", CASE_COLUMNS)
+    for r in table.itertuples():
+        counts = case_counts(int(r.n_players), int(r.n_colors), int(r.k), int(r.u))
+        if not counts["excluded"] or any(counts[c] != getattr(r, c) for c in CASE_COLUMNS[4:]):
+            raise ValueError(f"the slack certificate's case N = {r.n_players}, M = "
+                             f"{r.n_colors}, k = {r.k}, u = {r.u} does not check")
+
+
 # The tables of the notebook in data/: the parameters that make each, and how it is rebuilt.
 OPTIMA = cache.register(Table(
     "hats_optima", params=dict(max_n=OPTIMA_MAX_N, cpsat_work_units=CPSAT_WORK_UNITS),
@@ -214,6 +227,9 @@ OPTIMAL_SETS = cache.register(Table("hats_optimal_sets",
                                     params=dict(players=OPTIMAL_SET_PLAYERS)))
 SLICE_CERTIFICATE = cache.register(Table("hats_slice_certificate",
                                          params=dict(case=SLICE_CASE)))
+SLACK_CERTIFICATE = cache.register(Table("hats_slack_certificate",
+                                         params=dict(worlds=SLACK_WORLDS),
+                                         check=_verify_slack_certificate))
 
 
 @cache.rebuilds("hats_orbit_deals")
@@ -291,6 +307,14 @@ def slice_certificate_table() -> pd.DataFrame:
     (data/hats_slice_certificate.csv): every canonical smallest slice and how it is ruled out."""
     return cached_table(SLICE_CERTIFICATE,
                         lambda: refute(SLICE_CASE[0], SLICE_CASE[1], SLICE_CASE[2]))
+
+
+@cache.rebuilds("hats_slack_certificate")
+def slack_certificate_table() -> pd.DataFrame:
+    """The proof of each upper bound the full-line lemma with slack sets below the full-line
+    lemma's (data/hats_slack_certificate.csv): every case of the smallest excluded size."""
+    return cached_table(SLACK_CERTIFICATE, lambda: pd.concat(
+        [slack_certificate(n, m) for n, m in SLACK_WORLDS], ignore_index=True))
 
 
 # What `puzzlelab compute hats_optimal_sets` runs: the counts of the optima the notebook reads.

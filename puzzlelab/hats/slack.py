@@ -1,0 +1,139 @@
+"""The full-line lemma with slack: sharper upper bounds for the open worlds (ours).
+
+The full-line lemma (`fullline`) needs a direction forced to its cap with no slack. Here the
+same counting is carried through every case. Let W be an achievable won set of k rounds, L its
+lost set, l = M**N - k. As there, u_i counts the lines of direction i that meet W exactly once;
+every won round needs such a line (a *serving* line, `sets` module docstring) and each serves one
+round, so u_1 + ... + u_N >= k, while u_i <= c = floor(l / (M - 1)). Number the players so that
+direction 1 has the most: ceil(k / N) <= u <= c, where u = u_1. For each such u:
+
+- the u *single* positions (lines of direction 1, indexed by the other players' hats) hold
+  (M - 1) u lost rounds; the other s = l - (M - 1) u lost rounds (the *slack*) lie on the other
+  positions, so at most s positions are neither single nor full, at most floor(s / M) of them
+  *empty* (no won round), and at least F = M**(N-1) - u - s are *full* (all M rounds won);
+- a full position p has its won round in layer a (player 1's hat) served by a line of another
+  direction j, whose other M - 1 positions q all have (a, q) lost: that j-line is *free* for p.
+  It holds p as its only full position, so direction j has at most floor((M**(N-1) - F) / (M - 1))
+  free lines;
+- one direction serves all M layers of p only when its other M - 1 positions are empty; at most
+  X of the full positions are so served (X = C(e, M - 1) for e empty positions and M >= 3,
+  e (N - 1) for M = 2), and every other one needs two free directions.
+
+So 2 F - X <= (N - 1) floor((M**(N-1) - F) / (M - 1)); where that fails for every u, no won set
+has k rounds, nor any larger (removing a won round keeps a set achievable): the optimum is at
+most k - 1. `reduced_feasible` decides each case again with CP-SAT on positions and layers
+alone, an independent check of the counting (not of the reduction to positions).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pandas as pd
+from ortools.sat.python import cp_model
+
+from .. import checks
+from ..solvers import solve_limited
+from .fullline import cap
+from .world import check_world
+
+__all__ = ["CASE_COLUMNS", "case_counts", "case_excluded", "cases", "certificate", "excluded",
+           "reduced_feasible", "slack_upper_bound"]
+
+CASE_COLUMNS = ["n_players", "n_colors", "k", "u", "slack", "full", "nonfull", "empty",
+                "one_direction", "needed", "free_lines", "excluded"]
+
+
+def cases(n_players: int, n_colors: int, k: int) -> range:
+    """The values u of the busiest direction's serving lines a won set of k rounds allows."""
+    n, m = check_world(n_players, n_colors)
+    k = checks.integer(k, "k", low=1, high=m**n)
+    return range(-(-k // n), cap(n, m, k) + 1)
+
+
+def case_counts(n_players: int, n_colors: int, k: int, u: int) -> dict:
+    """The counts of the module docstring for k won rounds and u serving lines in direction 1."""
+    n, m = check_world(n_players, n_colors)
+    k = checks.integer(k, "k", low=1, high=m**n)
+    u = checks.integer(u, "u", low=0, high=m ** (n - 1))
+    slack = m**n - k - (m - 1) * u
+    if slack < 0:
+        raise ValueError(f"u = {u} single lines need {(m - 1) * u} lost rounds, more than the "
+                         f"{m**n - k} that k = {k} leaves")
+    positions = m ** (n - 1)
+    full = max(0, positions - u - slack)
+    empty = slack // m
+    one = min(full, math.comb(empty, m - 1) if m > 2 else empty * (n - 1))
+    free = (n - 1) * ((positions - full) // (m - 1))
+    return dict(n_players=n, n_colors=m, k=k, u=u, slack=slack, full=full,
+                nonfull=positions - full, empty=empty, one_direction=one,
+                needed=2 * full - one, free_lines=free, excluded=2 * full - one > free)
+
+
+def case_excluded(n_players: int, n_colors: int, k: int, u: int) -> bool:
+    """True when the counting rules out k won rounds with u serving lines in direction 1."""
+    return case_counts(n_players, n_colors, k, u)["excluded"]
+
+
+def excluded(n_players: int, n_colors: int, k: int) -> bool:
+    """True when the counting rules out every case u of k won rounds (none when k > N c)."""
+    n, m = check_world(n_players, n_colors)
+    return all(case_excluded(n, m, k, u) for u in cases(n, m, k))
+
+
+def slack_upper_bound(n_players: int, n_colors: int) -> int:
+    """The largest k below the smallest excluded one: an upper bound on the won rounds."""
+    n, m = check_world(n_players, n_colors)
+    return next((k for k in range(1, m**n + 1) if excluded(n, m, k)), m**n + 1) - 1
+
+
+def certificate(n_players: int, n_colors: int) -> pd.DataFrame:
+    """Every case of the smallest excluded k, with its counts: the proof of the upper bound."""
+    n, m = check_world(n_players, n_colors)
+    k = slack_upper_bound(n, m) + 1  # at most M**N, which no won set reaches
+    return pd.DataFrame([case_counts(n, m, k, u) for u in cases(n, m, k)], columns=CASE_COLUMNS)
+
+
+def reduced_feasible(n_players: int, n_colors: int, k: int, u: int,
+                     work: float = 60.0) -> bool | None:
+    """CP-SAT on positions and layers alone: u single positions, l lost rounds in all, each
+    full position's every layer served along a free line. False = proven impossible, None =
+    undecided within `work` deterministic units."""
+    n, m = check_world(n_players, n_colors)
+    k = checks.integer(k, "k", low=1, high=m**n)
+    u = checks.integer(u, "u", low=0, high=m ** (n - 1))
+    work = checks.number(work, "work", low=0.01, high=3600)
+    positions = list(itertools.product(range(m), repeat=n - 1))
+    model = cp_model.CpModel()
+    lost = {(p, a): model.NewBoolVar("") for p in positions for a in range(m)}
+    full = {p: model.NewBoolVar("") for p in positions}
+    single = {(p, a): model.NewBoolVar("") for p in positions for a in range(m)}
+    other = {p: model.NewBoolVar("") for p in positions}
+    for p in positions:
+        model.AddExactlyOne([full[p], other[p]] + [single[p, a] for a in range(m)])
+        for a in range(m):
+            model.AddImplication(full[p], lost[p, a].Not())
+            for b in range(m):
+                model.AddImplication(single[p, a], lost[p, b] if b != a else lost[p, b].Not())
+        model.AddBoolOr([lost[p, a] for a in range(m)]).OnlyEnforceIf(other[p])
+        for a in range(m):  # exactly one won round (in layer a) makes the position single
+            model.AddBoolOr([lost[p, a]] + [lost[p, b].Not() for b in range(m) if b != a]
+                            ).OnlyEnforceIf(other[p])
+    model.Add(sum(single.values()) == u)
+    model.Add(sum(lost.values()) == m**n - k)
+    model.Add(sum(other.values()) <= m**n - k - (m - 1) * u)  # each holds a lost round of slack
+    model.Add(sum(full.values()) + sum(other.values()) == len(positions) - u)
+    for p, a in itertools.product(positions, range(m)):
+        ways = []
+        for j in range(n - 1):
+            free = model.NewBoolVar("")
+            for b in range(m):
+                if b != p[j]:
+                    model.AddImplication(free, lost[p[:j] + (b,) + p[j + 1:], a])
+            ways.append(free)
+        model.AddBoolOr(ways).OnlyEnforceIf(full[p])
+    res = solve_limited(model, work, what=f"reduced hats model N = {n}, M = {m}, k = {k}, u = {u}")
+    if res.infeasible:
+        return False
+    return True if res.feasible else None
