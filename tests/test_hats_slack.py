@@ -35,24 +35,33 @@ def _measured(won: set, n: int, m: int) -> dict:
     def layer(p, d, a):
         return p[:d] + (a,) + p[d:]
 
+    def line(p, j):
+        return [p[:j] + (b,) + p[j + 1:] for b in range(m) if b != p[j]]
+
     serving = [sum(sum(layer(p, d, a) in won for a in range(m)) == 1 for p in others)
                for d in range(n)]
     assert sum(serving) >= len(won)  # every won round has its own serving line
     d = max(range(n), key=serving.__getitem__)
     count = {p: sum(layer(p, d, a) in won for a in range(m)) for p in others}
-    full = [p for p, v in count.items() if v == m]
+    full = {p for p, v in count.items() if v == m}
+    partial = [p for p, v in count.items() if 2 <= v < m]
     free_lines, one_direction = [0] * (n - 1), 0
     for p in full:
-        served = {}
-        for j in range(n - 1):
-            line = [p[:j] + (b,) + p[j + 1:] for b in range(m) if b != p[j]]
-            served[j] = {a for a in range(m) if all(layer(q, d, a) in lost for q in line)}
-            free_lines[j] += bool(served[j])
+        served = {j: {a for a in range(m) if all(layer(q, d, a) in lost for q in line(p, j))}
+                  for j in range(n - 1)}
+        free_lines = [f + bool(served[j]) for j, f in enumerate(free_lines)]
         assert set().union(*served.values()) == set(range(m))  # every layer of p is served
-        if any(len(s) == m for s in served.values()):
-            one_direction += 1
-    return dict(k=len(won), u=serving[d], full=len(full), free_lines=free_lines,
-                empty=sum(v == 0 for v in count.values()), one_direction=one_direction,
+        one_direction += any(len(x) == m for x in served.values())
+    for q in partial:  # each won round of a partial position: a line without a full position
+        for a in range(m):
+            if layer(q, d, a) in won:
+                assert any(not full & set(line(q, j)) and
+                           all(layer(r, d, a) in lost for r in line(q, j)) for j in range(n - 1))
+    zero_full = [len({tuple(sorted([p] + line(p, j))) for p in others
+                      if not full & set([p] + line(p, j))}) for j in range(n - 1)]
+    return dict(k=len(won), u=serving[d], full=len(full), partial=len(partial),
+                empty=sum(v == 0 for v in count.values()), free_lines=free_lines,
+                one_direction=one_direction, zero_full=zero_full,
                 nonfull=len(others) - len(full))
 
 
@@ -73,14 +82,15 @@ def test_every_step_of_the_count_holds_on_real_won_sets(n, m):
     rng = random.Random(n * 10 + m)
     for won in _won_sets(n, m, rng):
         got = _measured(won, n, m)
-        counts = slack.case_counts(n, m, got["k"], got["u"])
-        assert got["u"] in slack.cases(n, m, got["k"])
-        assert got["full"] >= counts["full"] and got["empty"] <= counts["empty"]
+        row = slack.split_counts(n, m, got["k"], got["u"], got["partial"], got["empty"])
+        assert got["u"] in slack.cases(n, m, got["k"]) and row["full"] == got["full"]
         assert got["one_direction"] <= min(
             got["full"], math.comb(got["empty"], m - 1) if m > 2 else got["empty"] * (n - 1))
-        assert all(f <= got["nonfull"] // (m - 1) for f in got["free_lines"])
-        assert sum(got["free_lines"]) >= 2 * got["full"] - got["one_direction"]
-        assert not counts["excluded"]  # a real set's case is never ruled out
+        assert sum(got["zero_full"]) >= -(-got["partial"] // m)
+        assert all((m - 1) * f + m * z <= got["nonfull"]
+                   for f, z in zip(got["free_lines"], got["zero_full"]))
+        assert 2 * got["full"] - got["one_direction"] <= sum(got["free_lines"]) <= row["free_lines"]
+        assert not row["excluded"]  # a real set's split is never ruled out
 
 
 @pytest.mark.parametrize("n, m", [(4, 3), (3, 4)])  # the small worlds with cases to exclude
@@ -100,24 +110,34 @@ def test_the_count_agrees_with_cp_sat_on_the_reduced_structure(n, m):
 
 
 @pytest.mark.parametrize("n, m", [(5, 3), (4, 4)])
-def test_the_certificate_of_an_open_world_rules_out_every_case_by_its_own_arithmetic(n, m):
+def test_the_certificate_of_an_open_world_rules_out_every_split_by_its_own_arithmetic(n, m):
     stored = read_table("hats_slack_certificate")
     cert = stored[(stored.n_players == n) & (stored.n_colors == m)]
     k = int(cert.k.iloc[0])
-    assert k == slack.slack_upper_bound(n, m) + 1
-    assert list(cert.u) == list(range(-(-k // n), (m**n - k) // (m - 1) + 1))
+    assert k == slack.slack_upper_bound(n, m) + 1 and (cert.k == k).all()
+    splits = set()  # every (u, P, E) the statements allow, enumerated here
+    for u in range(-(-k // n), (m**n - k) // (m - 1) + 1):
+        s = m**n - k - (m - 1) * u
+        splits |= {(u, p, e) for e in range(s // m + 1) for p in range(s + 1)
+                   if p <= s - m * e <= (m - 2) * p and u + p + e <= m ** (n - 1)}
+    assert set(zip(cert.u, cert.partial, cert["empty"])) == splits
     for r in cert.itertuples():  # written out again from the module docstring's statements
-        s = m**n - k - (m - 1) * r.u
-        f = m ** (n - 1) - r.u - s
-        e = s // m
-        x = min(f, math.comb(e, m - 1))
-        assert 2 * f - x > (n - 1) * ((m ** (n - 1) - f) // (m - 1))
+        f = m ** (n - 1) - r.u - r.partial - r.empty
+        x = min(f, math.comb(r.empty, m - 1))
+        z = -(-r.partial // m)
+        most = max((sum((m ** (n - 1) - f - m * spread.count(j)) // (m - 1) for j in range(n - 1))
+                    for spread in itertools.combinations_with_replacement(range(n - 1), z)
+                    if all(m ** (n - 1) - f - m * spread.count(j) >= 0 for j in range(n - 1))),
+                   default=-1)
+        assert 2 * f - x > most
     assert cert.excluded.all()
 
 
 def test_impossible_cases_and_worlds_are_refused_by_name():
     with pytest.raises(ValueError, match="more than the"):
-        slack.case_counts(4, 4, 200, 40)
+        slack.case_rows(4, 4, 200, 40)
+    with pytest.raises(ValueError, match="cannot hold exactly"):
+        slack.split_counts(4, 4, 141, 36, 0, 0)  # 7 lost rounds of slack must lie somewhere
     with pytest.raises(ValueError, match="k must be"):
         slack.cases(3, 2, 0)
     with pytest.raises(ValueError, match="u must be"):

@@ -160,6 +160,7 @@ def well_formed_table(satisfied: np.ndarray, experiment_names: Sequence[str] | N
 
 def check_names(values: object, what: str, name: str, distinct: bool = True) -> list[str]:
     """A list of names (strings or numbers shown as strings), distinct unless told otherwise."""
+    what, name = checks.text(what, "what"), checks.text(name, "name")
     if isinstance(values, (str, bytes, dict)) or not isinstance(values, (list, tuple, np.ndarray)):
         raise checks.ArgumentTypeError(f"{name}: {what} must be a list of names, got {values!r}")
     out = [str(v) for v in values]

@@ -454,9 +454,8 @@ def strong_answering(deal: object, n_colors: int = 2, pass_value: Fraction | int
     ----------
     janssen2017 (source document 004), Sections 2.1.1 and 2.1.7.
     """
-    if not isinstance(pass_value, Fraction):
-        checks.number(pass_value, "pass_value", low=-1, high=1)
-    pass_value = Fraction(pass_value)
+    if not isinstance(pass_value, Fraction):  # numpy's numbers too, as Python floats
+        pass_value = Fraction(checks.number(pass_value, "pass_value", low=-1, high=1))
     if not -1 <= pass_value <= 1:
         raise ValueError(f"pass_value must lie between -1 and 1, got {pass_value}")
     a = answers(deal, n_colors)

@@ -8,20 +8,23 @@ round, so u_1 + ... + u_N >= k, while u_i <= c = floor(l / (M - 1)). Number the 
 direction 1 has the most: ceil(k / N) <= u <= c, where u = u_1. For each such u:
 
 - the u *single* positions (lines of direction 1, indexed by the other players' hats) hold
-  (M - 1) u lost rounds; the other s = l - (M - 1) u lost rounds (the *slack*) lie on the other
-  positions, so at most s positions are neither single nor full, at most floor(s / M) of them
-  *empty* (no won round), and at least F = M**(N-1) - u - s are *full* (all M rounds won);
+  (M - 1) u lost rounds; the other s = l - (M - 1) u lost rounds (the *slack*) lie on E *empty*
+  positions (no won round, M lost) and P *partial* ones (2 to M - 1 won), so
+  P <= s - M E <= (M - 2) P, and F = M**(N-1) - u - P - E positions are *full* (all M won);
 - a full position p has its won round in layer a (player 1's hat) served by a line of another
-  direction j, whose other M - 1 positions q all have (a, q) lost: that j-line is *free* for p.
-  It holds p as its only full position, so direction j has at most floor((M**(N-1) - F) / (M - 1))
-  free lines;
+  direction j, whose other M - 1 positions q all have (a, q) lost: that j-line is *free* for p
+  and holds p as its only full position;
+- a partial position's won rounds are not served along direction 1 either, so each lies on a
+  j-line with no full position at all; at least Z = ceil(P / M) such lines are needed. In
+  direction j, z_j of them and the free lines share the M**(N-1) - F non-full positions, so
+  direction j has at most floor((M**(N-1) - F - M z_j) / (M - 1)) free lines;
 - one direction serves all M layers of p only when its other M - 1 positions are empty; at most
-  X of the full positions are so served (X = C(e, M - 1) for e empty positions and M >= 3,
-  e (N - 1) for M = 2), and every other one needs two free directions.
+  X of the full positions are so served (X = C(E, M - 1) for M >= 3, E (N - 1) for M = 2), and
+  every other one needs two free directions.
 
-So 2 F - X <= (N - 1) floor((M**(N-1) - F) / (M - 1)); where that fails for every u, no won set
-has k rounds, nor any larger (removing a won round keeps a set achievable): the optimum is at
-most k - 1. `reduced_feasible` decides each case again with CP-SAT on positions and layers
+So 2 F - X is at most the most free lines any spread of Z lines over the N - 1 directions
+leaves; where that fails for every u, P and E, no won set has k rounds, nor any larger
+(removing a won round keeps a set achievable): the optimum is at most k - 1. `reduced_feasible` decides each case again with CP-SAT on positions and layers
 alone, an independent check of the counting (not of the reduction to positions).
 """
 
@@ -38,11 +41,11 @@ from ..solvers import solve_limited
 from .fullline import cap
 from .world import check_world
 
-__all__ = ["CASE_COLUMNS", "case_counts", "case_excluded", "cases", "certificate", "excluded",
-           "reduced_feasible", "slack_upper_bound"]
+__all__ = ["CASE_COLUMNS", "case_excluded", "case_rows", "cases", "certificate", "excluded",
+           "most_free_lines", "reduced_feasible", "slack_upper_bound", "split_counts"]
 
-CASE_COLUMNS = ["n_players", "n_colors", "k", "u", "slack", "full", "nonfull", "empty",
-                "one_direction", "needed", "free_lines", "excluded"]
+CASE_COLUMNS = ["n_players", "n_colors", "k", "u", "slack", "partial", "empty", "full",
+                "nonfull", "one_direction", "zero_full_lines", "needed", "free_lines", "excluded"]
 
 
 def cases(n_players: int, n_colors: int, k: int) -> range:
@@ -52,8 +55,49 @@ def cases(n_players: int, n_colors: int, k: int) -> range:
     return range(-(-k // n), cap(n, m, k) + 1)
 
 
-def case_counts(n_players: int, n_colors: int, k: int, u: int) -> dict:
-    """The counts of the module docstring for k won rounds and u serving lines in direction 1."""
+def most_free_lines(n_players: int, n_colors: int, nonfull: int, zero_full: int) -> int | None:
+    """The most free lines N - 1 directions can hold with `nonfull` non-full positions and
+    `zero_full` lines without a full position among them (None when those do not fit)."""
+    n, m = check_world(n_players, n_colors)
+    nonfull = checks.integer(nonfull, "nonfull", low=0, high=m ** (n - 1))
+    zero_full = checks.integer(zero_full, "zero_full", low=0, high=n * m ** (n - 1))
+    best = None
+    for spread in itertools.combinations_with_replacement(range(n - 1), zero_full):
+        left = [nonfull - m * spread.count(j) for j in range(n - 1)]
+        if min(left) >= 0:
+            total = sum(x // (m - 1) for x in left)
+            best = total if best is None else max(best, total)
+    return best
+
+
+def split_counts(n_players: int, n_colors: int, k: int, u: int, partial: int, empty: int) -> dict:
+    """The counts of the module docstring for k won rounds, u serving lines in direction 1,
+    and that many partial and empty positions."""
+    n, m = check_world(n_players, n_colors)
+    k = checks.integer(k, "k", low=1, high=m**n)
+    u = checks.integer(u, "u", low=0, high=m ** (n - 1))
+    partial = checks.integer(partial, "partial", low=0, high=m ** (n - 1))
+    empty = checks.integer(empty, "empty", low=0, high=m ** (n - 1))
+    slack = m**n - k - (m - 1) * u
+    if slack < 0:
+        raise ValueError(f"u = {u} single lines need {(m - 1) * u} lost rounds, more than the "
+                         f"{m**n - k} that k = {k} leaves")
+    if not partial <= slack - m * empty <= (m - 2) * partial or u + partial + empty > m ** (n - 1):
+        raise ValueError(f"{partial} partial and {empty} empty positions cannot hold exactly the "
+                         f"{slack} lost rounds off the {u} single positions")
+    full = m ** (n - 1) - u - partial - empty
+    one = min(full, math.comb(empty, m - 1) if m > 2 else empty * (n - 1))
+    zero_full = -(-partial // m)
+    free = most_free_lines(n, m, m ** (n - 1) - full, zero_full)
+    return dict(n_players=n, n_colors=m, k=k, u=u, slack=slack, partial=partial, empty=empty,
+                full=full, nonfull=m ** (n - 1) - full, one_direction=one,
+                zero_full_lines=zero_full, needed=2 * full - one,
+                free_lines=-1 if free is None else free,
+                excluded=free is None or 2 * full - one > free)
+
+
+def case_rows(n_players: int, n_colors: int, k: int, u: int) -> list[dict]:
+    """`split_counts` for every way the slack of the case can make partial and empty positions."""
     n, m = check_world(n_players, n_colors)
     k = checks.integer(k, "k", low=1, high=m**n)
     u = checks.integer(u, "u", low=0, high=m ** (n - 1))
@@ -61,19 +105,15 @@ def case_counts(n_players: int, n_colors: int, k: int, u: int) -> dict:
     if slack < 0:
         raise ValueError(f"u = {u} single lines need {(m - 1) * u} lost rounds, more than the "
                          f"{m**n - k} that k = {k} leaves")
-    positions = m ** (n - 1)
-    full = max(0, positions - u - slack)
-    empty = slack // m
-    one = min(full, math.comb(empty, m - 1) if m > 2 else empty * (n - 1))
-    free = (n - 1) * ((positions - full) // (m - 1))
-    return dict(n_players=n, n_colors=m, k=k, u=u, slack=slack, full=full,
-                nonfull=positions - full, empty=empty, one_direction=one,
-                needed=2 * full - one, free_lines=free, excluded=2 * full - one > free)
+    room = m ** (n - 1) - u
+    return [split_counts(n, m, k, u, p, e) for e in range(min(slack // m, room) + 1)
+            for p in range(min(slack - m * e, room - e) + 1)
+            if p <= slack - m * e <= (m - 2) * p]
 
 
 def case_excluded(n_players: int, n_colors: int, k: int, u: int) -> bool:
     """True when the counting rules out k won rounds with u serving lines in direction 1."""
-    return case_counts(n_players, n_colors, k, u)["excluded"]
+    return all(row["excluded"] for row in case_rows(n_players, n_colors, k, u))
 
 
 def excluded(n_players: int, n_colors: int, k: int) -> bool:
@@ -92,13 +132,14 @@ def certificate(n_players: int, n_colors: int) -> pd.DataFrame:
     """Every case of the smallest excluded k, with its counts: the proof of the upper bound."""
     n, m = check_world(n_players, n_colors)
     k = slack_upper_bound(n, m) + 1  # at most M**N, which no won set reaches
-    return pd.DataFrame([case_counts(n, m, k, u) for u in cases(n, m, k)], columns=CASE_COLUMNS)
+    return pd.DataFrame([row for u in cases(n, m, k) for row in case_rows(n, m, k, u)],
+                        columns=CASE_COLUMNS)
 
 
 def reduced_feasible(n_players: int, n_colors: int, k: int, u: int,
                      work: float = 60.0) -> bool | None:
-    """CP-SAT on positions and layers alone: u single positions, l lost rounds in all, each
-    full position's every layer served along a free line. False = proven impossible, None =
+    """CP-SAT on positions and layers alone: u single positions, l lost rounds in all, every
+    won round of a position that is not single served along another direction. False = proven impossible, None =
     undecided within `work` deterministic units."""
     n, m = check_world(n_players, n_colors)
     k = checks.integer(k, "k", low=1, high=m**n)
@@ -132,7 +173,8 @@ def reduced_feasible(n_players: int, n_colors: int, k: int, u: int,
                 if b != p[j]:
                     model.AddImplication(free, lost[p[:j] + (b,) + p[j + 1:], a])
             ways.append(free)
-        model.AddBoolOr(ways).OnlyEnforceIf(full[p])
+        # a won round off a single position is served along another direction
+        model.AddBoolOr(ways + [lost[p, a]] + [single[p, b] for b in range(m)])
     res = solve_limited(model, work, what=f"reduced hats model N = {n}, M = {m}, k = {k}, u = {u}")
     if res.infeasible:
         return False

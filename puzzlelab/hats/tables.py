@@ -33,7 +33,7 @@ from .optima import (
 )
 from .orbits import orbit_search, orbits, symmetry_classes, twisted_shift
 from .sets import achievable_mask, canonical_deal, minimal_dominating_sets
-from .slack import CASE_COLUMNS, case_counts
+from .slack import CASE_COLUMNS, split_counts
 from .slack import certificate as slack_certificate
 from .slices import refute
 from .source import (
@@ -205,13 +205,15 @@ def _verify_orbit_deals(table: pd.DataFrame) -> None:
 
 
 def _verify_slack_certificate(table: pd.DataFrame) -> None:
-    """Every stored case is the count's own and rules its case out (`slack.case_counts`)."""
+    """Every stored split is the count's own and rules its case out (`slack.split_counts`)."""
     table = checks.table(table, "the slack certificate", CASE_COLUMNS)
     for r in table.itertuples():
-        counts = case_counts(int(r.n_players), int(r.n_colors), int(r.k), int(r.u))
-        if not counts["excluded"] or any(counts[c] != getattr(r, c) for c in CASE_COLUMNS[4:]):
-            raise ValueError(f"the slack certificate's case N = {r.n_players}, M = "
-                             f"{r.n_colors}, k = {r.k}, u = {r.u} does not check")
+        row = split_counts(int(r.n_players), int(r.n_colors), int(r.k), int(r.u),
+                           int(r.partial), int(r.empty))
+        if not row["excluded"] or any(row[c] != getattr(r, c) for c in CASE_COLUMNS[4:]):
+            raise ValueError(f"the slack certificate's split N = {r.n_players}, M = "
+                             f"{r.n_colors}, k = {r.k}, u = {r.u}, P = {r.partial}, "
+                             f"E = {r.empty} does not check")
 
 
 # The tables of the notebook in data/: the parameters that make each, and how it is rebuilt.
