@@ -414,7 +414,7 @@ def test_every_committed_table_records_what_made_it():
                                                        "computation, not version 1"),
     (lambda: _edit_metadata("hats_optima", params={"max_n": 6, "cpsat_work_units": 20.0}),
      r"was made with another params \(max_n: 6 instead of 8\)"),
-    (lambda: _edit_csv("hats_optima", b"\n5,3,243,165,167,False,", b"\n5,3,243,165,165,True,"),
+    (lambda: _edit_csv("hats_optima", b"\n5,3,243,165,166,False,", b"\n5,3,243,165,165,True,"),
      r"fails its check: the row of N = 5, M = 3 is marked proven"),
 ])
 def test_a_stale_or_inconsistent_optima_table_is_recomputed_not_served(data_dir, monkeypatch,

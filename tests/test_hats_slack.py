@@ -57,11 +57,18 @@ def _measured(won: set, n: int, m: int) -> dict:
             if layer(q, d, a) in won:
                 assert any(not full & set(line(q, j)) and
                            all(layer(r, d, a) in lost for r in line(q, j)) for j in range(n - 1))
-    zero_full = [len({tuple(sorted([p] + line(p, j))) for p in others
-                      if not full & set([p] + line(p, j))}) for j in range(n - 1)]
+    zero_full_lines = [{tuple(sorted([p] + line(p, j))) for p in others
+                        if not full & set([p] + line(p, j))} for j in range(n - 1)]
+    zero_full = [len(lines) for lines in zero_full_lines]
+    services = []  # per line without a full position: the won rounds of partial positions it serves
+    for j, lines in enumerate(zero_full_lines):
+        for ln in lines:
+            services.append(sum(
+                layer(q, d, a) in won and all(layer(r, d, a) in lost for r in ln if r != q)
+                for q in ln if q in partial for a in range(m)))
     return dict(k=len(won), u=serving[d], full=len(full), partial=len(partial),
                 empty=sum(v == 0 for v in count.values()), free_lines=free_lines,
-                one_direction=one_direction, zero_full=zero_full,
+                one_direction=one_direction, zero_full=zero_full, services=services,
                 nonfull=len(others) - len(full))
 
 
@@ -86,7 +93,12 @@ def test_every_step_of_the_count_holds_on_real_won_sets(n, m):
         assert got["u"] in slack.cases(n, m, got["k"]) and row["full"] == got["full"]
         assert got["one_direction"] <= min(
             got["full"], math.comb(got["empty"], m - 1) if m > 2 else got["empty"] * (n - 1))
-        assert sum(got["zero_full"]) >= -(-got["partial"] // m)
+        if got["partial"]:
+            lost_there = row["slack"] - m * got["empty"]
+            most = slack.most_services(m, got["partial"], lost_there)
+            assert max(got["services"]) <= most
+            assert sum(got["services"]) >= m * got["partial"] - lost_there  # every won round
+        assert sum(got["zero_full"]) >= row["zero_full_lines"]
         assert all((m - 1) * f + m * z <= got["nonfull"]
                    for f, z in zip(got["free_lines"], got["zero_full"]))
         assert 2 * got["full"] - got["one_direction"] <= sum(got["free_lines"]) <= row["free_lines"]
@@ -109,6 +121,23 @@ def test_the_count_agrees_with_cp_sat_on_the_reduced_structure(n, m):
     assert slack.reduced_feasible(n, m, best["k"], best["u"], work=30) is not False
 
 
+def _services_by_hand(m: int, partial: int, lost: int) -> int:
+    """The most won rounds of partial positions one line without a full position serves, by
+    trying every way to give each of the partial positions 1..M-2 lost rounds summing to lost."""
+    best = 0
+    for losts in itertools.product(range(1, m - 1), repeat=partial):
+        if sum(losts) != lost:
+            continue
+        for t in range(1, min(m, partial) + 1):
+            for on_line in itertools.combinations(losts, t):
+                if t == 1:
+                    best = max(best, m - on_line[0])  # a lone partial: its own won rounds
+                else:  # a round of one is served only in a layer every other one has lost
+                    best = max(best, sum(min(m - r, min(on_line[:i] + on_line[i + 1:]))
+                                         for i, r in enumerate(on_line)))
+    return best
+
+
 @pytest.mark.parametrize("n, m", [(5, 3), (4, 4)])
 def test_the_certificate_of_an_open_world_rules_out_every_split_by_its_own_arithmetic(n, m):
     stored = read_table("hats_slack_certificate")
@@ -124,7 +153,8 @@ def test_the_certificate_of_an_open_world_rules_out_every_split_by_its_own_arith
     for r in cert.itertuples():  # written out again from the module docstring's statements
         f = m ** (n - 1) - r.u - r.partial - r.empty
         x = min(f, math.comb(r.empty, m - 1))
-        z = -(-r.partial // m)
+        z = 0 if not r.partial else -(-(m * r.partial - (r.slack - m * r.empty))
+                                      // _services_by_hand(m, r.partial, r.slack - m * r.empty))
         most = max((sum((m ** (n - 1) - f - m * spread.count(j)) // (m - 1) for j in range(n - 1))
                     for spread in itertools.combinations_with_replacement(range(n - 1), z)
                     if all(m ** (n - 1) - f - m * spread.count(j) >= 0 for j in range(n - 1))),

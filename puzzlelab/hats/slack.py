@@ -42,7 +42,8 @@ from .fullline import cap
 from .world import check_world
 
 __all__ = ["CASE_COLUMNS", "case_excluded", "case_rows", "cases", "certificate", "excluded",
-           "most_free_lines", "reduced_feasible", "slack_upper_bound", "split_counts"]
+           "most_free_lines", "most_services", "reduced_feasible", "slack_upper_bound",
+           "split_counts"]
 
 CASE_COLUMNS = ["n_players", "n_colors", "k", "u", "slack", "partial", "empty", "full",
                 "nonfull", "one_direction", "zero_full_lines", "needed", "free_lines", "excluded"]
@@ -70,6 +71,22 @@ def most_free_lines(n_players: int, n_colors: int, nonfull: int, zero_full: int)
     return best
 
 
+def most_services(n_colors: int, partial: int, lost: int) -> int:
+    """The most won rounds of partial positions one line without a full position can serve,
+    when `partial` partial positions hold `lost` lost rounds (at least 1 each)."""
+    m = checks.integer(n_colors, "n_colors", low=3, high=8)
+    partial = checks.integer(partial, "partial", low=1, high=8**7)
+    lost = checks.integer(lost, "lost", low=partial, high=(m - 2) * partial)
+    best = 0
+    for t in range(1, min(m, partial) + 1):
+        for on_line in itertools.combinations_with_replacement(range(1, m - 1), t):
+            rest, spare = partial - t, lost - sum(on_line)
+            if rest <= spare <= (m - 2) * rest:  # the other partial positions hold the rest
+                best = max(best, m - on_line[0] if t == 1 else sum(
+                    min(m - r, min(on_line[:i] + on_line[i + 1:])) for i, r in enumerate(on_line)))
+    return best
+
+
 def split_counts(n_players: int, n_colors: int, k: int, u: int, partial: int, empty: int) -> dict:
     """The counts of the module docstring for k won rounds, u serving lines in direction 1,
     and that many partial and empty positions."""
@@ -87,7 +104,9 @@ def split_counts(n_players: int, n_colors: int, k: int, u: int, partial: int, em
                          f"{slack} lost rounds off the {u} single positions")
     full = m ** (n - 1) - u - partial - empty
     one = min(full, math.comb(empty, m - 1) if m > 2 else empty * (n - 1))
-    zero_full = -(-partial // m)
+    lost_on_partials = slack - m * empty
+    zero_full = 0 if partial == 0 else -(-(m * partial - lost_on_partials)
+                                          // most_services(m, partial, lost_on_partials))
     free = most_free_lines(n, m, m ** (n - 1) - full, zero_full)
     return dict(n_players=n, n_colors=m, k=k, u=u, slack=slack, partial=partial, empty=empty,
                 full=full, nonfull=m ** (n - 1) - full, one_direction=one,
