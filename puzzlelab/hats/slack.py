@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
+from functools import lru_cache
 
 import pandas as pd
 from ortools.sat.python import cp_model
@@ -73,17 +75,32 @@ def most_free_lines(n_players: int, n_colors: int, nonfull: int, zero_full: int)
 
 def most_services(n_colors: int, partial: int, lost: int) -> int:
     """The most won rounds of partial positions one line without a full position can serve,
-    when `partial` partial positions hold `lost` lost rounds (at least 1 each)."""
+    when `partial` partial positions hold `lost` lost rounds (at least 1 each).
+
+    A lone partial position has its own M - r won rounds served at most. Of t >= 2 on a line,
+    position i is served only in layers it has won and all the others have lost: those sets are
+    disjoint (at most M in all) and each served layer is lost by t - 1 of them, so at most
+    floor((r_1 + ... + r_t) / (t - 1)), and i gets at most the fewest r_j of the others."""
     m = checks.integer(n_colors, "n_colors", low=3, high=8)
     partial = checks.integer(partial, "partial", low=1, high=8**7)
     lost = checks.integer(lost, "lost", low=partial, high=(m - 2) * partial)
+    return _most_services(m, partial, lost)
+
+
+@lru_cache(maxsize=4096)  # behind the checks above
+def _most_services(m: int, partial: int, lost: int) -> int:
     best = 0
     for t in range(1, min(m, partial) + 1):
         for on_line in itertools.combinations_with_replacement(range(1, m - 1), t):
             rest, spare = partial - t, lost - sum(on_line)
-            if rest <= spare <= (m - 2) * rest:  # the other partial positions hold the rest
-                best = max(best, m - on_line[0] if t == 1 else sum(
-                    min(m - r, min(on_line[:i] + on_line[i + 1:])) for i, r in enumerate(on_line)))
+            if not rest <= spare <= (m - 2) * rest:  # the others cannot hold the rest
+                continue
+            if t == 1:
+                best = max(best, m - on_line[0])
+            else:
+                each = sum(min(m - r, min(on_line[:i] + on_line[i + 1:]))
+                           for i, r in enumerate(on_line))
+                best = max(best, min(m, sum(on_line) // (t - 1), each))
     return best
 
 
@@ -117,6 +134,15 @@ def split_counts(n_players: int, n_colors: int, k: int, u: int, partial: int, em
 
 def case_rows(n_players: int, n_colors: int, k: int, u: int) -> list[dict]:
     """`split_counts` for every way the slack of the case can make partial and empty positions."""
+    return list(_rows(*_case(n_players, n_colors, k, u)))
+
+
+def case_excluded(n_players: int, n_colors: int, k: int, u: int) -> bool:
+    """True when the counting rules out k won rounds with u serving lines in direction 1."""
+    return all(row["excluded"] for row in _rows(*_case(n_players, n_colors, k, u)))
+
+
+def _case(n_players: int, n_colors: int, k: int, u: int) -> tuple[int, int, int, int, int]:
     n, m = check_world(n_players, n_colors)
     k = checks.integer(k, "k", low=1, high=m**n)
     u = checks.integer(u, "u", low=0, high=m ** (n - 1))
@@ -124,15 +150,15 @@ def case_rows(n_players: int, n_colors: int, k: int, u: int) -> list[dict]:
     if slack < 0:
         raise ValueError(f"u = {u} single lines need {(m - 1) * u} lost rounds, more than the "
                          f"{m**n - k} that k = {k} leaves")
+    return n, m, k, u, slack
+
+
+def _rows(n: int, m: int, k: int, u: int, slack: int) -> Iterator[dict]:
     room = m ** (n - 1) - u
-    return [split_counts(n, m, k, u, p, e) for e in range(min(slack // m, room) + 1)
-            for p in range(min(slack - m * e, room - e) + 1)
-            if p <= slack - m * e <= (m - 2) * p]
-
-
-def case_excluded(n_players: int, n_colors: int, k: int, u: int) -> bool:
-    """True when the counting rules out k won rounds with u serving lines in direction 1."""
-    return all(row["excluded"] for row in case_rows(n_players, n_colors, k, u))
+    for e in range(min(slack // m, room) + 1):
+        for p in range(min(slack - m * e, room - e) + 1):
+            if p <= slack - m * e <= (m - 2) * p:
+                yield split_counts(n, m, k, u, p, e)
 
 
 def excluded(n_players: int, n_colors: int, k: int) -> bool:
