@@ -179,5 +179,7 @@ def test_impossible_cases_and_worlds_are_refused_by_name():
         slack.reduced_feasible(3, 2, 5, -1)
     with pytest.raises(ValueError, match="n_colors"):
         slack.certificate(3, 1)
+    with pytest.raises(ValueError, match="the slack count is searched in worlds of at most 256"):
+        slack.slack_upper_bound(6, 3)  # 729 rounds
     # every world excludes its M**N rounds (no lost round, so no serving line): the bound exists
     assert all(slack.excluded(n, m, m**n) for n, m in WORLDS)

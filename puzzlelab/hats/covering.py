@@ -15,7 +15,7 @@ import math
 from .. import checks
 from ..bitsets import bits, from_bits, full
 from .fullline import full_line_upper_bound
-from .slack import slack_upper_bound
+from .slack import MAX_SLACK_ROUNDS, slack_upper_bound
 from .world import check_world, largest_players
 from .sets import check_mask
 
@@ -78,7 +78,8 @@ def upper_bound(n_players: int, n_colors: int = 2) -> tuple[int, str]:
     if m == 2 and n % 2 == 0:
         candidates.append((2**n - van_wee_lost_bound(n), "van Wee bound"))
     candidates.append((full_line_upper_bound(n, m), "full-line lemma bound"))
-    candidates.append((slack_upper_bound(n, m), "full-line lemma with slack"))
+    if m**n <= MAX_SLACK_ROUNDS:
+        candidates.append((slack_upper_bound(n, m), "full-line lemma with slack"))
     best = candidates[0]
     for value, name in candidates[1:]:  # a later bound counts only when strictly sharper
         if value < best[0]:

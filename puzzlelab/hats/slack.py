@@ -41,12 +41,13 @@ from ortools.sat.python import cp_model
 from .. import checks
 from ..solvers import solve_limited
 from .fullline import cap
-from .world import check_world
+from .world import check_world, check_world_within
 
-__all__ = ["CASE_COLUMNS", "case_excluded", "case_rows", "cases", "certificate", "excluded",
-           "most_free_lines", "most_services", "reduced_feasible", "slack_upper_bound",
+__all__ = ["CASE_COLUMNS", "MAX_SLACK_ROUNDS", "case_excluded", "case_rows", "cases", "certificate",
+           "excluded", "most_free_lines", "most_services", "reduced_feasible", "slack_upper_bound",
            "split_counts"]
 
+MAX_SLACK_ROUNDS = 256  # the open worlds' size; larger worlds take minutes to search
 CASE_COLUMNS = ["n_players", "n_colors", "k", "u", "slack", "partial", "empty", "full",
                 "nonfull", "one_direction", "zero_full_lines", "needed", "free_lines", "excluded"]
 
@@ -168,8 +169,14 @@ def excluded(n_players: int, n_colors: int, k: int) -> bool:
 
 
 def slack_upper_bound(n_players: int, n_colors: int) -> int:
-    """The largest k below the smallest excluded one: an upper bound on the won rounds."""
-    n, m = check_world(n_players, n_colors)
+    """The largest k below the smallest excluded one: an upper bound on the won rounds (worlds
+    of at most `MAX_SLACK_ROUNDS` rounds, where the search over k takes seconds)."""
+    n, m = check_world_within(n_players, n_colors, MAX_SLACK_ROUNDS, "the slack count is searched")
+    return _slack_upper_bound(n, m)
+
+
+@lru_cache(maxsize=64)  # behind the checks above
+def _slack_upper_bound(n: int, m: int) -> int:
     return next((k for k in range(1, m**n + 1) if excluded(n, m, k)), m**n + 1) - 1
 
 
