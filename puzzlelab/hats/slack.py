@@ -15,17 +15,19 @@ direction 1 has the most: ceil(k / N) <= u <= c, where u = u_1. For each such u:
   direction j, whose other M - 1 positions q all have (a, q) lost: that j-line is *free* for p
   and holds p as its only full position;
 - a partial position's won rounds are not served along direction 1 either, so each lies on a
-  j-line with no full position at all; at least Z = ceil(P / M) such lines are needed. In
-  direction j, z_j of them and the free lines share the M**(N-1) - F non-full positions, so
-  direction j has at most floor((M**(N-1) - F - M z_j) / (M - 1)) free lines;
+  j-line with no full position at all; one such line serves at most `most_services` of them,
+  so at least Z = ceil((M P - (s - M E)) / that) such lines are needed. In direction j, z_j of
+  them and the free lines share the M**(N-1) - F non-full positions, so direction j has at
+  most floor((M**(N-1) - F - M z_j) / (M - 1)) free lines;
 - one direction serves all M layers of p only when its other M - 1 positions are empty; at most
   X of the full positions are so served (X = C(E, M - 1) for M >= 3, E (N - 1) for M = 2), and
   every other one needs two free directions.
 
 So 2 F - X is at most the most free lines any spread of Z lines over the N - 1 directions
 leaves; where that fails for every u, P and E, no won set has k rounds, nor any larger
-(removing a won round keeps a set achievable): the optimum is at most k - 1. `reduced_feasible` decides each case again with CP-SAT on positions and layers
-alone, an independent check of the counting (not of the reduction to positions).
+(removing a won round keeps a set achievable): the optimum is at most k - 1.
+`reduced_feasible` decides each case again with CP-SAT on positions and layers alone, an
+independent check of the counting (not of the reduction to positions).
 """
 
 from __future__ import annotations
@@ -113,10 +115,7 @@ def split_counts(n_players: int, n_colors: int, k: int, u: int, partial: int, em
     u = checks.integer(u, "u", low=0, high=m ** (n - 1))
     partial = checks.integer(partial, "partial", low=0, high=m ** (n - 1))
     empty = checks.integer(empty, "empty", low=0, high=m ** (n - 1))
-    slack = m**n - k - (m - 1) * u
-    if slack < 0:
-        raise ValueError(f"u = {u} single lines need {(m - 1) * u} lost rounds, more than the "
-                         f"{m**n - k} that k = {k} leaves")
+    slack = _slack(n, m, k, u)
     if not partial <= slack - m * empty <= (m - 2) * partial or u + partial + empty > m ** (n - 1):
         raise ValueError(f"{partial} partial and {empty} empty positions cannot hold exactly the "
                          f"{slack} lost rounds off the {u} single positions")
@@ -135,27 +134,29 @@ def split_counts(n_players: int, n_colors: int, k: int, u: int, partial: int, em
 
 def case_rows(n_players: int, n_colors: int, k: int, u: int) -> list[dict]:
     """`split_counts` for every way the slack of the case can make partial and empty positions."""
-    return list(_rows(*_case(n_players, n_colors, k, u)))
+    return list(_rows(n_players, n_colors, k, u))
 
 
 def case_excluded(n_players: int, n_colors: int, k: int, u: int) -> bool:
     """True when the counting rules out k won rounds with u serving lines in direction 1."""
-    return all(row["excluded"] for row in _rows(*_case(n_players, n_colors, k, u)))
+    return all(row["excluded"] for row in _rows(n_players, n_colors, k, u))
 
 
-def _case(n_players: int, n_colors: int, k: int, u: int) -> tuple[int, int, int, int, int]:
-    n, m = check_world(n_players, n_colors)
-    k = checks.integer(k, "k", low=1, high=m**n)
-    u = checks.integer(u, "u", low=0, high=m ** (n - 1))
+def _slack(n: int, m: int, k: int, u: int) -> int:
+    """The lost rounds off the u single positions (a ValueError when there are too few)."""
     slack = m**n - k - (m - 1) * u
     if slack < 0:
         raise ValueError(f"u = {u} single lines need {(m - 1) * u} lost rounds, more than the "
                          f"{m**n - k} that k = {k} leaves")
-    return n, m, k, u, slack
+    return slack
 
 
-def _rows(n: int, m: int, k: int, u: int, slack: int) -> Iterator[dict]:
-    room = m ** (n - 1) - u
+def _rows(n_players: int, n_colors: int, k: int, u: int) -> Iterator[dict]:
+    """The splits of one case, one at a time (so that `case_excluded` stops at the first kept)."""
+    n, m = check_world(n_players, n_colors)
+    k = checks.integer(k, "k", low=1, high=m**n)
+    u = checks.integer(u, "u", low=0, high=m ** (n - 1))
+    slack, room = _slack(n, m, k, u), m ** (n - 1) - u
     for e in range(min(slack // m, room) + 1):
         for p in range(min(slack - m * e, room - e) + 1):
             if p <= slack - m * e <= (m - 2) * p:
@@ -191,8 +192,8 @@ def certificate(n_players: int, n_colors: int) -> pd.DataFrame:
 def reduced_feasible(n_players: int, n_colors: int, k: int, u: int,
                      work: float = 60.0) -> bool | None:
     """CP-SAT on positions and layers alone: u single positions, l lost rounds in all, every
-    won round of a position that is not single served along another direction. False = proven impossible, None =
-    undecided within `work` deterministic units."""
+    won round of a position that is not single served along another direction. False = proven
+    impossible, None = undecided within `work` deterministic units."""
     n, m = check_world(n_players, n_colors)
     k = checks.integer(k, "k", low=1, high=m**n)
     u = checks.integer(u, "u", low=0, high=m ** (n - 1))

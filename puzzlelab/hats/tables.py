@@ -44,10 +44,12 @@ from .world import check_world
 
 __all__ = [
     "CENSUS", "MAXIMAL_SETS", "OPEN_ATTEMPTS", "OPTIMA", "OPTIMAL_SETS", "ORBIT_DEALS",
-    "SLACK_CERTIFICATE", "SLACK_WORLDS", "SLICE_CERTIFICATE", "CENSUS_PLAYERS", "MAXIMAL_SET_PLAYERS", "OPTIMAL_SET_PLAYERS",
+    "SLACK_CERTIFICATE", "SLACK_WORLDS", "SLICE_CERTIFICATE", "CENSUS_PLAYERS",
+    "MAXIMAL_SET_PLAYERS", "OPTIMAL_SET_PLAYERS",
     "OPTIMA_MAX_N", "ORBIT_WORLDS", "SLICE_CASE", "maximal_census", "maximal_distribution",
     "open_attempts_table", "optimal_set_counts", "optimum_cases", "optimum_rows",
-    "optimum_table", "orbit_deals", "slack_certificate_table", "slice_certificate_table", "thesis_table",
+    "optimum_table", "orbit_deals", "slack_certificate_table", "slice_certificate_table",
+    "thesis_table",
     "verify_witnesses",
 ]  # `optima_run` writes a table: tested with real arguments (tests/test_hats_sweeps.py)
 

@@ -7,8 +7,8 @@ what it reached and what it cost (the verdict, the work units, the CPU seconds o
 
 1. **A witness hunt on orbits** (`orbits.orbit_model`, Kramer-Mesner) under every group of
    `orbits.witness_groups` and smaller ones down to products of 3-cycles (`attempt_groups`),
-   whose models stay below the literal limit, in rounds of doubling limits (`orbit_hunt`): the whole budget when the
-   case model would be too large, a quarter otherwise;
+   whose models stay below the literal limit, in rounds of doubling limits (`orbit_hunt`): the
+   whole budget when the case model would be too large, a quarter otherwise;
 2. **the symmetry cases** (`solver.decide`) with the rest as the limit per case, when the case
    model holds at most `solver.MAX_LITERALS` literals.
 
@@ -32,8 +32,8 @@ from .orbits import cycle, orbit_model, verified_witness, witness_groups
 from .solver import MAX_LITERALS, decide, rule2_literals
 
 __all__ = ["ATTEMPT_COLUMNS", "ATTEMPT_WORK", "HUNT_WORK", "attempt_groups", "attempt_row",
-           "check_attempts", "cycles_of", "hunt_row", "long_attempts", "model_allowance", "open_cells",
-           "orbit_hunt"]
+           "check_attempts", "cycles_of", "hunt_row", "long_attempts", "model_allowance",
+           "open_cells", "orbit_hunt"]
 
 ATTEMPT_WORK = 3_600.0  # CP-SAT work units per open size in a long attempt (40 per case in the grid)
 HUNT_WORK = 120.0       # CP-SAT work units per open size in the witness hunt alone

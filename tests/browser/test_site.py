@@ -322,6 +322,8 @@ def test_no_serious_accessibility_violation(browser_context, site: str, name: st
         page.add_script_tag(url=f"{site}{AXE}")
         found = page.evaluate(AXE_RUN)
         page.evaluate("() => document.querySelectorAll('details').forEach(d => d.open = true)")
+        # an unfolded fold fades in: measure contrast once its transitions have finished
+        page.wait_for_function("() => document.getAnimations().every(a => a.playState !== 'running')")
         found += page.evaluate(AXE_RUN)
         serious = sorted({f"{v['impact']} {v['id']} ({v['help']}): {v['nodes']} nodes, e.g. "
                           f"{v['targets']}" for v in found if v["impact"] in SERIOUS})
