@@ -122,6 +122,8 @@ def test_orbit_enumeration_stops_at_its_deadline():
     the first size (the slice step once overran its time limit here by the whole enumeration)."""
     with pytest.raises(WallClockStop, match="size 0 of 14"):
         slices.slice_orbits(2, 5, 14, deadline=time.monotonic())
+    with pytest.raises(ValueError, match="deadline must be a number or None"):
+        slices.slice_orbits(2, 5, 14, deadline=b"\x00")  # found by the seeded fuzz sample
 
 
 def test_optimum_bounds_without_proof_skips_the_slice_step(monkeypatch):

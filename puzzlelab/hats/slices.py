@@ -146,6 +146,7 @@ def slice_orbits(k: int, m: int, most: int, *, deadline: float | None = None
     """
     k, m, size = _small_world(k, m)
     most = checks.integer(most, "most", low=0, high=size)
+    deadline = checks.number(deadline, "deadline", allow_none=True)
     level = np.zeros(1, dtype=np.int64)
     out = [level]
     for s in range(most):

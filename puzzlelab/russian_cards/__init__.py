@@ -1,9 +1,9 @@
 """Generalized Russian Cards (a, b, c): verified announcements, the report's solver, grids.
 
 Source: group11_rc (the student report). Modules and roles: see the README's layout table
-(model ``model``; solvers ``search``, ``symmetry``, ``orbits``, ``constructions``, ``solver``,
-``smallest``, ``matrix``, ``kripke``, ``grid``; reference ``reference``; source ``source``;
-tables ``tables``; views ``notebook``).
+(model ``model``; solvers ``search``, ``symmetry``, ``orbits``, ``constructions``, ``counting``,
+``solver``, ``smallest``, ``matrix``, ``kripke``, ``grid``; reference ``reference``; source
+``source``; tables ``tables``; views ``notebook``).
 """
 
 from ..lazy import exports

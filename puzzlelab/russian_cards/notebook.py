@@ -18,6 +18,7 @@ from matplotlib.figure import Figure
 
 from .. import checks
 from ..cache import read_table
+from .counting import counting_proof
 from ..figures import finish
 from ..proofs import Proof
 from . import grid as rg
@@ -32,7 +33,7 @@ from .tables import ORBITS, grid_table, improved_by_descent, matrix_table
 
 __all__ = [
     "EXPLORE_N_MAX", "STATUS_COLOURS", "asymmetry", "bounds_cross", "cell_view", "cell_views",
-    "counting_bounds", "descent_changes", "explore_views", "matrix_changes", "open_sizes",
+    "counting_bounds", "counting_lemma_sizes", "descent_changes", "explore_views", "matrix_changes", "open_sizes",
     "orbit_changes", "plot_grids", "proof_family", "report_and_ours", "settled_by",
     "smallest_label", "smallest_summary", "yn_table",
 ]
@@ -67,6 +68,21 @@ def open_sizes(grid: pd.DataFrame) -> pd.DataFrame:
                          "n": still.n.to_numpy(),
                          "why": still.method.str.extract(r"open \((\w+)\)")[0].to_numpy()},
                         ).groupby(["n", "why"])["size"].agg(", ".join).unstack(fill_value="—")
+
+
+def counting_lemma_sizes(grid: pd.DataFrame) -> pd.DataFrame:
+    """The sizes of a grid that Lemma E (`counting`) rules out, beside how the grid settled
+    each: one row per size, its grid status and method, and Lemma E's reason."""
+    grid = _grid(grid)
+    rows = []
+    for r in grid[(grid.a >= grid.c + 2) & (grid.b >= grid.c + 1)].itertuples():
+        proof = counting_proof(r.a, r.b, r.c)
+        if proof:
+            rows.append({"size": f"({r.a},{r.b},{r.c})", "n": r.n, "grid": r.status,
+                         "grid_method": r.method.split(" needs ")[0].replace("<=", "≤"),
+                         "lemma_e": proof[0].removeprefix("lemma: counting at (c-1)-sets")
+                         .lstrip(", ") or "no spread of degrees survives"})
+    return pd.DataFrame(rows, columns=["size", "n", "grid", "grid_method", "lemma_e"])
 
 
 def open_size_runs(hunt: pd.DataFrame | None, attempts: pd.DataFrame | None) -> pd.DataFrame:
