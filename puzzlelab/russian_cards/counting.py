@@ -10,8 +10,8 @@ are *residuals* of b cards covering the a + b cards left, any two sharing at mos
 1. sum r_z = (b + 1) d, and sum C(r_z, 2) counts the cards shared by pairs of blocks, so the
    *deficit* lam C(d, 2) - sum C(r_z, 2) = sum over pairs of (lam - shared) is >= 0.
 2. r residuals of b cards cover a + b cards with e = r b - (a + b) cards to spare; pairwise
-   they share at most the most a spread of those e extra memberships gives, so at least
-   `fewest_loose`(r) pairs share fewer than lam - 1 cards (their blocks fewer than lam).
+   they share at most the most a spread of those e extra memberships gives, so some pairs
+   share fewer than lam - 1 cards (their blocks fewer than lam): `fewest_loose` of them.
 3. Such a *loose* pair of blocks sharing q < lam cards adds lam - q to the deficit and is seen
    from q <= (lam - 1)(lam - q) cards z: sum over z of the loose pairs seen is at most
    (lam - 1) times the deficit.
