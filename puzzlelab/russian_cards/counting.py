@@ -63,7 +63,8 @@ def degree_spreads(a: int, b: int, c: int) -> pd.DataFrame | None:
     spreads = _spreads(a, b, c)
     if spreads is None:
         return None
-    return pd.DataFrame(spreads, columns=SPREAD_COLUMNS)
+    return pd.DataFrame([(d, _text(spread), deficit, seen, kept)
+                         for d, spread, deficit, seen, kept in spreads], columns=SPREAD_COLUMNS)
 
 
 def counting_proof(a: int, b: int, c: int) -> tuple[str, str] | None:
@@ -77,9 +78,9 @@ def counting_proof(a: int, b: int, c: int) -> tuple[str, str] | None:
         return ("lemma: counting at (c-1)-sets",
                 f"Lemma E: none of the {len(spreads)} spreads of degrees at a {c - 1}-set "
                 f"survives the deficit count")
-    degrees = {_constant(row[1]) for row in kept}
-    if None in degrees:
-        return None
+    if any(len(spread) > 1 for _, spread, *_ in kept):
+        return None  # a spread with two degrees or more: no design follows
+    degrees = {spread[0][0] for _, spread, *_ in kept}
     n = a + b + c
     for rho in sorted(degrees):
         if _design_divisible(n, b + c, c, rho):
@@ -113,8 +114,7 @@ def _spreads(a: int, b: int, c: int) -> list[tuple] | None:
                 return None
             deficit = lam * comb(d, 2) - sum(k * comb(r, 2) for r, k in spread)
             seen = sum(k * fewest_loose(a, b, c, r) for r, k in spread)
-            text = " ".join(f"{r}^{k}" if k > 1 else str(r) for r, k in spread)
-            rows.append((d, text, deficit, seen, seen <= (lam - 1) * deficit))
+            rows.append((d, spread, deficit, seen, seen <= (lam - 1) * deficit))
     return rows
 
 
@@ -140,9 +140,9 @@ def _degree_multisets(points: int, total: int, least: int, most: int,
     yield from grow(least, points, total, pair_cap, ())
 
 
-def _constant(spread: str) -> int | None:
-    parts = spread.split()
-    return int(parts[0].split("^")[0]) if len(parts) == 1 else None
+def _text(spread: tuple[tuple[int, int], ...]) -> str:
+    """A spread as degree^count words: '3^13 4 5' is 13 cards of degree 3, one of 4, one of 5."""
+    return " ".join(f"{r}^{k}" if k > 1 else str(r) for r, k in spread)
 
 
 def _design_divisible(n: int, k: int, t: int, lam: int) -> bool:
