@@ -18,10 +18,10 @@ from matplotlib.figure import Figure
 
 from .. import checks
 from ..cache import read_table
-from .counting import counting_proof
 from ..figures import finish
 from ..proofs import Proof
 from . import grid as rg
+from .counting import counting_proof
 from .grid import short
 from .model import (
     check_hand, counting_lower_bound, covering_counts, hand_sizes, holding_bound,
@@ -33,9 +33,9 @@ from .tables import ORBITS, grid_table, improved_by_descent, matrix_table
 
 __all__ = [
     "EXPLORE_N_MAX", "STATUS_COLOURS", "asymmetry", "bounds_cross", "cell_view", "cell_views",
-    "counting_bounds", "counting_lemma_sizes", "descent_changes", "explore_views", "matrix_changes", "open_sizes",
-    "orbit_changes", "plot_grids", "proof_family", "report_and_ours", "settled_by",
-    "smallest_label", "smallest_summary", "yn_table",
+    "counting_bounds", "counting_lemma_sizes", "descent_changes", "explore_views",
+    "matrix_changes", "open_sizes", "orbit_changes", "plot_grids", "proof_family",
+    "report_and_ours", "settled_by", "smallest_label", "smallest_summary", "yn_table",
 ]
 
 EXPLORE_N_MAX = 12  # outside the grid the explorer decides decks of at most 12 cards
