@@ -414,8 +414,8 @@ def test_every_committed_table_records_what_made_it():
                                                        "computation, not version 1"),
     (lambda: _edit_metadata("hats_optima", params={"max_n": 6, "cpsat_work_units": 20.0}),
      r"was made with another params \(max_n: 6 instead of 8\)"),
-    (lambda: _edit_csv("hats_optima", b"\n4,4,256,136,137,False,", b"\n4,4,256,136,136,True,"),
-     r"fails its check: the row of N = 4, M = 4 is marked proven"),
+    (lambda: _edit_csv("hats_optima", b"\n4,4,256,136,136,True,", b"\n4,4,256,136,136,False,"),
+     r"fails its check: the row of N = 4, M = 4 is marked open"),
 ])
 def test_a_stale_or_inconsistent_optima_table_is_recomputed_not_served(data_dir, monkeypatch,
                                                                        stale, why):

@@ -66,6 +66,9 @@ def _measured(won: set, n: int, m: int) -> dict:
             services.append(sum(
                 layer(q, d, a) in won and all(layer(r, d, a) in lost for r in ln if r != q)
                 for q in ln if q in partial for a in range(m)))
+            if services[-1] == m:  # all M layers: its partial positions' won rounds part them
+                on = [q for q in ln if q in partial]
+                assert len(on) >= 2 and sum(count[q] for q in on) == m
     return dict(k=len(won), u=serving[d], full=len(full), partial=len(partial),
                 empty=sum(v == 0 for v in count.values()), free_lines=free_lines,
                 one_direction=one_direction, zero_full=zero_full, services=services,
@@ -158,14 +161,41 @@ def test_the_certificate_of_an_open_world_rules_out_every_split_by_its_own_arith
     for r in cert.itertuples():  # written out again from the module docstring's statements
         f = m ** (n - 1) - r.u - r.partial - r.empty
         x = min(f, math.comb(r.empty, m - 1))
-        z = 0 if not r.partial else -(-(m * r.partial - (r.slack - m * r.empty))
-                                      // _services_by_hand(m, r.partial, r.slack - m * r.empty))
-        most = max((sum((m ** (n - 1) - f - m * spread.count(j)) // (m - 1) for j in range(n - 1))
-                    for spread in itertools.combinations_with_replacement(range(n - 1), z)
-                    if all(m ** (n - 1) - f - m * spread.count(j) >= 0 for j in range(n - 1))),
-                   default=-1)
-        assert 2 * f - x > most
+        z = _zero_full_by_hand(m, r.partial, r.slack - m * r.empty)
+        most = _most_free_by_hand(n, m, f, z)
+        if 2 * f - x > most:
+            assert r.rigid_structures == -1
+            continue
+        # the one split the count leaves: rigid (every count an equality), searched in full
+        assert (n, m, x, most) == (4, 4, 0, 2 * f) and r.slack - m * r.empty == r.partial == z
+        assert _most_free_by_hand(n, m, f, z + 1) < 2 * f and r.rigid_structures == 0
     assert cert.excluded.all()
+
+
+def _zero_full_by_hand(m: int, partial: int, lost: int) -> int:
+    """The fewest lines without a full position: each gives at most the most one line serves,
+    and only lines given all M layers give more than M - 1, at most (lost - partial) // 2."""
+    if not partial:
+        return 0
+    won, most = m * partial - lost, _services_by_hand(m, partial, lost)
+    if most < m:
+        return -(-won // most)
+    return min(q + -(-(won - m * q) // (m - 1))
+               for q in range(min((lost - partial) // 2, won // m) + 1))
+
+
+def _most_free_by_hand(n: int, m: int, full: int, zero_full: int) -> int:
+    """The most lines holding one full position, over every spread of the zero-full lines: a
+    direction's M**(N-2) lines are one-full, zero-full, or hold 2..M full positions each."""
+    def direction(z: int) -> int:
+        return max((f for f in range(full + 1)
+                    for shared in range(m ** (n - 2) + 1)
+                    if f + z + shared <= m ** (n - 2)
+                    and 2 * shared <= full - f <= m * shared), default=-10**6)
+
+    return max((sum(direction(spread.count(j)) for j in range(n - 1))
+                for spread in itertools.combinations_with_replacement(range(n - 1), zero_full)),
+               default=-1)
 
 
 def test_impossible_cases_and_worlds_are_refused_by_name():

@@ -1,8 +1,8 @@
 """The Leprechaun hat problem (janssen2017): which deals of guesses win the most rounds.
 
 Modules and roles: see the README's layout table (model `world`, `model`; solvers `brute`,
-`census`, `chains`, `covering`, `fullline`, `open_cases`, `optima`, `orbits`, `sets`, `slices`;
-reference `reference`; source `source`; tables `tables`; views `notebook`).
+`census`, `chains`, `covering`, `fullline`, `open_cases`, `optima`, `orbits`, `rigid`, `sets`,
+`slack`, `slices`; reference `reference`; source `source`; tables `tables`; views `notebook`).
 """
 
 from ..lazy import exports

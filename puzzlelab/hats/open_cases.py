@@ -1,11 +1,12 @@
 """Long attempts on the worlds whose optimum is still open: where each stands.
 
-`optima.optimum_bounds` gives CP-SAT 20 deterministic work units per world; two worlds stay
-open (data/hats_optima.csv: N = 4, M = 4 and N = 5, M = 3). A long attempt runs CP-SAT on the
-whole model (`optima.cpsat_model`, its won rounds capped at the table's upper bound) from the
-committed best deal, on one worker, under a much
-larger deterministic limit (`ATTEMPT_WORK` units), and records the bounds it leaves, the work
-units and the CPU seconds it took. Each world is one resumable chunk of a long-run sweep
+`optima.optimum_bounds` gives CP-SAT 20 deterministic work units per world. A long attempt runs
+CP-SAT on the whole model (`optima.cpsat_model`, its won rounds capped at the table's upper
+bound) from the committed best deal, on one worker, under a much larger deterministic limit
+(`ATTEMPT_WORK` units), and records the bounds it leaves, the work units and the CPU seconds it
+took. The committed optima table leaves no world open (`slack` and `rigid` closed the last,
+N = 4, M = 4); data/hats_open_attempts.csv keeps the attempt made on it at 136..137, which
+stopped at its limit. Each world is one resumable chunk of a long-run sweep
 (`sweeps.sweep_table`). A larger won set is kept only when the plain check
 (`sets.achievable_mask`) accepts it.
 """
@@ -78,6 +79,9 @@ def long_attempts(optima: pd.DataFrame, work: float = ATTEMPT_WORK, *, name: str
     """A long attempt on every open world of `optima`, one resumable chunk each."""
     work = checks.number(work, "work", low=0.01, high=100_000)
     todo = [(*world, work) for world in open_worlds(optima)]
+    if not todo:
+        raise ValueError("the optima table leaves no world open: there is nothing to attempt, "
+                         "and the attempts already recorded stay as they are")
     table = sweeps.sweep_table(name, attempt_row, todo, executor=executor, workers=workers,
                                desc="open hat worlds")
     return table.reindex(columns=ATTEMPT_COLUMNS)

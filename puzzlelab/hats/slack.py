@@ -16,16 +16,19 @@ direction 1 has the most: ceil(k / N) <= u <= c, where u = u_1. For each such u:
   and holds p as its only full position;
 - a partial position's won rounds are not served along direction 1 either, so each lies on a
   j-line with no full position at all; one such line serves at most `most_services` of them,
-  so at least Z = ceil((M P - (s - M E)) / that) such lines are needed. In direction j, z_j of
-  them and the free lines share the M**(N-1) - F non-full positions, so direction j has at
-  most floor((M**(N-1) - F - M z_j) / (M - 1)) free lines;
+  and only a line given all M layers (its partial positions' won rounds part them) more than
+  M - 1, so at least Z such lines are needed (`fewest_zero_full_lines`);
+- direction j's M**(N-2) lines part the positions: its free lines (one full position each),
+  its z_j lines without one, and lines holding 2 to M full positions each, which bounds its
+  free lines (`most_free_lines`);
 - one direction serves all M layers of p only when its other M - 1 positions are empty; at most
   X of the full positions are so served (X = C(E, M - 1) for M >= 3, E (N - 1) for M = 2), and
   every other one needs two free directions.
 
 So 2 F - X is at most the most free lines any spread of Z lines over the N - 1 directions
 leaves; where that fails for every u, P and E, no won set has k rounds, nor any larger
-(removing a won round keeps a set achievable): the optimum is at most k - 1.
+(removing a won round keeps a set achievable): the optimum is at most k - 1. A split where it
+holds with equality everywhere is rigid (`rigid_split`) and searched exactly by `rigid`.
 `reduced_feasible` decides each case again with CP-SAT on positions and layers alone, an
 independent check of the counting (not of the reduction to positions).
 """
@@ -43,15 +46,17 @@ from ortools.sat.python import cp_model
 from .. import checks
 from ..solvers import solve_limited
 from .fullline import cap
+from .rigid import MAX_COLORS, rigid_structures
 from .world import check_world, check_world_within
 
 __all__ = ["CASE_COLUMNS", "MAX_SLACK_ROUNDS", "case_excluded", "case_rows", "cases", "certificate",
-           "excluded", "most_free_lines", "most_services", "reduced_feasible", "slack_upper_bound",
-           "split_counts"]
+           "excluded", "fewest_zero_full_lines", "most_free_lines", "most_services",
+           "reduced_feasible", "rigid_split", "slack_upper_bound", "split_counts"]
 
 MAX_SLACK_ROUNDS = 256  # the open worlds' size; larger worlds take minutes to search
 CASE_COLUMNS = ["n_players", "n_colors", "k", "u", "slack", "partial", "empty", "full",
-                "nonfull", "one_direction", "zero_full_lines", "needed", "free_lines", "excluded"]
+                "nonfull", "one_direction", "zero_full_lines", "needed", "free_lines",
+                "rigid_structures", "excluded"]
 
 
 def cases(n_players: int, n_colors: int, k: int) -> range:
@@ -64,16 +69,35 @@ def cases(n_players: int, n_colors: int, k: int) -> range:
 def most_free_lines(n_players: int, n_colors: int, nonfull: int, zero_full: int) -> int | None:
     """The most free lines N - 1 directions can hold with `nonfull` non-full positions and
     `zero_full` lines without a full position among them (None when those do not fit)."""
-    n, m = check_world(n_players, n_colors)
+    n, m = check_world_within(n_players, n_colors, MAX_SLACK_ROUNDS, "free lines are counted")
     nonfull = checks.integer(nonfull, "nonfull", low=0, high=m ** (n - 1))
     zero_full = checks.integer(zero_full, "zero_full", low=0, high=n * m ** (n - 1))
-    best = None
-    for spread in itertools.combinations_with_replacement(range(n - 1), zero_full):
-        left = [nonfull - m * spread.count(j) for j in range(n - 1)]
-        if min(left) >= 0:
-            total = sum(x // (m - 1) for x in left)
-            best = total if best is None else max(best, total)
-    return best
+    full, per_direction = m ** (n - 1) - nonfull, m ** (n - 2)
+    most = [_most_free_in_direction(n, m, full, z) for z in range(per_direction + 1)]
+    best = {0: 0}  # lines without a full position spread so far -> most free lines
+    for _ in range(n - 1):  # the directions alike: the best spread, direction by direction
+        spread: dict[int, int] = {}
+        for placed, free in best.items():
+            for z, f in enumerate(most[: zero_full - placed + 1]):
+                if f is not None:
+                    spread[placed + z] = max(spread.get(placed + z, 0), free + f)
+        best = spread
+    return best.get(zero_full)
+
+
+def _most_free_in_direction(n: int, m: int, full: int, zero_full: int) -> int | None:
+    """The most lines with exactly one full position a direction holds beside `zero_full`
+    lines without one: its M**(N-2) lines part the positions, each full position lies on one
+    of them, and the full positions not alone on a line share lines of 2 to M."""
+    def shared_lines(rest: int) -> int | None:
+        lines = -(-rest // m)
+        return lines if 2 * lines <= rest or rest == 0 else None
+
+    for free in range(full, -1, -1):
+        rest = shared_lines(full - free)
+        if rest is not None and free + zero_full + rest <= m ** (n - 2):
+            return free
+    return None
 
 
 def most_services(n_colors: int, partial: int, lost: int) -> int:
@@ -107,6 +131,26 @@ def _most_services(m: int, partial: int, lost: int) -> int:
     return best
 
 
+def fewest_zero_full_lines(n_colors: int, partial: int, lost: int) -> int:
+    """The fewest lines without a full position that serve every won round of `partial`
+    partial positions holding `lost` lost rounds.
+
+    Give each such round one serving line. A line given all M layers serves each to one of its
+    partial positions, which has lost the others: their won rounds part the M layers, so all
+    of them are given to that line, and two such lines share no partial position. Each of those
+    t >= 2 positions has won at most M - 2 rounds (lost at least 2), and at most lost - partial
+    positions have, so at most (lost - partial) // 2 lines are given M; every other line is
+    given at most M - 1, and at most `most_services`."""
+    m = checks.integer(n_colors, "n_colors", low=3, high=8)
+    partial = checks.integer(partial, "partial", low=1, high=8**7)
+    lost = checks.integer(lost, "lost", low=partial, high=(m - 2) * partial)
+    won, most = m * partial - lost, most_services(m, partial, lost)
+    if most < m:
+        return -(-won // most)
+    full_lines = min((lost - partial) // 2, won // m)
+    return min(q + -(-(won - m * q) // (m - 1)) for q in range(full_lines + 1))
+
+
 def split_counts(n_players: int, n_colors: int, k: int, u: int, partial: int, empty: int) -> dict:
     """The counts of the module docstring for k won rounds, u serving lines in direction 1,
     and that many partial and empty positions."""
@@ -122,14 +166,42 @@ def split_counts(n_players: int, n_colors: int, k: int, u: int, partial: int, em
     full = m ** (n - 1) - u - partial - empty
     one = min(full, math.comb(empty, m - 1) if m > 2 else empty * (n - 1))
     lost_on_partials = slack - m * empty
-    zero_full = 0 if partial == 0 else -(-(m * partial - lost_on_partials)
-                                          // most_services(m, partial, lost_on_partials))
+    zero_full = fewest_zero_full_lines(m, partial, lost_on_partials) if partial else 0
     free = most_free_lines(n, m, m ** (n - 1) - full, zero_full)
+    counted_out = free is None or 2 * full - one > free
+    rigid = not counted_out and rigid_split(n, m, full, partial, lost_on_partials, zero_full,
+                                            one, free)
+    found = len(rigid_structures(m, full, partial, zero_full)) if rigid else -1
     return dict(n_players=n, n_colors=m, k=k, u=u, slack=slack, partial=partial, empty=empty,
                 full=full, nonfull=m ** (n - 1) - full, one_direction=one,
                 zero_full_lines=zero_full, needed=2 * full - one,
-                free_lines=-1 if free is None else free,
-                excluded=free is None or 2 * full - one > free)
+                free_lines=-1 if free is None else free, rigid_structures=found,
+                excluded=counted_out or found == 0)
+
+
+def rigid_split(n_players: int, n_colors: int, full: int, partial: int, lost: int,
+                zero_full: int, one_direction: int, free_lines: int) -> bool:
+    """True when a split's counts hold with equality, so that `rigid` can search it: four
+    players, 4 <= M <= `rigid.MAX_COLORS`, no full position served along one direction, the
+    free lines exactly the 2 F needed, the partial positions (`lost` lost rounds) each lost
+    once, Z = P lines given M - 1 rounds each, and one more such line too many.
+
+    Then each full position has exactly two free lines; no line holds two partial positions
+    (two lost once each are given at most 2 < M - 1 there), so each of the Z lines holds one,
+    which lies on no other; and there are exactly Z lines without a full position."""
+    n, m = check_world(n_players, n_colors)
+    top = n * m ** (n - 1)
+    full, partial, lost, zero_full, one_direction, free_lines = (
+        checks.integer(v, name, low=0, high=top) for v, name in (
+            (full, "full"), (partial, "partial"), (lost, "lost"), (zero_full, "zero_full"),
+            (one_direction, "one_direction"), (free_lines, "free_lines")))
+    if n != 4 or not 4 <= m <= MAX_COLORS or one_direction or free_lines != 2 * full \
+            or lost != partial:
+        return False
+    if zero_full != partial or full + partial > m ** (n - 1):
+        return False
+    more = most_free_lines(n, m, m ** (n - 1) - full, zero_full + 1)
+    return more is None or more < 2 * full
 
 
 def case_rows(n_players: int, n_colors: int, k: int, u: int) -> list[dict]:
