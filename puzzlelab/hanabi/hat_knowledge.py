@@ -51,7 +51,9 @@ def discarded_cards(discards: Sequence[int]) -> list[int]:
 
 
 def checked_cards(values: object, name: str) -> tuple[int, ...]:
-    """A sequence of cards (integers 0-24), checked."""
+    """A sequence of cards (integers 0-24), checked; `name` names it in the error."""
+    if not isinstance(name, str):
+        raise checks.ArgumentTypeError(f"name must be a string naming the cards, got {name!r}")
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
         raise checks.ArgumentTypeError(f"{name} must be a sequence of cards, got {values!r}")
     return checks.integers(values, name, low=0, high=CARDS - 1)

@@ -31,7 +31,7 @@ from math import comb
 import pandas as pd
 
 from .. import checks
-from .model import covering_counts, hand_sizes
+from .model import covering_counts, design_divisible, hand_sizes
 
 __all__ = ["MAX_SPREADS", "SPREAD_COLUMNS", "counting_proof", "degree_spreads", "fewest_loose"]
 
@@ -83,7 +83,7 @@ def counting_proof(a: int, b: int, c: int) -> tuple[str, str] | None:
     degrees = {spread[0][0] for _, spread, *_ in kept}
     n = a + b + c
     for rho in sorted(degrees):
-        if _design_divisible(n, b + c, c, rho):
+        if design_divisible(c, b + c, n, rho):
             return None
     rho = ", ".join(str(x) for x in sorted(degrees))
     return ("lemma: counting at (c-1)-sets, design divisibility fails",
@@ -144,7 +144,3 @@ def _text(spread: tuple[tuple[int, int], ...]) -> str:
     """A spread as degree^count words: '3^13 4 5' is 13 cards of degree 3, one of 4, one of 5."""
     return " ".join(f"{r}^{k}" if k > 1 else str(r) for r, k in spread)
 
-
-def _design_divisible(n: int, k: int, t: int, lam: int) -> bool:
-    """The divisibility conditions of a t-(n, k, lam) design: lam C(n-i, t-i) / C(k-i, t-i)."""
-    return all(lam * comb(n - i, t - i) % comb(k - i, t - i) == 0 for i in range(t))

@@ -33,7 +33,8 @@ from ..bitsets import bits, from_bits, full
 
 __all__ = [
     "Announcement", "Hand", "MAX_FORMULA_CARDS", "MAX_HANDS", "all_hands", "check_announcement",
-    "check_hand", "check_sizes", "counting_lower_bound", "covering_counts", "hand_sizes",
+    "check_hand", "check_sizes", "counting_lower_bound", "covering_counts", "design_divisible",
+    "hand_sizes",
     "holding_bound", "holding_counts", "is_informative", "is_safe", "is_solution",
     "packing_upper_bound", "parse_hand", "views",
 ]
@@ -559,3 +560,13 @@ def counting_lower_bound(a: int, b: int, c: int) -> int:
     C(n - a, c) c-sets, each c-set is avoided by m >= max(2, ceil((n - c) / a)) hands).
     """
     return max(covering_counts(a, b, c)[0], holding_bound(a, b, c))
+
+
+def design_divisible(t: int, k: int, v: int, lam: int = 1) -> bool:
+    """The divisibility conditions of a t-(v, k, lam) design (lam = 1: a Steiner system
+    S(t, k, v)): lam C(v - i, t - i) / C(k - i, t - i) whole for i < t (Lemmas C and E)."""
+    t = checks.integer(t, "t", low=1, high=10_000)
+    k = checks.integer(k, "k", low=t, high=10_000)
+    v = checks.integer(v, "v", low=k, high=10_000)
+    lam = checks.integer(lam, "lam", low=1, high=10**9)
+    return all(lam * comb(v - i, t - i) % comb(k - i, t - i) == 0 for i in range(t))

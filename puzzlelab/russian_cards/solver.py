@@ -38,7 +38,8 @@ from ..proofs import Proof
 from ..solvers import Deadline, solve_limited, work_used
 from .constructions import first_construction, relabel
 from .model import (
-    Announcement, cards, check_hand, hand_sizes, hands_within_budget, is_solution,
+    Announcement, cards, check_hand, design_divisible, hand_sizes, hands_within_budget,
+    is_solution,
 )
 from .orbits import group_search, witness_groups
 from .search import MAX_CHECKS, MAX_NODES, enumerate_masks, random_greedy, report_dfs
@@ -112,7 +113,7 @@ class Verdict:
 
 def steiner_divisible(t: int, k: int, v: int) -> bool:
     """The necessary divisibility conditions for a Steiner system S(t, k, v)."""
-    return all(comb(v - i, t - i) % comb(k - i, t - i) == 0 for i in range(t))
+    return design_divisible(t, k, v)
 
 
 def lemma_proof(a: int, b: int, c: int) -> tuple[str, str] | None:
