@@ -1,5 +1,5 @@
 """The rigid-split search (`puzzlelab.hats.rigid`), checked against its definition: full sets
-found by brute force over every small set of positions, the open world's sets rebuilt from
+found by brute force over every small set of positions, N = 4, M = 4's sets rebuilt from
 whole lines with numpy, and the placing of partial positions decided again by CP-SAT."""
 
 from __future__ import annotations

@@ -1126,6 +1126,9 @@ def main(argv: list[str] | None = None) -> int:
 
         assert paths.DATA == scratch / "data", "puzzlelab was imported before its scratch root"
         targets = public_targets(args.name)
+        if not targets:
+            print(f"no public name contains {args.name!r}: nothing to call", file=sys.stderr)
+            return 2
         if args.list:
             print("\n".join(t.label for t in targets))
             return 0

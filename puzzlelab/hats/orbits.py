@@ -1,4 +1,4 @@
-"""Won sets made of orbits of a symmetry of the hat game: good deals for the open worlds (ours).
+"""Won sets made of orbits of a symmetry of the hat game: best deals of the largest worlds (ours).
 
 Renaming the players and, separately for each player, the colours maps deals to deals and won
 sets to won sets (the game's symmetry group, the wreath product S_M wr S_N). If a won set is a

@@ -26,7 +26,7 @@ __all__ = ["MAX_COLORS", "MAX_TRIES", "cube_lines", "full_sets", "partials_fit",
            "rigid_structures"]
 
 MAX_COLORS = 4  # four-player worlds the slack count searches (at most 256 rounds)
-MAX_TRIES = 2_000_000  # groups tried; the open world's rigid split tries 167,052
+MAX_TRIES = 2_000_000  # groups tried; N = 4, M = 4's rigid split tries 167,052
 
 Position = tuple[int, int, int]
 

@@ -1,4 +1,4 @@
-"""The full-line lemma with slack: sharper upper bounds for the open worlds (ours).
+"""The full-line lemma with slack: sharper upper bounds for the larger worlds (ours).
 
 The full-line lemma (`fullline`) needs a direction forced to its cap with no slack. Here the
 same counting is carried through every case. Let W be an achievable won set of k rounds, L its
@@ -53,7 +53,7 @@ __all__ = ["CASE_COLUMNS", "MAX_SLACK_ROUNDS", "case_excluded", "case_rows", "ca
            "excluded", "fewest_zero_full_lines", "most_free_lines", "most_services",
            "reduced_feasible", "rigid_split", "slack_upper_bound", "split_counts"]
 
-MAX_SLACK_ROUNDS = 256  # the open worlds' size; larger worlds take minutes to search
+MAX_SLACK_ROUNDS = 256  # N = 4, M = 4's size; larger worlds take minutes to search
 CASE_COLUMNS = ["n_players", "n_colors", "k", "u", "slack", "partial", "empty", "full",
                 "nonfull", "one_direction", "zero_full_lines", "needed", "free_lines",
                 "rigid_structures", "excluded"]

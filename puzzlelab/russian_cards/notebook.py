@@ -6,6 +6,8 @@ Source: group11_rc §4-5 and the appendix. The tables these views show are read 
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
@@ -34,7 +36,7 @@ from .tables import ORBITS, grid_table, improved_by_descent, matrix_table
 __all__ = [
     "EXPLORE_N_MAX", "STATUS_COLOURS", "asymmetry", "bounds_cross", "cell_view", "cell_views",
     "counting_bounds", "counting_lemma_sizes", "descent_changes", "explore_views",
-    "matrix_changes", "open_sizes", "orbit_changes", "plot_grids", "proof_family",
+    "matrix_changes", "open_size_runs", "open_sizes", "orbit_changes", "plot_grids", "proof_family",
     "report_and_ours", "settled_by", "smallest_label", "smallest_summary", "yn_table",
 ]
 
@@ -87,7 +89,8 @@ def counting_lemma_sizes(grid: pd.DataFrame) -> pd.DataFrame:
 
 def open_size_runs(hunt: pd.DataFrame | None, attempts: pd.DataFrame | None) -> pd.DataFrame:
     """Where each open size of the wide grid stands after the longer runs (`open_cases`): the
-    hour-long attempt's row where it has one, else the witness hunt's; one row per size."""
+    hour-long attempt's row where it has one, else the witness hunt's; one row per size, with
+    the CPU minutes each took on the machine that ran it."""
     rows = {}
     for run, table in (("witness hunt", hunt), ("long attempt", attempts)):
         if table is not None:
@@ -96,11 +99,30 @@ def open_size_runs(hunt: pd.DataFrame | None, attempts: pd.DataFrame | None) -> 
             hands = len(r.witness.split("|")) if isinstance(r.witness, str) and r.witness else None
             rows[(r.a, r.b, r.c)] = {"size": f"({r.a},{r.b},{r.c})", "n": r.n, "status": r.status,
                                      "run": run, "work units": r.work_units,
-                                     "hands": hands, "how": r.method if r.status == "unsolvable"
-                                     else _first_clause(r.detail)}
-    table = pd.DataFrame(list(rows.values()),
-                         columns=["size", "n", "status", "run", "work units", "hands", "how"])
+                                     "CPU minutes": round(r.cpu_seconds / 60),
+                                     "hands": hands, "groups ruled out": _groups(r.detail),
+                                     "how": _how(r.status, r.method, r.detail)}
+    table = pd.DataFrame(list(rows.values()), columns=["size", "n", "status", "run", "work units",
+                                                       "CPU minutes", "hands", "groups ruled out",
+                                                       "how"])
     return table.astype({"hands": "Int64"})
+
+
+def _groups(detail: str) -> str:
+    """How many card groups the orbit hunt proved to have no witness, of how many."""
+    found = re.search(r"orbits of (\d+) groups \((\d+) proved to have none", detail)
+    return f"{found[2]} of {found[1]}" if found else ""
+
+
+def _how(status: str, method: str, detail: str) -> str:
+    """How a run ended, in words: the proof, the witness's group, or where CP-SAT stopped."""
+    if status == "unsolvable":
+        return method
+    if method.startswith("open (size)"):
+        return "the case model is too large to build; the orbit hunt alone"
+    if case := re.search(r"open \(limit\): .* in case k=(\d+)", method):
+        return f"case k={case[1]} undecided at the limit (every smaller k infeasible)"
+    return _first_clause(detail)
 
 
 def _first_clause(detail: str) -> str:
