@@ -452,17 +452,31 @@ def references(args: argparse.Namespace) -> None:
 
 
 def warm(args: argparse.Namespace) -> None:
-    """puzzlelab warm: compile the code-breaking engine once (the install step runs it)."""
+    """puzzlelab warm: compile the code-breaking engine and the Hanabi strategies once (the install
+    step runs it)."""
     from .codebreaking.warm import warm as compile_engine
 
-    print("puzzlelab: compiling the code-breaking engine once (about a minute) ...", flush=True)
-    start = time.perf_counter()
-    try:
-        built = compile_engine()
-    except Exception as error:  # the engine still works, compiling on first use
-        print(f"puzzlelab: compiling skipped ({type(error).__name__}: {error})")
-        return
-    print(f"puzzlelab: engine compiled in {time.perf_counter() - start:.0f} s ({built})")
+    print("puzzlelab: compiling the code-breaking engine and the Hanabi strategies once"
+          " (a minute or two) ...", flush=True)
+    for what, step in (("engine", compile_engine), ("Hanabi strategies", _warm_hanabi)):
+        start = time.perf_counter()
+        try:
+            built = step()
+        except Exception as error:  # still works, compiling on first use
+            print(f"puzzlelab: compiling the {what} skipped ({type(error).__name__}: {error})")
+            continue
+        print(f"puzzlelab: {what} compiled in {time.perf_counter() - start:.0f} s ({built})")
+
+
+def _warm_hanabi() -> str:
+    """Fill numba's cache of the compiled Hanabi strategies (a fresh clone starts empty, and a
+    first call would compile for some 15-30 s): one deal through each entry point; what was done."""
+    from .hanabi import hat_compiled, info_compiled
+
+    for module in (hat_compiled, info_compiled):
+        module.play_deals(2, [0])
+        module.compiled_moves(2, 0)
+    return "numba's cache of hat_compiled and info_compiled"
 
 
 # --- the parser ----------------------------------------------------------------------------------
