@@ -89,8 +89,8 @@ def counting_lemma_sizes(grid: pd.DataFrame) -> pd.DataFrame:
 
 def open_size_runs(hunt: pd.DataFrame | None, attempts: pd.DataFrame | None) -> pd.DataFrame:
     """Where each open size of the wide grid stands after the longer runs (`open_cases`): the
-    hour-long attempt's row where it has one, else the witness hunt's; one row per size, with
-    the CPU minutes each took on the machine that ran it."""
+    long attempt's row (`ATTEMPT_WORK` units) where it has one, else the witness hunt's; one
+    row per size, with the CPU minutes each took on the machine that ran it."""
     rows = {}
     for run, table in (("witness hunt", hunt), ("long attempt", attempts)):
         if table is not None:

@@ -26,6 +26,7 @@ import pandas as pd
 
 from .. import cache, checks
 from ..cache import Table, cached_source_table, cached_table, read_long_run, read_table
+from ..long_runs import continue_run
 from . import source
 from .constructions import is_prime, sum_mod
 from .grid import (
@@ -36,7 +37,10 @@ from .grid import (
 from .kripke import agreement, random_announcements
 from .matrix import MATRIX_WORK
 from .model import all_hands, is_solution
-from .open_cases import ATTEMPT_WORK, HUNT_WORK, check_attempts, long_attempts, open_cells
+from .open_cases import (
+    ATTEMPT_COLUMNS, ATTEMPT_WORK, HUNT_WORK, attempt_row, check_attempts, long_attempts,
+    open_cells,
+)
 from .search import MAX_NODES, packings, report_dfs
 
 __all__ = [
@@ -327,12 +331,12 @@ OPEN_ATTEMPTS = cache.register(Table("russian_cards_open_attempts",
 @cache.rebuilds(OPEN_ATTEMPTS)
 def open_attempts_run(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """A long attempt (`ATTEMPT_WORK` CP-SAT units per case) on every size the wide grid leaves
-    open, one resumable chunk each: data/russian_cards_open_attempts.csv."""
+    open, `workers` sizes at a time: data/russian_cards_open_attempts.csv, written after each
+    batch and continued from the sizes it holds (`long_runs.continue_run`)."""
     executor, workers = checks.sweep_options(executor, workers)
-    table = cache.check_writable(OPEN_ATTEMPTS)
-    return cache.compute_table(table, lambda: long_attempts(
-        open_cells(wide_grid_table()), ATTEMPT_WORK, name=table.name, executor=executor,
-        workers=workers), verify=check_attempts)
+    cases = [(*abc, ATTEMPT_WORK) for abc in open_cells(wide_grid_table())]
+    return continue_run(OPEN_ATTEMPTS, attempt_row, cases, ATTEMPT_COLUMNS, 3,
+                        executor=executor, workers=workers, desc="open Russian Cards sizes")
 
 
 def open_attempts_table() -> pd.DataFrame | None:

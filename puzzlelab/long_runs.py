@@ -1,0 +1,82 @@
+"""Long runs that record where they stand: a table of cases, written to data/ after every batch.
+
+A run of many cases that take a solver half an hour or more each may be stopped at any point
+and continued later, on this machine or another. `continue_run` keeps the rows its table in
+data/ already holds, takes at once the cases whose finished chunk is saved in data/partial/
+(`sweeps.sweep_table`, one case a chunk), and runs the rest `workers` at a time, writing the
+table (its rows so far, in the order of the cases) after each batch. The table in data/ is so
+the record of the run: each case done with its verdict and cost; the cases missing from it are
+the ones still to run.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from typing import Any
+
+import pandas as pd
+
+from . import cache, checks, sweeps
+from .cache import Table
+from .sweep_chunks import chunk_key, chunk_record, code_hash, saved_chunk
+
+__all__ = ["continue_run", "saved_cases"]
+
+
+def saved_cases(name: str, task: Callable[[Any], Any], params: Sequence[Any]) -> list[Any]:
+    """The parameters of the sweep `name` whose one-parameter chunk is saved and checks."""
+    checks.function(task, "task")
+    params = checks.sequence(params, "params", what="a list of cases")
+    folder, code = cache.partial_dir(name), code_hash(task)
+    return [p for p in params
+            if saved_chunk(folder / f"{chunk_key(name, task, [p])}.csv",
+                           chunk_record(name, task, [p], code)) is not None]
+
+
+def continue_run(table: Table, task: Callable[[Any], dict], params: Sequence[Any],
+                 columns: Sequence[str], key: int, *, executor: Executor | None = None,
+                 workers: int = 1, desc: str | None = None) -> pd.DataFrame:
+    """The table (`columns`) of task(p) for every case p, continued from its rows in data/ and
+    from the saved chunks, written after each batch (module docstring). The first `key` entries
+    of a case name it, as the first `key` columns of its row do."""
+    if not isinstance(table, Table) or not table.long_run:
+        raise ValueError(f"table must be the declaration of a long run (Table(..., long_run=True))"
+                         f", got {table!r}")
+    checks.function(task, "task")
+    columns = [checks.text(c, "a column") for c in checks.sequence(
+        columns, "columns", what="a list of column names")]
+    width = checks.integer(key, "key", low=1, high=max(1, len(columns)))
+    params = [tuple(checks.sequence(p, "a case", what=f"a tuple of at least {width} entries"))
+              for p in checks.collection(params, "params", what="a list of cases")]
+    if any(len(p) < width for p in params) or len(set(columns)) < len(columns):
+        raise ValueError(f"every case must start with its key ({width} entries), named by the "
+                         f"first {width} of the distinct columns {columns}")
+    key_columns = columns[:width]
+    spec = cache.check_writable(table)
+    executor, workers = checks.sweep_options(executor, workers)
+    order = {tuple(p[:width]): i for i, p in enumerate(params)}
+    done: dict[tuple, dict] = {}
+    old = cache.read_long_run(spec)
+    for row in ([] if old is None else old.to_dict("records")):
+        case = tuple(row[c] for c in key_columns)
+        if case in order:
+            done[case] = row
+    todo = [p for p in params if tuple(p[:width]) not in done]
+    ready = saved_cases(spec.name, task, todo)
+    rest = [p for p in todo if p not in ready]
+    batches = ([ready] if ready else []) + [rest[i:i + workers] for i in range(0, len(rest), workers)]
+    out = old
+    for batch in batches:
+        rows = sweeps.sweep_table(spec.name, task, batch, executor=executor, workers=workers,
+                                  desc=desc, keep_partial=True)
+        for row in rows.to_dict("records"):
+            done[tuple(row[c] for c in key_columns)] = row
+        so_far = pd.DataFrame(sorted(done.values(), key=lambda r: order[
+            tuple(r[c] for c in key_columns)]), columns=columns)
+        out = cache.compute_table(spec, lambda: so_far)
+        print(f"  {spec.name}: {len(done)} of {len(params)} cases in data/{spec.name}.csv",
+              flush=True)
+    shutil.rmtree(cache.partial_dir(spec.name), ignore_errors=True)
+    return out if out is not None else pd.DataFrame(columns=columns)
