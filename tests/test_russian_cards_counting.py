@@ -43,6 +43,16 @@ def test_every_size_lemma_e_rules_out_is_unsolvable_or_open_in_the_grids():
     assert ruled_out.get((9, 5, 3)) == "open"  # and decides one the grid left open
 
 
+def test_the_long_cp_sat_attempts_agree_with_lemma_e():
+    """CP-SAT, given 3,600 units (data/russian_cards_open_attempts.csv), proves (9,5,3)
+    unsolvable case by case, as Lemma E does by counting; the lemma rules out none of the other
+    sizes the attempts reached (two of them have announcements the verifier passes)."""
+    attempts = read_table("russian_cards_open_attempts")
+    verdicts = {(r.a, r.b, r.c): (r.status, r.method) for r in attempts.itertuples()}
+    assert verdicts[(9, 5, 3)] == ("unsolvable", "CP-SAT INFEASIBLE in every symmetry case")
+    assert {size for size in verdicts if counting.counting_proof(*size)} == {(9, 5, 3)}
+
+
 def degrees_at(hands: list[frozenset], n: int, b: int, c: int, t: tuple[int, ...]):
     """The blocks through the (c-1)-set t (complements less t) and each other card's degree."""
     blocks = [frozenset(range(n)) - h - set(t) for h in hands if not set(t) & h]
