@@ -66,7 +66,8 @@ def continue_run(table: Table, task: Callable[[Any], dict], params: Sequence[Any
     todo = [p for p in params if tuple(p[:width]) not in done]
     ready = saved_cases(spec.name, task, todo)
     rest = [p for p in todo if p not in ready]
-    batches = ([ready] if ready else []) + [rest[i:i + workers] for i in range(0, len(rest), workers)]
+    batches = [ready] if ready else []
+    batches += [rest[i:i + workers] for i in range(0, len(rest), workers)]
     out = old
     for batch in batches:
         rows = sweeps.sweep_table(spec.name, task, batch, executor=executor, workers=workers,
