@@ -30,8 +30,8 @@ from typing import Any
 
 import pandas as pd
 
-from . import cache, checks, declarations, registry, runner, solvers, sweeps
-from .runner import duration
+from . import cache, checks, declarations, long_runs, registry, runner, solvers, sweeps
+from .progress import duration
 
 __all__ = ["main", "parser", "table_list"]  # the subcommands run through main()
 
@@ -200,7 +200,10 @@ def _run_build(name: str, args: argparse.Namespace, declared: dict[str, cache.Ta
 
 
 def _estimate(name: str, declared: dict[str, cache.Table], workers: int) -> float | None:
-    """Seconds `name` should take on `workers` workers, from the last recorded run."""
+    """Seconds `name` should take on `workers` workers, from the last recorded run (None for a
+    continued long run: one call goes on from where it stands, and estimates the rest itself)."""
+    if _is_long_run(name, declared):
+        return None
     known = runner.expected_seconds("tables", name)
     if known is None:
         try:
@@ -213,6 +216,27 @@ def _estimate(name: str, declared: dict[str, cache.Table], workers: int) -> floa
         return None
     parallel = known.get("parallel", True)
     return known["seconds"] * (known.get("workers", 1) / workers if parallel else 1)
+
+
+def _is_long_run(name: str, declared: dict[str, cache.Table]) -> bool:
+    """Is `name` a long run that says its own time left (`long_runs.continued`)?"""
+    return name in declared and declared[name].long_run and long_runs.is_continued(name)
+
+
+def _expected_total(names: list[str], estimates: list[float | None], args: argparse.Namespace,
+                    declared: dict[str, cache.Table]) -> str:
+    """What the tables `names` should take together, as the first line of a compute says it."""
+    known = [e for e in estimates if e is not None]
+    long = [n for n in names if _is_long_run(n, declared)]
+    unknown = [n for n, e in zip(names, estimates) if e is None and n not in long]
+    parts = [f"about {duration(sum(known))} {_where(args)}"] if known else []
+    if unknown:
+        parts.append(f"{', '.join(unknown)} (no earlier run)" if parts or long
+                     else "no earlier run to go by")
+    if long:
+        parts.append(f"{'the long runs' if len(long) > 1 else 'the long run'} {', '.join(long)}"
+                     ", whose time left is said after each batch")
+    return ", plus ".join(parts)
 
 
 def _where(args: argparse.Namespace) -> str:
@@ -260,11 +284,7 @@ def compute(args: argparse.Namespace) -> None:
     if args.long_run:  # left running in the background: CP-SAT's wall-clock net made patient
         os.environ.setdefault(solvers.PATIENCE_ENV, "100")
     estimates = [_estimate(n, declared, args.workers) for n in names]
-    known = [e for e in estimates if e is not None]
-    unknown = [n for n, e in zip(names, estimates) if e is None]
-    total = f"about {duration(sum(known))} {_where(args)}" if known else "no earlier run to go by"
-    if known and unknown:
-        total += f", plus {', '.join(unknown)} (no earlier run)"
+    total = _expected_total(names, estimates, args, declared)
     print(f"computing {len(names)} table(s): {total}", flush=True)
     _say_which_run_here(names, args, builds)
     with tempfile.TemporaryDirectory() as folder:
@@ -293,7 +313,9 @@ def _compute_each(names: list[str], estimates: list[float | None], args: argpars
             print(f"  discarded the finished chunks in data/partial/{name}/", flush=True)
         before = cache.table_metadata(name) if cache.data_path(name).exists() else None
         damage = _damage(name, declared) if before is not None else None
-        progress = runner.Progress(name, len(names), expected, unit="table")
+        progress = runner.Progress(name, len(names), expected, unit="table", unknown=(
+            "a long run (its time left is said after each batch)"
+            if _is_long_run(name, declared) else "no earlier run to compare"))
         start = time.perf_counter()
         with progress.ticking():
             progress.started(k, say=True)

@@ -27,10 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from . import cache, checks
+from .progress import duration
 
 __all__ = [
     "IDLE", "IGNORE_TAG", "KEEP_TAG", "WIDGET_NOTE", "Progress", "StuckKernel", "Watchdog", "clean",
-    "clock", "duration", "expected_seconds", "kernel_seconds", "repeating",
+    "clock", "expected_seconds", "kernel_seconds", "repeating",
     "private_sockets", "record_seconds", "run_notebook", "times_files",
 ]
 
@@ -126,15 +127,6 @@ def record_seconds(kind: str, name: str, seconds: float, *, commit: bool = False
             warnings.warn(f"the time taken was not kept: {err}", UserWarning, stacklevel=2)
 
 
-def duration(seconds: float) -> str:
-    """A duration as a reader says it: 40 s, 4 min, 1 h 10 min."""
-    seconds = checks.number(seconds, "seconds", low=0, high=1e9)  # type: ignore[assignment]
-    if seconds < 60:
-        return f"{round(seconds)} s"
-    minutes = round(seconds / 60)
-    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60} min"
-
-
 def clock(seconds: float) -> str:
     """Time elapsed as a clock shows it: 0:07, 2:35, 1:02:03."""
     whole = int(checks.number(seconds, "seconds", low=0, high=1e9))  # type: ignore[arg-type]
@@ -144,13 +136,15 @@ def clock(seconds: float) -> str:
 
 # --- progress ------------------------------------------------------------------------------------
 class Progress:
-    """One line saying how far a long job is (step k of n, elapsed, expected), printed when a
-    step starts and every `every` seconds while a step runs."""
+    """One line saying how far a long job is (step k of n, elapsed, expected, or `unknown` when
+    nothing is expected), printed when a step starts and every `every` seconds while it runs."""
 
     def __init__(self, label: str, total: int, expected: float | None, *,
                  unit: str = "cell", every: float = EVERY,
-                 say: Callable[[str], None] = lambda line: print(line, flush=True)) -> None:
+                 say: Callable[[str], None] = lambda line: print(line, flush=True),
+                 unknown: str = "no earlier run to compare") -> None:
         self.label, self.unit = checks.text(label, "label"), checks.text(unit, "unit")
+        self.unknown = checks.text(unknown, "unknown")
         self.total = checks.integer(total, "total", low=0)
         self.expected = checks.number(expected, "expected", low=0, high=1e9, allow_none=True)
         self.every = checks.number(every, "every", low=0.01, high=1e6)
@@ -165,7 +159,7 @@ class Progress:
         """The progress line as it stands now."""
         elapsed = time.monotonic() - self.start
         expected = (f", expected about {duration(self.expected)}" if self.expected is not None
-                    else ", no earlier run to compare")
+                    else f", {self.unknown}")
         return (f"  {self.label}: {self.unit} {self.step} of {self.total}, "
                 f"{clock(elapsed)} elapsed{expected}")
 

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from puzzlelab import cache, cli, paths, registry, runner
+from puzzlelab import cache, cli, long_runs, paths, progress, registry, runner
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMAND = Path(sys.executable).parent / "puzzlelab"  # the installed entry point
@@ -112,6 +112,18 @@ def test_a_long_run_is_refused_unless_asked():
     error = one_line_error(run("compute", "hanabi_hat_games"))
     assert "long run" in error and "--long-run" in error
     assert registry.registered()["hanabi_hat_games"].command in error
+
+
+def test_a_continued_long_run_says_its_time_left_itself_not_that_of_the_last_call(scratch):
+    # a call may have run one batch, or none: its time is no estimate of the rest
+    assert long_runs.is_continued("russian_cards_open_attempts")
+    assert not long_runs.is_continued("hanabi_hat_games")  # a sweep: estimated from its last run
+    done = run("compute", "russian_cards_open_attempts", "--long-run", "--scheduler",
+               "tcp://127.0.0.1:1", "--connect-timeout", "1", root=scratch)
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in one_line_error(done)
+    assert done.stdout.splitlines()[0] == (
+        "computing 1 table(s): the long run russian_cards_open_attempts, whose time left is said"
+        " after each batch")
 
 
 def test_a_long_run_asked_for_runs_its_declared_function_on_the_scheduler(scratch):
@@ -339,7 +351,7 @@ def test_times_are_committed_only_when_asked(tmp_path, monkeypatch):
     runner.record_seconds("tables", "t", 30.0, commit=True)
     assert json.loads(committed.read_text())["tables"]["t"]["seconds"] == 30.0
     assert runner.expected_seconds("tables", "u") is None
-    assert [runner.duration(s) for s in (0.2, 59, 61, 3600 + 600)] == ["0 s", "59 s", "1 min",
+    assert [progress.duration(s) for s in (0.2, 59, 61, 3600 + 600)] == ["0 s", "59 s", "1 min",
                                                                        "1 h 10 min"]
     assert [runner.clock(s) for s in (7.9, 155, 3723)] == ["0:07", "2:35", "1:02:03"]
 

@@ -5,7 +5,7 @@ import pytest
 
 from puzzlelab import cache, sweeps
 from puzzlelab.cache import Table
-from puzzlelab.long_runs import continue_run, saved_cases
+from puzzlelab.long_runs import continue_run, pace, saved_cases
 
 DEMO = Table("demo_long_run", params=dict(work=1), long_run=True)
 COLUMNS = ["x", "square", "work"]
@@ -75,8 +75,42 @@ def test_cases_whose_chunk_another_run_saved_are_written_first_and_not_run_again
     (lambda: continue_run(DEMO, square, [(1,)], COLUMNS, 2), "start with its key"),
     (lambda: continue_run(DEMO, square, CASES, ["x", "x", "work"], 1), "distinct"),
     (lambda: continue_run(DEMO, "square", CASES, COLUMNS, 1), "function"),
+    (lambda: continue_run(DEMO, square, CASES, COLUMNS, 1, cost="seconds"), "cost must be one"),
 ])
 def test_what_cannot_be_a_long_run_is_refused_before_any_case_runs(data_dir, call, message):
     with pytest.raises(ValueError, match=message):
         call()
     assert CALLS == [] and not any(data_dir.iterdir())
+
+
+def test_the_pace_is_the_mean_case_time_times_the_rounds_left():
+    assert pace([10, 20], 3, 2) == 15 * 2  # 3 cases two at a time: two rounds of 15 s
+    assert pace([10, 20], 4, 1) == 15 * 4 and pace([7], 0, 3) == 0
+    assert pace([], 5, 2) is None  # nothing timed yet: no estimate rather than a made-up one
+    for bad in ([-1], "10"):
+        with pytest.raises(ValueError):
+            pace(bad, 1, 1)
+    with pytest.raises(ValueError, match="workers"):
+        pace([1], 1, 0)
+
+
+def test_a_run_says_where_it_stands_and_the_time_left_at_start_and_after_each_batch(
+        data_dir, capsys):
+    FAIL_AT[0] = 7
+    with pytest.raises(RuntimeError):
+        continue_run(DEMO, square, CASES, COLUMNS, 1, cost="square")
+    first, *after = capsys.readouterr().out.splitlines()
+    assert first.endswith("0 of 4 cases in data/demo_long_run.csv; 4 to run, 1 at a time "
+                          "(no case timed yet to estimate the time left)")
+    assert [line.split("; this batch took")[0].strip() for line in after] == [
+        "demo_long_run: 1 of 4 cases in data/demo_long_run.csv",
+        "demo_long_run: 2 of 4 cases in data/demo_long_run.csv"]
+    assert all("2 to run" in after[1] and "more at the pace so far" in line for line in after)
+    FAIL_AT[0] = None
+    continue_run(DEMO, square, CASES, COLUMNS, 1, cost="square")
+    # at the start, before a case runs here, the pace is that of the rows in data/: the cost
+    # column says 25 and 4 "seconds", so the two cases left, one at a time, take 29 s
+    first, *after = capsys.readouterr().out.splitlines()
+    assert first.endswith("2 of 4 cases in data/demo_long_run.csv; 2 to run, 1 at a time, "
+                          "about 29 s more at the pace so far")
+    assert after[-1].strip().startswith("demo_long_run: 4 of 4 cases") and "to run" not in after[-1]

@@ -26,7 +26,7 @@ import pandas as pd
 
 from .. import cache, checks
 from ..cache import Table, cached_source_table, cached_table, read_long_run, read_table
-from ..long_runs import continue_run
+from ..long_runs import continue_run, continued
 from . import source
 from .constructions import is_prime, sum_mod
 from .grid import (
@@ -323,9 +323,9 @@ cache.rebuilds(WIDE)(functools.partial(grid_run, n_min=N_MAX + 1, n_max=N_LIMIT)
 
 
 # -- the sizes the wide grid leaves open: long attempts (`open_cases`) ---------------------------
-OPEN_ATTEMPTS = cache.register(Table("russian_cards_open_attempts",
-                                     params=dict(work=ATTEMPT_WORK), long_run=True,
-                                     check=check_attempts))
+OPEN_ATTEMPTS = continued(cache.register(Table("russian_cards_open_attempts",
+                                               params=dict(work=ATTEMPT_WORK), long_run=True,
+                                               check=check_attempts)))
 
 
 @cache.rebuilds(OPEN_ATTEMPTS)
@@ -336,7 +336,8 @@ def open_attempts_run(*, executor: Executor | None = None, workers: int = 1) -> 
     executor, workers = checks.sweep_options(executor, workers)
     cases = [(*abc, ATTEMPT_WORK) for abc in open_cells(wide_grid_table())]
     return continue_run(OPEN_ATTEMPTS, attempt_row, cases, ATTEMPT_COLUMNS, 3,
-                        executor=executor, workers=workers, desc="open Russian Cards sizes")
+                        executor=executor, workers=workers, desc="open Russian Cards sizes",
+                        cost="cpu_seconds")
 
 
 def open_attempts_table() -> pd.DataFrame | None:
