@@ -68,8 +68,10 @@ notebook: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/puzzlelab bench
 
+## JupyterLab saves a notebook with its metadata as committed (runner.lab_pre_save): opening and
+## saving one changes no committed byte.
 lab: $(STAMP)
-	$(BIN)/jupyter lab notebooks
+	$(BIN)/jupyter lab notebooks --ContentsManager.pre_save_hook=puzzlelab.runner.lab_pre_save
 
 clean-venv:
 	rm -rf $(VENV)

@@ -31,7 +31,7 @@ from .progress import duration
 
 __all__ = [
     "IDLE", "IGNORE_TAG", "KEEP_TAG", "WIDGET_NOTE", "Progress", "StuckKernel", "Watchdog", "clean",
-    "clock", "expected_seconds", "kernel_seconds", "repeating",
+    "clock", "expected_seconds", "kernel_seconds", "lab_pre_save", "repeating",
     "private_sockets", "record_seconds", "run_notebook", "times_files",
 ]
 
@@ -215,16 +215,35 @@ def _repeating(seconds: float, action: Callable[[], bool | None]) -> Iterator[No
 
 
 # --- notebooks -----------------------------------------------------------------------------------
+def _committed_metadata(nb: Any) -> None:
+    """Give notebook `nb` (a dict) the metadata it is committed with: the kernel named, no
+    versions, no timing or view state of cells."""
+    nb["metadata"] = type(nb)(kernelspec=dict(KERNELSPEC), language_info={"name": "python"})
+    for cell in nb.get("cells", []):
+        for key in ("execution", "collapsed", "scrolled"):
+            cell.get("metadata", {}).pop(key, None)
+
+
+def lab_pre_save(model: Any, **context: Any) -> None:
+    """JupyterLab's pre-save hook (`make lab`): a notebook is saved with its metadata as
+    committed (`clean`), so that opening one, which fills in the kernel's name and version, and
+    saving it (or autosave) changes no byte unless a cell changed. `context` (path, contents
+    manager) is not used."""
+    if not isinstance(model, dict):
+        raise checks.ArgumentTypeError(f"model must be a contents model (a dict), got {model!r}")
+    content = model.get("content")
+    if model.get("type") == "notebook" and isinstance(content, dict) and "cells" in content:
+        _committed_metadata(content)
+
+
 def clean(nb: Any) -> Any:
     """Strip widget state, timing and version metadata, and the outputs of ignore-output cells."""
     import nbformat
 
     if not isinstance(nb, nbformat.NotebookNode) or "cells" not in nb:
         raise checks.ArgumentTypeError(f"nb must be a notebook (nbformat), got {type(nb).__name__}")
-    nb.metadata = nbformat.NotebookNode(kernelspec=KERNELSPEC, language_info={"name": "python"})
+    _committed_metadata(nb)
     for cell in nb.cells:
-        for key in ("execution", "collapsed", "scrolled"):
-            cell.metadata.pop(key, None)
         if cell.cell_type != "code":
             continue
         tags = cell.metadata.get("tags", [])

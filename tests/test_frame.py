@@ -243,3 +243,30 @@ def test_source_tables_stand_without_the_source_and_are_reparsed_with_it(tmp_roo
     assert cache.cached_source_table("t", "doc.txt", parse).words.tolist() == [3] and len(parsed) == 1
     with pytest.raises(ValueError, match="source text doc.txt not found"):
         cache.cached_source_table("other", "doc.txt", parse)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_a_notebook_opened_and_saved_in_jupyterlab_changes_no_byte(path, tmp_path):
+    """`make lab` saves through runner.lab_pre_save: the kernel's name and version, which
+    JupyterLab fills in when it opens a notebook, and view state are not written back."""
+    import shutil
+
+    from jupyter_server.services.contents.filemanager import FileContentsManager
+
+    from puzzlelab import runner
+
+    def open_and_save(**hook: str) -> bytes:
+        shutil.copy(path, tmp_path / path.name)
+        manager = FileContentsManager(root_dir=str(tmp_path), **hook)
+        model = manager.get(path.name)
+        meta = model["content"].metadata  # as JupyterLab sets it when the kernel starts
+        meta.kernelspec.display_name = "Python 3 (ipykernel)"
+        meta.language_info.update(version="3.11.7", pygments_lexer="ipython3")
+        model["content"].cells[0].metadata["collapsed"] = False
+        manager.save(model, path.name)
+        return (tmp_path / path.name).read_bytes()
+
+    assert open_and_save(pre_save_hook="puzzlelab.runner.lab_pre_save") == path.read_bytes()
+    assert open_and_save() != path.read_bytes()  # what the hook prevents
+    with pytest.raises(TypeError, match="contents model"):
+        runner.lab_pre_save(["not", "a", "model"])
