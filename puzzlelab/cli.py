@@ -202,7 +202,7 @@ def _run_build(name: str, args: argparse.Namespace, declared: dict[str, cache.Ta
 def _estimate(name: str, declared: dict[str, cache.Table], workers: int) -> float | None:
     """Seconds `name` should take on `workers` workers, from the last recorded run (None for a
     continued long run: one call goes on from where it stands, and estimates the rest itself)."""
-    if _is_long_run(name, declared):
+    if long_runs.is_continued(name):
         return None
     known = runner.expected_seconds("tables", name)
     if known is None:
@@ -218,16 +218,11 @@ def _estimate(name: str, declared: dict[str, cache.Table], workers: int) -> floa
     return known["seconds"] * (known.get("workers", 1) / workers if parallel else 1)
 
 
-def _is_long_run(name: str, declared: dict[str, cache.Table]) -> bool:
-    """Is `name` a long run that says its own time left (`long_runs.continued`)?"""
-    return name in declared and declared[name].long_run and long_runs.is_continued(name)
-
-
 def _expected_total(names: list[str], estimates: list[float | None], args: argparse.Namespace,
                     declared: dict[str, cache.Table]) -> str:
     """What the tables `names` should take together, as the first line of a compute says it."""
     known = [e for e in estimates if e is not None]
-    long = [n for n in names if _is_long_run(n, declared)]
+    long = [n for n in names if long_runs.is_continued(n)]
     unknown = [n for n, e in zip(names, estimates) if e is None and n not in long]
     parts = [f"about {duration(sum(known))} {_where(args)}"] if known else []
     if unknown:
@@ -315,7 +310,7 @@ def _compute_each(names: list[str], estimates: list[float | None], args: argpars
         damage = _damage(name, declared) if before is not None else None
         progress = runner.Progress(name, len(names), expected, unit="table", unknown=(
             "a long run (its time left is said after each batch)"
-            if _is_long_run(name, declared) else "no earlier run to compare"))
+            if long_runs.is_continued(name) else "no earlier run to compare"))
         start = time.perf_counter()
         with progress.ticking():
             progress.started(k, say=True)
