@@ -4,9 +4,12 @@ run here on small worlds and sizes whose answers are known another way."""
 from __future__ import annotations
 
 import itertools
+import re
 
+import numpy as np
 import pandas as pd
 import pytest
+from ortools.sat.python import cp_model
 
 from puzzlelab import cache
 from puzzlelab.cache import read_table
@@ -16,7 +19,10 @@ from puzzlelab.russian_cards import open_cases as rc_open
 from puzzlelab.russian_cards.grid import parse_announcement
 from puzzlelab.russian_cards.model import is_solution
 from puzzlelab.russian_cards.orbits import verified_witness
-from puzzlelab.russian_cards.solver import lemma
+from puzzlelab.russian_cards.model import subset_masks
+from puzzlelab.russian_cards.search import add_rule2, rule2_size
+from puzzlelab.russian_cards.solver import lemma, rule2_literals
+from puzzlelab.russian_cards.symmetry import case_hand_masks, case_literals, case_range
 
 
 def most_won_by_enumeration(n: int, m: int) -> int:
@@ -221,3 +227,97 @@ def test_the_check_from_the_rules_agrees_with_the_verifier_on_a_witness_and_its_
         assert safe_and_informative_by_hand(subset, 5, 5, 2) == is_solution(
             tuple(sorted(tuple(sorted(h)) for h in subset)), 5, 5, 2)
     assert not safe_and_informative_by_hand(hands[1:], 5, 5, 2)
+
+
+# -- the second round: the symmetry cases from where the first attempt stopped ------------------
+GRID = read_table("russian_cards_grid")
+
+
+def grid_status(a: int, b: int, c: int) -> str:
+    """The committed grid's verdict (`solver.decide`: lemmas, constructions, CP-SAT)."""
+    return GRID.set_index(["a", "b", "c"]).status[(a, b, c)]
+
+
+@pytest.mark.parametrize("abc", [(4, 4, 2), (4, 6, 2), (6, 5, 3), (5, 4, 2), (5, 5, 2),
+                                 (6, 4, 2), (3, 3, 1), (7, 5, 3)])
+def test_the_cases_from_the_first_agree_with_the_grid(abc):
+    status, ann, _, detail = rc_open.focus_cases(*abc, case_range(*abc).start, 50.0)
+    assert status == grid_status(*abc)
+    assert (ann is not None) == (status == "solvable")
+    if ann is not None:
+        assert is_solution(ann, *abc) and ann[0] == tuple(range(abc[0]))
+    else:
+        assert detail.endswith("hence no announcement exists (case lemma, symmetry.py)")
+
+
+def test_a_second_round_from_a_later_case_says_the_earlier_cases_were_proved_before():
+    row = rc_open.focus_row((6, 7, 3, 50.0, 2))
+    assert grid_status(6, 7, 3) == row["status"] == "unsolvable"
+    assert row["detail"].startswith("from case k=2; the cases below k=2 proved INFEASIBLE before")
+    assert "k=1:" not in row["detail"] and "k=2: INFEASIBLE" in row["detail"]
+    rc_open.check_attempts(pd.DataFrame([row]).reindex(columns=rc_open.ATTEMPT_COLUMNS))
+
+
+def test_a_second_round_stops_at_a_case_whose_model_is_too_large(monkeypatch):
+    sizes = [case_literals(7, 6, 3, k) for k in case_range(7, 6, 3)]
+    assert sizes == sorted(sizes) and sizes[0] < sizes[-1]  # larger overlaps admit more hands
+    monkeypatch.setattr(rc_open, "MAX_LITERALS", sizes[-1] - 1)
+    row = rc_open.focus_row((7, 6, 3, 50.0, case_range(7, 6, 3).start))
+    last = case_range(7, 6, 3)[-1]
+    assert row["status"] == "open"
+    assert row["method"] == f"open (size): case k={last}'s model too large"
+    assert f"case k={last}'s model would hold {sizes[-1]:,} literals" in row["detail"]
+
+
+def test_a_tiny_budget_leaves_the_second_round_open_where_it_stopped():
+    row = rc_open.focus_row((7, 6, 3, 0.01, 3))  # the grid needed 16 units on case k=3
+    assert row["status"] == "open" and row["method"].endswith("in case k=3")
+    assert rc_open.stuck_at(row) == 3  # a third round would go on from the same case
+
+
+def test_case_literals_count_the_clauses_rule_2_writes_and_the_whole_model_formula():
+    model = cp_model.CpModel()
+    hands = np.array(case_hand_masks(6, 7, 3, 2), dtype=np.int64)
+    add_rule2(model, hands, 16, 3)
+    written = sum(len(ct.bool_or.literals) for ct in model.proto.constraints)
+    assert case_literals(6, 7, 3, 2) == rule2_size(hands, 16, 6, 3) == written
+    every = np.array(subset_masks(13, 5), dtype=np.int64)  # every hand of (5,5,3)
+    assert rule2_size(every, 13, 5, 3) == rule2_literals(5, 5, 3)
+
+
+def test_where_each_committed_attempt_stopped_is_a_case_of_its_size():
+    attempts = read_table("russian_cards_open_attempts")
+    for r in attempts[attempts.status == "open"].to_dict("records"):
+        k = rc_open.stuck_at(r)
+        assert k in case_range(r["a"], r["b"], r["c"])
+        if r["method"].startswith("open (limit)"):
+            assert f"case k={k} undecided at the work limit" in r["detail"]
+            assert f"largest overlap k={k - 1}: INFEASIBLE" in r["detail"] or k == case_range(
+                r["a"], r["b"], r["c"]).start
+
+
+def test_the_second_round_refuses_what_it_cannot_go_on_from():
+    solved = dict(a=6, b=11, c=3, status="solvable", method="CP-SAT on orbits", detail="")
+    with pytest.raises(ValueError, match="is solvable, not open"):
+        rc_open.stuck_at(solved)
+    with pytest.raises(ValueError, match="does not say where it stopped"):
+        rc_open.stuck_at(solved | dict(status="open", method="open: something else"))
+    with pytest.raises(ValueError, match="k must be an integer between 0 and 2"):
+        rc_open.focus_row((6, 7, 3, 5.0, 3))
+    with pytest.raises(ValueError, match="work"):
+        rc_open.focus_row((6, 7, 3, 0.0, 1))
+
+
+def test_the_page_view_adds_the_second_round_to_the_first():
+    from puzzlelab.russian_cards.notebook import open_size_rounds
+
+    first = rc_open.attempt_row((7, 6, 3, 0.01))  # the smallest budget: stopped in a case
+    assert first["status"] == "open" and first["method"].startswith("open (limit)")
+    table = pd.DataFrame([first]).reindex(columns=rc_open.ATTEMPT_COLUMNS)
+    alone = open_size_rounds(table, None)
+    assert alone.loc[0, "second round"] == "not yet run"
+    second = rc_open.focus_row((7, 6, 3, 50.0, rc_open.stuck_at(first)))
+    both = open_size_rounds(table, pd.DataFrame([second]).reindex(
+        columns=rc_open.ATTEMPT_COLUMNS))
+    assert both.loc[0, "status"] == "unsolvable" == grid_status(7, 6, 3)
+    assert both.loc[0, "work units"] == round(first["work_units"] + second["work_units"])

@@ -29,15 +29,15 @@ from .model import (
     check_hand, counting_lower_bound, covering_counts, hand_sizes, holding_bound,
     packing_upper_bound, views,
 )
-from .open_cases import ATTEMPT_COLUMNS
+from .open_cases import ATTEMPT_COLUMNS, stuck_at
 from .solver import Verdict, decide, for_hand, lemma_proof
 from .tables import ORBITS, grid_table, improved_by_descent, matrix_table
 
 __all__ = [
     "EXPLORE_N_MAX", "STATUS_COLOURS", "asymmetry", "bounds_cross", "cell_view", "cell_views",
     "counting_bounds", "counting_lemma_sizes", "descent_changes", "explore_views",
-    "matrix_changes", "open_size_runs", "open_sizes", "orbit_changes", "plot_grids", "proof_family",
-    "report_and_ours", "settled_by", "smallest_label", "smallest_summary", "yn_table",
+    "matrix_changes", "open_size_rounds", "open_size_runs", "open_sizes", "orbit_changes",
+    "plot_grids", "proof_family", "report_and_ours", "settled_by", "smallest_label", "smallest_summary", "yn_table",
 ]
 
 EXPLORE_N_MAX = 12  # outside the grid the explorer decides decks of at most 12 cards
@@ -106,6 +106,45 @@ def open_size_runs(hunt: pd.DataFrame | None, attempts: pd.DataFrame | None) -> 
                                                        "CPU minutes", "hands", "groups ruled out",
                                                        "how"])
     return table.astype({"hands": "Int64"})
+
+
+def open_size_rounds(attempts: pd.DataFrame, focus: pd.DataFrame | None) -> pd.DataFrame:
+    """The sizes the long attempt left open, with where it stopped and how the second round
+    (`open_cases.focus_row`) ended there; work units and CPU minutes of both rounds together (a
+    size the second round has not reached shows the first alone)."""
+    attempts = checks.table(attempts, "the long attempts table", ATTEMPT_COLUMNS)
+    second = {} if focus is None else {(r.a, r.b, r.c): r for r in checks.table(
+        focus, "the second round's table", ATTEMPT_COLUMNS).itertuples()}
+    rows = []
+    for r in attempts[attempts.status == "open"].itertuples():
+        s = second.get((r.a, r.b, r.c))
+        units, seconds = r.work_units + (s.work_units if s else 0), r.cpu_seconds + (
+            s.cpu_seconds if s else 0)
+        rows.append({"size": f"({r.a},{r.b},{r.c})", "status": s.status if s else r.status,
+                     "first round stopped at": _stuck_words(r),
+                     "second round": _second_round(s) if s else "not yet run",
+                     "work units": round(units), "CPU minutes": round(seconds / 60)})
+    return pd.DataFrame(rows, columns=["size", "status", "first round stopped at",
+                                       "second round", "work units", "CPU minutes"])
+
+
+def _stuck_words(r: Any) -> str:
+    """Where a first attempt stopped (`open_cases.stuck_at`), in words."""
+    if r.method.startswith("open (size)"):
+        return "no case built: the whole model is too large"
+    return f"case k={stuck_at(r._asdict())} undecided (every smaller k infeasible)"
+
+
+def _second_round(r: Any) -> str:
+    """How a second-round row ended, in words."""
+    if r.status != "open":
+        return r.method
+    count = len(re.findall(r": INFEASIBLE", r.detail))
+    closed = f"{count} case{'s' * (count != 1)} infeasible"
+    if case := re.search(r"case k=(\d+)'s model too large", r.method):
+        return f"{closed}, then case k={case[1]}'s model too large to build"
+    case = re.search(r"in case k=(\d+)", r.method)
+    return f"{closed}, then case k={case[1]} undecided at the limit"
 
 
 def _groups(detail: str) -> str:

@@ -14,12 +14,21 @@ what it reached and what it cost (the verdict, the work units, the CPU seconds o
 
 Each size is one resumable chunk of a long-run sweep (`sweeps.sweep_table`), so an interrupted
 run keeps the sizes it finished.
+
+**A second round** (`focus_row`) gives each size the first attempt left open `FOCUS_WORK` more
+units, all on the symmetry cases from where that attempt stopped (`stuck_at`): the case CP-SAT
+left undecided, or the first case when the whole model was too large to build. A case's own
+model is often far smaller than the whole (`symmetry.case_literals`), so each case is built when
+*its* model holds at most `solver.MAX_LITERALS` literals. A case the first attempt proved
+infeasible stays proved, so the two rounds together make one proof when the second closes every
+case left.
 """
 
 from __future__ import annotations
 
+import re
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from concurrent.futures import Executor
 
 import pandas as pd
@@ -30,13 +39,15 @@ from ..solvers import solve_limited, work_used
 from .model import Announcement, cards, hand_sizes, is_solution
 from .orbits import cycle, orbit_model, verified_witness, witness_groups
 from .solver import MAX_LITERALS, decide, rule2_literals
+from .symmetry import case_literals, case_model, case_range
 
-__all__ = ["ATTEMPT_COLUMNS", "ATTEMPT_WORK", "HUNT_WORK", "attempt_groups", "attempt_row",
-           "check_attempts", "cycles_of", "hunt_row", "long_attempts", "model_allowance",
-           "open_cells", "orbit_hunt"]
+__all__ = ["ATTEMPT_COLUMNS", "ATTEMPT_WORK", "FOCUS_WORK", "HUNT_WORK", "attempt_groups",
+           "attempt_row", "check_attempts", "cycles_of", "focus_cases", "focus_row", "hunt_row",
+           "long_attempts", "model_allowance", "open_cells", "orbit_hunt", "stuck_at"]
 
 ATTEMPT_WORK = 3_600.0  # CP-SAT work units per open size in a long attempt (40 per case in the grid)
 HUNT_WORK = 120.0       # CP-SAT work units per open size in the witness hunt alone
+FOCUS_WORK = 3_600.0    # CP-SAT work units per size in the second round, where the first stopped
 ATTEMPT_COLUMNS = ["a", "b", "c", "n", "status", "method", "work_limit", "work_units",
                    "cpu_seconds", "detail", "witness"]
 
@@ -137,12 +148,12 @@ def attempt_row(case: tuple[int, int, int, float]) -> dict:
     work = checks.number(work, "work", low=0.01, high=10_000)
     start = time.process_time()
     fits = rule2_literals(a, b, c) <= MAX_LITERALS
-    ann, spent, hunt = orbit_hunt(a, b, c, work / 4 if fits else work)
+    ann, spent, hunt = orbit_hunt(a, b, c, max(0.01, work / 4) if fits else work)
     row = dict(a=a, b=b, c=c, n=a + b + c, work_limit=work)
     if ann is not None:
         row.update(status="solvable", method="CP-SAT on orbits (long attempt)", detail=hunt)
     elif fits:
-        v = decide(a, b, c, work_limit=work - spent)
+        v = decide(a, b, c, work_limit=max(0.01, work - spent))
         ann, spent = v.witness, spent + v.work
         row.update(status=v.status, method=v.method, detail=f"{hunt}; {v.detail}")
     else:
@@ -164,6 +175,75 @@ def long_attempts(cases: Iterable[tuple[int, int, int]], work: float = ATTEMPT_W
     table = sweeps.sweep_table(name, task, todo, executor=executor, workers=workers,
                                desc="open Russian Cards sizes")
     return table.reindex(columns=ATTEMPT_COLUMNS)
+
+
+def stuck_at(row: Mapping) -> int:
+    """The symmetry case where a first attempt (`attempt_row`) left an open size: the case
+    CP-SAT left undecided, or the first case when the whole model was too large to build."""
+    if not isinstance(row, Mapping) or not {"a", "b", "c", "status", "method"} <= set(row):
+        raise checks.ArgumentTypeError(f"row must be a row of the long attempts, got {row!r}")
+    a, b, c = hand_sizes(row["a"], row["b"], row["c"])
+    if row["status"] != "open":
+        raise ValueError(f"{(a, b, c)} is {row['status']}, not open: there is nothing to go on with")
+    method = str(row["method"])
+    if case := re.fullmatch(r"open \(limit\): CP-SAT [\d.]+ work units in case k=(\d+)", method):
+        return int(case[1])
+    if method.startswith("open (size)"):
+        return case_range(a, b, c).start
+    raise ValueError(f"{(a, b, c)}: the attempt's method {method!r} does not say where it stopped")
+
+
+def focus_cases(a: int, b: int, c: int, k: int, work: float
+                ) -> tuple[str, Announcement | None, float, str]:
+    """The symmetry cases k, k+1, ... of (a, b, c), `work` units in all, each built when its
+    model fits: "solvable" with a verified witness, "unsolvable" when every one is INFEASIBLE
+    (the cases below k proved so before), else "open"; with the units spent and what each case
+    gave."""
+    a, b, c = hand_sizes(a, b, c)
+    work = checks.number(work, "work", low=0.01, high=10_000)
+    cases = case_range(a, b, c)
+    k = checks.integer(k, "k", low=cases.start, high=max(cases.start, cases.stop - 1))
+    spent, done = 0.0, []
+    for j in range(k, cases.stop):
+        if spent >= work:
+            return "open", None, spent, "; ".join([*done, f"case k={j} not reached"])
+        if (size := case_literals(a, b, c, j)) > MAX_LITERALS:
+            return "open", None, spent, "; ".join([*done, f"case k={j}'s model would hold "
+                                                   f"{size:,} literals, so none was built"])
+        model, x, hands = case_model(a, b, c, j)
+        res = solve_limited(model, max(0.01, work - spent), what=f"{(a, b, c)} case k={j}")
+        used = work_used(res)
+        spent += used
+        if res.feasible:
+            chosen = [cards(h) for h, v in zip(hands, x) if res.value(v)]
+            ann = verified_witness(a, b, c, chosen, f"{(a, b, c)} case k={j}")
+            return "solvable", ann, spent, "; ".join([*done, f"case k={j} FEASIBLE ({used:.2f} units)"])
+        if not res.infeasible:
+            return "open", None, spent, "; ".join([*done, f"case k={j} undecided at the work limit"])
+        done.append(f"largest overlap k={j}: INFEASIBLE ({used:.2f} units)")
+    below = f"the cases below k={k} proved INFEASIBLE before; " if k > cases.start else ""
+    return "unsolvable", None, spent, below + "; ".join(
+        [*done, "hence no announcement exists (case lemma, symmetry.py)"])
+
+
+def focus_row(case: tuple[int, int, int, float, int]) -> dict:
+    """The second round on (a, b, c): `work` units on the symmetry cases from case k on
+    (`focus_cases`), its cost recorded (module docstring)."""
+    a, b, c, work, k = checks.sequence(case, "case", what="a tuple (a, b, c, work, k)", length=5)
+    a, b, c = hand_sizes(a, b, c)
+    work, k = checks.number(work, "work", low=0.01, high=10_000), checks.integer(k, "k")
+    start = time.process_time()
+    status, ann, spent, detail = focus_cases(a, b, c, k, work)
+    if status == "open":
+        where = re.findall(r"case k=(\d+)('s model| undecided| not reached)", detail)[-1]
+        method = (f"open (size): case k={where[0]}'s model too large" if where[1] == "'s model"
+                  else f"open (limit): CP-SAT {work:g} work units in case k={where[0]}")
+    else:
+        method = {"solvable": f"CP-SAT (second round, from case k={k})",
+                  "unsolvable": "CP-SAT INFEASIBLE in every symmetry case (second round)"}[status]
+    return dict(a=a, b=b, c=c, n=a + b + c, status=status, method=method, work_limit=work,
+                work_units=round(spent, 2), cpu_seconds=round(time.process_time() - start),
+                detail=f"from case k={k}; {detail}", witness=format_announcement(ann))
 
 
 def check_attempts(table: pd.DataFrame) -> None:

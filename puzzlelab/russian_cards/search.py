@@ -226,6 +226,14 @@ def add_rule2(model: cp_model.CpModel, arr: np.ndarray, n: int, c: int) -> None:
                 add_clauses(model, np.nonzero(avoid & ((arr >> y) & 1).astype(bool))[0], "bool_or")
 
 
+def rule2_size(arr: np.ndarray, n: int, a: int, c: int) -> int:
+    """The literals `add_rule2` writes for hands `arr` of a cards, counted without writing them:
+    a (c+1)-set's clause lists the hands avoiding it, and the clauses of a c-set X list each
+    hand avoiding X once per card it holds (every card of such a hand lies outside X)."""
+    return (sum(int(((arr & z) == 0).sum()) for z in subset_masks(n, c + 1))
+            + a * sum(int(((arr & xs) == 0).sum()) for xs in subset_masks(n, c)))
+
+
 def add_packing(model: cp_model.CpModel, arr: np.ndarray, n: int, t: int) -> None:
     """Every t-set of cards lies in at most one chosen hand (literal i = hand i)."""
     for s in subset_masks(n, t):

@@ -37,9 +37,9 @@ from .model import (
     cards, check_sizes, covering_counts, hand_sizes, hands_within_budget, holding_counts,
     packing_upper_bound, subset_masks,
 )
-from .search import add_packing, add_rule2
+from .search import add_packing, add_rule2, rule2_size
 
-__all__ = ["add_counting", "case_model", "case_range"]
+__all__ = ["add_counting", "case_hand_masks", "case_literals", "case_model", "case_range"]
 
 
 def case_range(a: int, b: int, c: int) -> range:
@@ -87,17 +87,35 @@ def lex_pairs(hands: Sequence[int], p: Sequence[int]) -> list[tuple[int, int]]:
     return out
 
 
+def case_hand_masks(a: int, b: int, c: int, k: int) -> list[int]:
+    """The hands of case k (bit masks): H0, H1 and every hand sharing at most k cards with each."""
+    n = hands_within_budget(a, b, c, "the symmetry-case model")
+    a = hand_sizes(a, b, c)[0]
+    k = checks.integer(k, "k")
+    if k not in case_range(a, b, c):
+        raise ValueError(f"k must lie in {case_range(a, b, c)} for {(a, b, c)}, got {k}")
+    h0, h1 = case_hands(a, k)
+    return [h for h in subset_masks(n, a)
+            if h in (h0, h1) or ((h & h0).bit_count() <= k and (h & h1).bit_count() <= k)]
+
+
+def case_literals(a: int, b: int, c: int, k: int) -> int:
+    """The literals of Rule 2's clauses in case k's model (`search.rule2_size`), counted
+    without building it: the size that decides whether the case model fits in memory, often
+    far below the whole model's (`solver.rule2_literals`)."""
+    a, b, c = hand_sizes(a, b, c)
+    hands = np.array(case_hand_masks(a, b, c, k), dtype=np.int64)
+    return rule2_size(hands, a + b + c, a, c)
+
+
 def case_model(
     a: int, b: int, c: int, k: int, *, lex: bool = True,
 ) -> tuple[cp_model.CpModel, list, list[int]]:
     """CP-SAT model of case k (see the module docstring); returns (model, variables, hands)."""
     n = hands_within_budget(a, b, c, "the symmetry-case model")
+    hands = case_hand_masks(a, b, c, k)  # checks k
     k = checks.integer(k, "k")
-    if k not in case_range(a, b, c):
-        raise ValueError(f"k must lie in {case_range(a, b, c)} for {(a, b, c)}, got {k}")
     h0, h1 = case_hands(a, k)
-    hands = [h for h in subset_masks(n, a)
-             if h in (h0, h1) or ((h & h0).bit_count() <= k and (h & h1).bit_count() <= k)]
     arr = np.array(hands, dtype=np.int64)
     model = cp_model.CpModel()
     x = [model.new_bool_var(f"h{i}") for i in range(len(hands))]

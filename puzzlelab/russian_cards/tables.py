@@ -38,18 +38,18 @@ from .kripke import agreement, random_announcements
 from .matrix import MATRIX_WORK
 from .model import all_hands, is_solution
 from .open_cases import (
-    ATTEMPT_COLUMNS, ATTEMPT_WORK, HUNT_WORK, attempt_row, check_attempts, long_attempts,
-    open_cells,
+    ATTEMPT_COLUMNS, ATTEMPT_WORK, FOCUS_WORK, HUNT_WORK, attempt_row, check_attempts,
+    focus_row, long_attempts, open_cells, stuck_at,
 )
 from .search import MAX_NODES, packings, report_dfs
 
 __all__ = [
-    "AGREEMENT", "GRID", "LONG", "MATRIX", "MATRIX_TABLE", "OPEN_ATTEMPTS", "OPEN_HUNT",
-    "ORBITS", "ORBIT_TABLE", "REPORT_DFS", "SMALLEST", "SUM_MOD", "WIDE", "WIDE_TABLE",
-    "agreement_table", "appendix_table", "c1_table", "candidate_families", "grid_table",
-    "improved_by_descent", "matrix_table", "open_attempts_table", "open_hunt_table",
-    "orbit_table", "report_dfs_table", "report_solver_table", "smallest_table", "sum_mod_table",
-    "wide_grid_table",
+    "AGREEMENT", "GRID", "LONG", "MATRIX", "MATRIX_TABLE", "OPEN_ATTEMPTS", "OPEN_FOCUS",
+    "OPEN_HUNT", "ORBITS", "ORBIT_TABLE", "REPORT_DFS", "SMALLEST", "SUM_MOD", "WIDE",
+    "WIDE_TABLE", "agreement_table", "appendix_table", "c1_table", "candidate_families",
+    "grid_table", "improved_by_descent", "matrix_table", "open_attempts_table",
+    "open_focus_table", "open_hunt_table", "orbit_table", "report_dfs_table",
+    "report_solver_table", "smallest_table", "sum_mod_table", "wide_grid_table",
 ]  # the runs `grid_run`, `descend_run`, `matrix_run` write tables: tested with real arguments
 
 WIDE_TABLE = f"russian_cards_grid_n{N_MAX + 1}_{N_LIMIT}"  # the wider grid's table in data/
@@ -344,6 +344,33 @@ def open_attempts_table() -> pd.DataFrame | None:
     """The long attempts on the open sizes (data/russian_cards_open_attempts.csv, checked), or
     None when that run is not in data/."""
     return read_long_run(OPEN_ATTEMPTS, verify=check_attempts)
+
+
+OPEN_FOCUS = continued(cache.register(Table("russian_cards_open_focus",
+                                            params=dict(work=FOCUS_WORK), long_run=True,
+                                            check=check_attempts)))
+
+
+@cache.rebuilds(OPEN_FOCUS)
+def open_focus_run(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """The second round (`FOCUS_WORK` CP-SAT units per size, where the long attempt stopped) on
+    every size the long attempts left open, `workers` sizes at a time:
+    data/russian_cards_open_focus.csv, written after each batch and continued like them."""
+    executor, workers = checks.sweep_options(executor, workers)
+    if (attempts := open_attempts_table()) is None:
+        raise ValueError("the second round goes on where the long attempts stopped: compute "
+                         "russian_cards_open_attempts first")
+    cases = [(int(r["a"]), int(r["b"]), int(r["c"]), FOCUS_WORK, stuck_at(r))
+             for r in attempts.to_dict("records") if r["status"] == "open"]
+    return continue_run(OPEN_FOCUS, focus_row, cases, ATTEMPT_COLUMNS, 3,
+                        executor=executor, workers=workers, desc="open Russian Cards sizes, "
+                        "second round", cost="cpu_seconds")
+
+
+def open_focus_table() -> pd.DataFrame | None:
+    """The second round on the open sizes (data/russian_cards_open_focus.csv, checked), or None
+    when that run is not in data/."""
+    return read_long_run(OPEN_FOCUS, verify=check_attempts)
 
 
 OPEN_HUNT = cache.register(Table("russian_cards_open_hunt", params=dict(work=HUNT_WORK),
