@@ -321,3 +321,24 @@ def test_the_page_view_adds_the_second_round_to_the_first():
         columns=rc_open.ATTEMPT_COLUMNS))
     assert both.loc[0, "status"] == "unsolvable" == grid_status(7, 6, 3)
     assert both.loc[0, "work units"] == round(first["work_units"] + second["work_units"])
+
+
+def test_the_second_round_runs_on_the_open_rows_of_the_attempts_table_sizes_without_a_case_first(
+        tmp_path, monkeypatch):
+    from puzzlelab.russian_cards import tables as rt
+
+    monkeypatch.setattr(cache, "DATA", tmp_path)  # its tables and chunks go to a scratch folder
+    monkeypatch.setattr(rt, "FOCUS_WORK", 50.0)
+    limit = rc_open.attempt_row((7, 6, 3, 0.01))  # open (limit), in a case
+    whole = rc_open.attempt_row((6, 5, 3, 0.01)) | dict(  # as if its model were too large
+        status="open", method="open (size): orbit hunt only", witness="")
+    solved = rc_open.attempt_row((5, 5, 2, 5.0))
+    assert (limit["status"], solved["status"]) == ("open", "solvable")
+    first = pd.DataFrame([limit, whole, solved]).reindex(columns=rc_open.ATTEMPT_COLUMNS)
+    cache.compute_table(rt.OPEN_ATTEMPTS, lambda: first)
+    rt.open_focus_run()
+    second = rt.open_focus_table()
+    assert [(r.a, r.b, r.c) for r in second.itertuples()] == [(6, 5, 3), (7, 6, 3)]
+    assert list(second.status) == [grid_status(6, 5, 3), grid_status(7, 6, 3)] == [
+        "unsolvable", "unsolvable"]
+    assert second.detail[0].startswith(f"from case k={case_range(6, 5, 3).start}; largest")

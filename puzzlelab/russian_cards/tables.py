@@ -355,13 +355,15 @@ OPEN_FOCUS = continued(cache.register(Table("russian_cards_open_focus",
 def open_focus_run(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
     """The second round (`FOCUS_WORK` CP-SAT units per size, where the long attempt stopped) on
     every size the long attempts left open, `workers` sizes at a time:
-    data/russian_cards_open_focus.csv, written after each batch and continued like them."""
+    data/russian_cards_open_focus.csv, written after each batch and continued like them. The
+    sizes on which the attempt built no case (the whole model too large) run first."""
     executor, workers = checks.sweep_options(executor, workers)
     if (attempts := open_attempts_table()) is None:
         raise ValueError("the second round goes on where the long attempts stopped: compute "
                          "russian_cards_open_attempts first")
-    cases = [(int(r["a"]), int(r["b"]), int(r["c"]), FOCUS_WORK, stuck_at(r))
-             for r in attempts.to_dict("records") if r["status"] == "open"]
+    rows = [r for r in attempts.to_dict("records") if r["status"] == "open"]
+    rows.sort(key=lambda r: not r["method"].startswith("open (size)"))  # stable: table order
+    cases = [(int(r["a"]), int(r["b"]), int(r["c"]), FOCUS_WORK, stuck_at(r)) for r in rows]
     return continue_run(OPEN_FOCUS, focus_row, cases, ATTEMPT_COLUMNS, 3,
                         executor=executor, workers=workers, desc="open Russian Cards sizes, "
                         "second round", cost="cpu_seconds")
