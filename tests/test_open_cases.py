@@ -22,7 +22,7 @@ from puzzlelab.russian_cards.orbits import verified_witness
 from puzzlelab.russian_cards.model import subset_masks
 from puzzlelab.russian_cards.search import add_rule2, rule2_size
 from puzzlelab.russian_cards.solver import lemma, rule2_literals
-from puzzlelab.russian_cards.symmetry import case_hand_masks, case_literals, case_range
+from puzzlelab.russian_cards.symmetry import case_hand_masks, case_literals, case_model, case_range
 
 
 def most_won_by_enumeration(n: int, m: int) -> int:
@@ -261,7 +261,7 @@ def test_a_second_round_from_a_later_case_says_the_earlier_cases_were_proved_bef
 def test_a_second_round_stops_at_a_case_whose_model_is_too_large(monkeypatch):
     sizes = [case_literals(7, 6, 3, k) for k in case_range(7, 6, 3)]
     assert sizes == sorted(sizes) and sizes[0] < sizes[-1]  # larger overlaps admit more hands
-    monkeypatch.setattr(rc_open, "MAX_LITERALS", sizes[-1] - 1)
+    monkeypatch.setattr(rc_open, "FOCUS_LITERALS", sizes[-1] - 1)
     row = rc_open.focus_row((7, 6, 3, 50.0, case_range(7, 6, 3).start))
     last = case_range(7, 6, 3)[-1]
     assert row["status"] == "open"
@@ -342,3 +342,30 @@ def test_the_second_round_runs_on_the_open_rows_of_the_attempts_table_sizes_with
     assert list(second.status) == [grid_status(6, 5, 3), grid_status(7, 6, 3)] == [
         "unsolvable", "unsolvable"]
     assert second.detail[0].startswith(f"from case k={case_range(6, 5, 3).start}; largest")
+
+
+def test_a_large_case_holds_the_machine_lock_and_a_small_one_does_not(monkeypatch):
+    import fcntl
+    import tempfile
+    from pathlib import Path
+
+    def lock_is_free() -> bool:
+        with open(Path(tempfile.gettempdir()) / "puzzlelab-large-case.lock", "a") as other:
+            try:
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return False
+            return True
+
+    assert lock_is_free()
+    with rc_open.one_large_case(rc_open.MAX_LITERALS):
+        assert lock_is_free()
+    with rc_open.one_large_case(rc_open.MAX_LITERALS + 1):
+        assert not lock_is_free()  # another worker's large case waits
+    assert lock_is_free()
+    held = []
+    monkeypatch.setattr(rc_open, "MAX_LITERALS", 0)  # every case counts as large
+    monkeypatch.setattr(rc_open, "case_model", lambda *args: held.append(lock_is_free()) or
+                        case_model(*args))
+    assert rc_open.focus_cases(6, 5, 3, 0, 10.0)[0] == "unsolvable"
+    assert held and not any(held)

@@ -19,17 +19,21 @@ run keeps the sizes it finished.
 units, all on the symmetry cases from where that attempt stopped (`stuck_at`): the case CP-SAT
 left undecided, or the first case when the whole model was too large to build. A case's own
 model is often far smaller than the whole (`symmetry.case_literals`), so each case is built when
-*its* model holds at most `solver.MAX_LITERALS` literals. A case the first attempt proved
-infeasible stays proved, so the two rounds together make one proof when the second closes every
-case left.
+*its* model holds at most `FOCUS_LITERALS` literals, and a model above `solver.MAX_LITERALS` is
+built by one worker of the machine at a time (`one_large_case`: about 150 bytes a literal, so
+12 GB at the limit). A case the first attempt proved infeasible stays proved, so the two rounds
+together make one proof when the second closes every case left.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
+import tempfile
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Executor
+from pathlib import Path
 
 import pandas as pd
 
@@ -42,12 +46,14 @@ from .solver import MAX_LITERALS, decide, rule2_literals
 from .symmetry import case_literals, case_model, case_range
 
 __all__ = ["ATTEMPT_COLUMNS", "ATTEMPT_WORK", "FOCUS_WORK", "HUNT_WORK", "attempt_groups",
-           "attempt_row", "check_attempts", "cycles_of", "focus_cases", "focus_row", "hunt_row",
-           "long_attempts", "model_allowance", "open_cells", "orbit_hunt", "stuck_at"]
+           "FOCUS_LITERALS", "attempt_row", "check_attempts", "cycles_of", "focus_cases", "focus_row",
+           "hunt_row", "long_attempts", "model_allowance", "one_large_case", "open_cells",
+           "orbit_hunt", "stuck_at"]
 
 ATTEMPT_WORK = 3_600.0  # CP-SAT work units per open size in a long attempt (40 per case in the grid)
 HUNT_WORK = 120.0       # CP-SAT work units per open size in the witness hunt alone
 FOCUS_WORK = 3_600.0    # CP-SAT work units per size in the second round, where the first stopped
+FOCUS_LITERALS = 80_000_000  # the largest case model the second round builds (about 12 GB)
 ATTEMPT_COLUMNS = ["a", "b", "c", "n", "status", "method", "work_limit", "work_units",
                    "cpu_seconds", "detail", "witness"]
 
@@ -193,37 +199,68 @@ def stuck_at(row: Mapping) -> int:
     raise ValueError(f"{(a, b, c)}: the attempt's method {method!r} does not say where it stopped")
 
 
-def focus_cases(a: int, b: int, c: int, k: int, work: float
-                ) -> tuple[str, Announcement | None, float, str]:
+def one_large_case(literals: int) -> contextlib.AbstractContextManager:
+    """While a case model of more than `solver.MAX_LITERALS` literals is built and solved, hold
+    a lock of this machine (a file in its temporary folder), so that the workers of a run build
+    one such model at a time; smaller models need none."""
+    literals = checks.integer(literals, "literals", low=0)
+    return _machine_lock() if literals > MAX_LITERALS else contextlib.nullcontext()
+
+
+@contextlib.contextmanager
+def _machine_lock() -> Iterator[None]:
+    """The exclusive lock on puzzlelab-large-case.lock in the temporary folder (where fcntl is)."""
+    try:
+        import fcntl
+    except ImportError:  # no file locks here: the run's workers bound the memory instead
+        yield
+        return
+    with open(Path(tempfile.gettempdir()) / "puzzlelab-large-case.lock", "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        yield  # closing the file releases the lock
+
+
+def focus_cases(a: int, b: int, c: int, k: int, work: float, *,
+                literals: int = FOCUS_LITERALS) -> tuple[str, Announcement | None, float, str]:
     """The symmetry cases k, k+1, ... of (a, b, c), `work` units in all, each built when its
-    model fits: "solvable" with a verified witness, "unsolvable" when every one is INFEASIBLE
-    (the cases below k proved so before), else "open"; with the units spent and what each case
-    gave."""
+    model holds at most `literals` literals: "solvable" with a verified witness, "unsolvable"
+    when every one is INFEASIBLE (the cases below k proved so before), else "open"; with the
+    units spent and what each case gave."""
     a, b, c = hand_sizes(a, b, c)
     work = checks.number(work, "work", low=0.01, high=10_000)
+    literals = checks.integer(literals, "literals", low=0)
     cases = case_range(a, b, c)
     k = checks.integer(k, "k", low=cases.start, high=max(cases.start, cases.stop - 1))
     spent, done = 0.0, []
     for j in range(k, cases.stop):
         if spent >= work:
             return "open", None, spent, "; ".join([*done, f"case k={j} not reached"])
-        if (size := case_literals(a, b, c, j)) > MAX_LITERALS:
+        if (size := case_literals(a, b, c, j)) > literals:
             return "open", None, spent, "; ".join([*done, f"case k={j}'s model would hold "
                                                    f"{size:,} literals, so none was built"])
-        model, x, hands = case_model(a, b, c, j)
-        res = solve_limited(model, max(0.01, work - spent), what=f"{(a, b, c)} case k={j}")
-        used = work_used(res)
+        verdict, used, chosen = _solve_case(a, b, c, j, max(0.01, work - spent), size)
         spent += used
-        if res.feasible:
-            chosen = [cards(h) for h, v in zip(hands, x) if res.value(v)]
+        if verdict == "FEASIBLE":
             ann = verified_witness(a, b, c, chosen, f"{(a, b, c)} case k={j}")
             return "solvable", ann, spent, "; ".join([*done, f"case k={j} FEASIBLE ({used:.2f} units)"])
-        if not res.infeasible:
+        if verdict != "INFEASIBLE":
             return "open", None, spent, "; ".join([*done, f"case k={j} undecided at the work limit"])
         done.append(f"largest overlap k={j}: INFEASIBLE ({used:.2f} units)")
     below = f"the cases below k={k} proved INFEASIBLE before; " if k > cases.start else ""
     return "unsolvable", None, spent, below + "; ".join(
         [*done, "hence no announcement exists (case lemma, symmetry.py)"])
+
+
+def _solve_case(a: int, b: int, c: int, k: int, work: float, size: int
+                ) -> tuple[str, float, list[tuple[int, ...]] | None]:
+    """Case k's model built and solved (`one_large_case` when large): FEASIBLE, INFEASIBLE or
+    UNKNOWN, the units used and the chosen hands; the model is freed on return."""
+    with one_large_case(size):
+        model, x, hands = case_model(a, b, c, k)
+        res = solve_limited(model, work, what=f"{(a, b, c)} case k={k}")
+        verdict = "FEASIBLE" if res.feasible else "INFEASIBLE" if res.infeasible else "UNKNOWN"
+        chosen = [cards(h) for h, v in zip(hands, x) if res.value(v)] if res.feasible else None
+        return verdict, work_used(res), chosen
 
 
 def focus_row(case: tuple[int, int, int, float, int]) -> dict:
@@ -233,7 +270,7 @@ def focus_row(case: tuple[int, int, int, float, int]) -> dict:
     a, b, c = hand_sizes(a, b, c)
     work, k = checks.number(work, "work", low=0.01, high=10_000), checks.integer(k, "k")
     start = time.process_time()
-    status, ann, spent, detail = focus_cases(a, b, c, k, work)
+    status, ann, spent, detail = focus_cases(a, b, c, k, work, literals=FOCUS_LITERALS)
     if status == "open":
         where = re.findall(r"case k=(\d+)('s model| undecided| not reached)", detail)[-1]
         method = (f"open (size): case k={where[0]}'s model too large" if where[1] == "'s model"

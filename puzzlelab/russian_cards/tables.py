@@ -38,8 +38,8 @@ from .kripke import agreement, random_announcements
 from .matrix import MATRIX_WORK
 from .model import all_hands, is_solution
 from .open_cases import (
-    ATTEMPT_COLUMNS, ATTEMPT_WORK, FOCUS_WORK, HUNT_WORK, attempt_row, check_attempts,
-    focus_row, long_attempts, open_cells, stuck_at,
+    ATTEMPT_COLUMNS, ATTEMPT_WORK, FOCUS_LITERALS, FOCUS_WORK, HUNT_WORK, attempt_row,
+    check_attempts, focus_row, long_attempts, open_cells, stuck_at,
 )
 from .search import MAX_NODES, packings, report_dfs
 
@@ -346,9 +346,9 @@ def open_attempts_table() -> pd.DataFrame | None:
     return read_long_run(OPEN_ATTEMPTS, verify=check_attempts)
 
 
-OPEN_FOCUS = continued(cache.register(Table("russian_cards_open_focus",
-                                            params=dict(work=FOCUS_WORK), long_run=True,
-                                            check=check_attempts)))
+OPEN_FOCUS = continued(cache.register(Table(
+    "russian_cards_open_focus", params=dict(work=FOCUS_WORK, literals=FOCUS_LITERALS),
+    long_run=True, check=check_attempts)))
 
 
 @cache.rebuilds(OPEN_FOCUS)
