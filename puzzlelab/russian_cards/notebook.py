@@ -158,7 +158,7 @@ def _how(status: str, method: str, detail: str) -> str:
     if status == "unsolvable":
         return method
     if method.startswith("open (size)"):
-        return "the case model is too large to build; the orbit hunt alone"
+        return "the whole model is too large to build; the orbit hunt alone"
     if case := re.search(r"open \(limit\): .* in case k=(\d+)", method):
         return f"case k={case[1]} undecided at the limit (every smaller k infeasible)"
     return _first_clause(detail)
