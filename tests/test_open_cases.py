@@ -344,13 +344,14 @@ def test_the_second_round_runs_on_the_open_rows_of_the_attempts_table_sizes_with
     assert second.detail[0].startswith(f"from case k={case_range(6, 5, 3).start}; largest")
 
 
-def test_a_large_case_holds_the_machine_lock_and_a_small_one_does_not(monkeypatch):
+def test_a_large_case_holds_the_machine_lock_and_a_small_one_does_not(monkeypatch, tmp_path):
     import fcntl
-    import tempfile
-    from pathlib import Path
+
+    lock = tmp_path / "large-case.lock"  # not the machine's: a real run may hold that one
+    monkeypatch.setattr(rc_open, "LARGE_CASE_LOCK", lock)
 
     def lock_is_free() -> bool:
-        with open(Path(tempfile.gettempdir()) / "puzzlelab-large-case.lock", "a") as other:
+        with open(lock, "a") as other:
             try:
                 fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:

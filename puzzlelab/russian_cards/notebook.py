@@ -37,7 +37,8 @@ __all__ = [
     "EXPLORE_N_MAX", "STATUS_COLOURS", "asymmetry", "bounds_cross", "cell_view", "cell_views",
     "counting_bounds", "counting_lemma_sizes", "descent_changes", "explore_views",
     "matrix_changes", "open_size_rounds", "open_size_runs", "open_sizes", "orbit_changes",
-    "plot_grids", "proof_family", "report_and_ours", "settled_by", "smallest_label", "smallest_summary", "yn_table",
+    "plot_grids", "proof_family", "report_and_ours", "settled_by", "smallest_label",
+    "smallest_summary", "yn_table",
 ]
 
 EXPLORE_N_MAX = 12  # outside the grid the explorer decides decks of at most 12 cards

@@ -45,15 +45,16 @@ from .orbits import cycle, orbit_model, verified_witness, witness_groups
 from .solver import MAX_LITERALS, decide, rule2_literals
 from .symmetry import case_literals, case_model, case_range
 
-__all__ = ["ATTEMPT_COLUMNS", "ATTEMPT_WORK", "FOCUS_WORK", "HUNT_WORK", "attempt_groups",
-           "FOCUS_LITERALS", "attempt_row", "check_attempts", "cycles_of", "focus_cases", "focus_row",
-           "hunt_row", "long_attempts", "model_allowance", "one_large_case", "open_cells",
-           "orbit_hunt", "stuck_at"]
+__all__ = ["ATTEMPT_COLUMNS", "ATTEMPT_WORK", "FOCUS_LITERALS", "FOCUS_WORK", "HUNT_WORK",
+           "LARGE_CASE_LOCK", "attempt_groups", "attempt_row", "check_attempts", "cycles_of",
+           "focus_cases", "focus_row", "hunt_row", "long_attempts", "model_allowance",
+           "one_large_case", "open_cells", "orbit_hunt", "stuck_at"]
 
 ATTEMPT_WORK = 3_600.0  # CP-SAT work units per open size in a long attempt (40 per case in the grid)
 HUNT_WORK = 120.0       # CP-SAT work units per open size in the witness hunt alone
 FOCUS_WORK = 3_600.0    # CP-SAT work units per size in the second round, where the first stopped
 FOCUS_LITERALS = 80_000_000  # the largest case model the second round builds (about 12 GB)
+LARGE_CASE_LOCK = Path(tempfile.gettempdir()) / "puzzlelab-large-case.lock"  # one_large_case's
 ATTEMPT_COLUMNS = ["a", "b", "c", "n", "status", "method", "work_limit", "work_units",
                    "cpu_seconds", "detail", "witness"]
 
@@ -190,7 +191,7 @@ def stuck_at(row: Mapping) -> int:
         raise checks.ArgumentTypeError(f"row must be a row of the long attempts, got {row!r}")
     a, b, c = hand_sizes(row["a"], row["b"], row["c"])
     if row["status"] != "open":
-        raise ValueError(f"{(a, b, c)} is {row['status']}, not open: there is nothing to go on with")
+        raise ValueError(f"{(a, b, c)} is {row['status']}, not open: nothing to go on with")
     method = str(row["method"])
     if case := re.fullmatch(r"open \(limit\): CP-SAT [\d.]+ work units in case k=(\d+)", method):
         return int(case[1])
@@ -209,13 +210,13 @@ def one_large_case(literals: int) -> contextlib.AbstractContextManager:
 
 @contextlib.contextmanager
 def _machine_lock() -> Iterator[None]:
-    """The exclusive lock on puzzlelab-large-case.lock in the temporary folder (where fcntl is)."""
+    """The exclusive lock on `LARGE_CASE_LOCK` (where fcntl is)."""
     try:
         import fcntl
     except ImportError:  # no file locks here: the run's workers bound the memory instead
         yield
         return
-    with open(Path(tempfile.gettempdir()) / "puzzlelab-large-case.lock", "a") as f:
+    with open(LARGE_CASE_LOCK, "a") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
         yield  # closing the file releases the lock
 
@@ -242,9 +243,11 @@ def focus_cases(a: int, b: int, c: int, k: int, work: float, *,
         spent += used
         if verdict == "FEASIBLE":
             ann = verified_witness(a, b, c, chosen, f"{(a, b, c)} case k={j}")
-            return "solvable", ann, spent, "; ".join([*done, f"case k={j} FEASIBLE ({used:.2f} units)"])
+            return "solvable", ann, spent, "; ".join([*done, f"case k={j} FEASIBLE ({used:.2f} "
+                                                             "units)"])
         if verdict != "INFEASIBLE":
-            return "open", None, spent, "; ".join([*done, f"case k={j} undecided at the work limit"])
+            return "open", None, spent, "; ".join([*done, f"case k={j} undecided at the work "
+                                                           "limit"])
         done.append(f"largest overlap k={j}: INFEASIBLE ({used:.2f} units)")
     below = f"the cases below k={k} proved INFEASIBLE before; " if k > cases.start else ""
     return "unsolvable", None, spent, below + "; ".join(
