@@ -241,13 +241,14 @@ def grid_status(a: int, b: int, c: int) -> str:
 @pytest.mark.parametrize("abc", [(4, 4, 2), (4, 6, 2), (6, 5, 3), (5, 4, 2), (5, 5, 2),
                                  (6, 4, 2), (3, 3, 1), (7, 5, 3)])
 def test_the_cases_from_the_first_agree_with_the_grid(abc):
-    status, ann, _, detail = rc_open.focus_cases(*abc, case_range(*abc).start, 50.0)
-    assert status == grid_status(*abc)
-    assert (ann is not None) == (status == "solvable")
-    if ann is not None:
-        assert is_solution(ann, *abc) and ann[0] == tuple(range(abc[0]))
+    end = rc_open.focus_cases(*abc, case_range(*abc).start, 50.0)
+    assert end.status == grid_status(*abc)
+    assert (end.witness is not None) == (end.status == "solvable")
+    assert end.stopped is end.why is None  # it ended, so it stopped at no case
+    if end.witness is not None:
+        assert is_solution(end.witness, *abc) and end.witness[0] == tuple(range(abc[0]))
     else:
-        assert detail.endswith("hence no announcement exists (case lemma, symmetry.py)")
+        assert end.detail.endswith("hence no announcement exists (case lemma, symmetry.py)")
 
 
 def test_a_second_round_from_a_later_case_says_the_earlier_cases_were_proved_before():
@@ -267,12 +268,28 @@ def test_a_second_round_stops_at_a_case_whose_model_is_too_large(monkeypatch):
     assert row["status"] == "open"
     assert row["method"] == f"open (size): case k={last}'s model too large"
     assert f"case k={last}'s model would hold {sizes[-1]:,} literals" in row["detail"]
+    end = rc_open.focus_cases(7, 6, 3, case_range(7, 6, 3).start, 50.0, literals=sizes[-1] - 1)
+    assert (end.status, end.stopped, end.why) == ("open", last, "too large")
+    assert rc_open.stuck_at(row) == last  # a third round would go on from that case
 
 
 def test_a_tiny_budget_leaves_the_second_round_open_where_it_stopped():
     row = rc_open.focus_row((7, 6, 3, 0.01, 3))  # the grid needed 16 units on case k=3
     assert row["status"] == "open" and row["method"].endswith("in case k=3")
     assert rc_open.stuck_at(row) == 3  # a third round would go on from the same case
+    end = rc_open.focus_cases(7, 6, 3, 3, 0.01)
+    assert (end.status, end.stopped, end.why) == ("open", 3, "limit")
+
+
+def test_a_case_proved_past_the_budget_leaves_the_next_one_not_reached(monkeypatch):
+    first = case_range(7, 6, 3).start
+    monkeypatch.setattr(rc_open, "work_used", lambda res: 6.0)  # each proof overran 5 units
+    end = rc_open.focus_cases(7, 6, 3, first, 5.0)
+    assert (end.status, end.stopped, end.why) == ("open", first + 1, "not reached")
+    assert end.work == 6.0 and end.detail.endswith(f"case k={first + 1} not reached")
+    row = rc_open.focus_row((7, 6, 3, 5.0, first))
+    assert row["method"] == f"open (limit): CP-SAT 5 work units in case k={first + 1}"
+    assert rc_open.stuck_at(row) == first + 1
 
 
 def test_case_literals_count_the_clauses_rule_2_writes_and_the_whole_model_formula():

@@ -34,6 +34,7 @@ import time
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Executor
 from pathlib import Path
+from typing import NamedTuple
 
 import pandas as pd
 
@@ -45,9 +46,9 @@ from .orbits import cycle, orbit_model, verified_witness, witness_groups
 from .solver import MAX_LITERALS, decide, rule2_literals
 from .symmetry import case_literals, case_model, case_range
 
-__all__ = ["ATTEMPT_COLUMNS", "ATTEMPT_WORK", "FOCUS_LITERALS", "FOCUS_WORK", "HUNT_WORK",
-           "LARGE_CASE_LOCK", "attempt_groups", "attempt_row", "check_attempts", "cycles_of",
-           "focus_cases", "focus_row", "hunt_row", "long_attempts", "model_allowance",
+__all__ = ["ATTEMPT_COLUMNS", "ATTEMPT_WORK", "FOCUS_LITERALS", "FOCUS_WORK", "FocusEnd",
+           "HUNT_WORK", "LARGE_CASE_LOCK", "attempt_groups", "attempt_row", "check_attempts",
+           "cycles_of", "focus_cases", "focus_row", "hunt_row", "long_attempts", "model_allowance",
            "one_large_case", "open_cells", "orbit_hunt", "stuck_at"]
 
 ATTEMPT_WORK = 3_600.0  # CP-SAT work units per open size in a long attempt (40 per case in the grid)
@@ -185,16 +186,18 @@ def long_attempts(cases: Iterable[tuple[int, int, int]], work: float = ATTEMPT_W
 
 
 def stuck_at(row: Mapping) -> int:
-    """The symmetry case where a first attempt (`attempt_row`) left an open size: the case
-    CP-SAT left undecided, or the first case when the whole model was too large to build."""
+    """The symmetry case where an attempt (`attempt_row`, `focus_row`) left an open size: the
+    case CP-SAT left undecided or did not reach, the case whose model was too large, or the
+    first case when the whole model was too large to build."""
     if not isinstance(row, Mapping) or not {"a", "b", "c", "status", "method"} <= set(row):
         raise checks.ArgumentTypeError(f"row must be a row of the long attempts, got {row!r}")
     a, b, c = hand_sizes(row["a"], row["b"], row["c"])
     if row["status"] != "open":
         raise ValueError(f"{(a, b, c)} is {row['status']}, not open: nothing to go on with")
     method = str(row["method"])
-    if case := re.fullmatch(r"open \(limit\): CP-SAT [\d.]+ work units in case k=(\d+)", method):
-        return int(case[1])
+    if case := re.fullmatch(r"open \(limit\): CP-SAT [\d.]+ work units in case k=(\d+)|"
+                            r"open \(size\): case k=(\d+)'s model too large", method):
+        return int(case[1] or case[2])
     if method.startswith("open (size)"):
         return case_range(a, b, c).start
     raise ValueError(f"{(a, b, c)}: the attempt's method {method!r} does not say where it stopped")
@@ -221,37 +224,51 @@ def _machine_lock() -> Iterator[None]:
         yield  # closing the file releases the lock
 
 
+class FocusEnd(NamedTuple):
+    """How a second round on the symmetry cases ended (`focus_cases`)."""
+
+    status: str                  # "solvable", "unsolvable" or "open"
+    witness: Announcement | None  # the verified announcement, when solvable
+    work: float                  # the CP-SAT work units spent
+    detail: str                  # what each case gave
+    stopped: int | None = None   # the case it stopped at, when open
+    why: str | None = None       # why there: "too large", "limit" or "not reached"
+
+
 def focus_cases(a: int, b: int, c: int, k: int, work: float, *,
-                literals: int = FOCUS_LITERALS) -> tuple[str, Announcement | None, float, str]:
+                literals: int = FOCUS_LITERALS) -> FocusEnd:
     """The symmetry cases k, k+1, ... of (a, b, c), `work` units in all, each built when its
     model holds at most `literals` literals: "solvable" with a verified witness, "unsolvable"
-    when every one is INFEASIBLE (the cases below k proved so before), else "open"; with the
-    units spent and what each case gave."""
+    when every one is INFEASIBLE (the cases below k proved so before), else "open" at the case
+    it stopped, and why."""
     a, b, c = hand_sizes(a, b, c)
     work = checks.number(work, "work", low=0.01, high=10_000)
     literals = checks.integer(literals, "literals", low=0)
     cases = case_range(a, b, c)
     k = checks.integer(k, "k", low=cases.start, high=max(cases.start, cases.stop - 1))
     spent, done = 0.0, []
+
+    def open_at(j: int, why: str, said: str) -> FocusEnd:
+        return FocusEnd("open", None, spent, "; ".join([*done, said]), j, why)
+
     for j in range(k, cases.stop):
         if spent >= work:
-            return "open", None, spent, "; ".join([*done, f"case k={j} not reached"])
+            return open_at(j, "not reached", f"case k={j} not reached")
         if (size := case_literals(a, b, c, j)) > literals:
-            return "open", None, spent, "; ".join([*done, f"case k={j}'s model would hold "
-                                                   f"{size:,} literals, so none was built"])
+            return open_at(j, "too large", f"case k={j}'s model would hold {size:,} literals, "
+                                           "so none was built")
         verdict, used, chosen = _solve_case(a, b, c, j, max(0.01, work - spent), size)
         spent += used
         if verdict == "FEASIBLE":
             ann = verified_witness(a, b, c, chosen, f"{(a, b, c)} case k={j}")
-            return "solvable", ann, spent, "; ".join([*done, f"case k={j} FEASIBLE ({used:.2f} "
-                                                             "units)"])
+            return FocusEnd("solvable", ann, spent,
+                            "; ".join([*done, f"case k={j} FEASIBLE ({used:.2f} units)"]))
         if verdict != "INFEASIBLE":
-            return "open", None, spent, "; ".join([*done, f"case k={j} undecided at the work "
-                                                           "limit"])
+            return open_at(j, "limit", f"case k={j} undecided at the work limit")
         done.append(f"largest overlap k={j}: INFEASIBLE ({used:.2f} units)")
     below = f"the cases below k={k} proved INFEASIBLE before; " if k > cases.start else ""
-    return "unsolvable", None, spent, below + "; ".join(
-        [*done, "hence no announcement exists (case lemma, symmetry.py)"])
+    return FocusEnd("unsolvable", None, spent, below + "; ".join(
+        [*done, "hence no announcement exists (case lemma, symmetry.py)"]))
 
 
 def _solve_case(a: int, b: int, c: int, k: int, work: float, size: int
@@ -271,19 +288,19 @@ def focus_row(case: tuple[int, int, int, float, int]) -> dict:
     (`focus_cases`), its cost recorded (module docstring)."""
     a, b, c, work, k = checks.sequence(case, "case", what="a tuple (a, b, c, work, k)", length=5)
     a, b, c = hand_sizes(a, b, c)
-    work, k = checks.number(work, "work", low=0.01, high=10_000), checks.integer(k, "k")
+    work = checks.number(work, "work", low=0.01, high=10_000)
     start = time.process_time()
-    status, ann, spent, detail = focus_cases(a, b, c, k, work, literals=FOCUS_LITERALS)
-    if status == "open":
-        where = re.findall(r"case k=(\d+)('s model| undecided| not reached)", detail)[-1]
-        method = (f"open (size): case k={where[0]}'s model too large" if where[1] == "'s model"
-                  else f"open (limit): CP-SAT {work:g} work units in case k={where[0]}")
+    end = focus_cases(a, b, c, k, work, literals=FOCUS_LITERALS)
+    if end.status == "open":
+        method = (f"open (size): case k={end.stopped}'s model too large" if end.why == "too large"
+                  else f"open (limit): CP-SAT {work:g} work units in case k={end.stopped}")
     else:
         method = {"solvable": f"CP-SAT (second round, from case k={k})",
-                  "unsolvable": "CP-SAT INFEASIBLE in every symmetry case (second round)"}[status]
-    return dict(a=a, b=b, c=c, n=a + b + c, status=status, method=method, work_limit=work,
-                work_units=round(spent, 2), cpu_seconds=round(time.process_time() - start),
-                detail=f"from case k={k}; {detail}", witness=format_announcement(ann))
+                  "unsolvable": "CP-SAT INFEASIBLE in every symmetry case (second round)"
+                  }[end.status]
+    return dict(a=a, b=b, c=c, n=a + b + c, status=end.status, method=method, work_limit=work,
+                work_units=round(end.work, 2), cpu_seconds=round(time.process_time() - start),
+                detail=f"from case k={k}; {end.detail}", witness=format_announcement(end.witness))
 
 
 def check_attempts(table: pd.DataFrame) -> None:
