@@ -338,6 +338,9 @@ def test_the_page_view_adds_the_second_round_to_the_first():
         columns=rc_open.ATTEMPT_COLUMNS))
     assert both.loc[0, "status"] == "unsolvable" == grid_status(7, 6, 3)
     assert both.loc[0, "work units"] == round(first["work_units"] + second["work_units"])
+    again = rc_open.focus_row((7, 6, 3, 0.01, rc_open.stuck_at(first)))  # stuck where it was
+    view = open_size_rounds(table, pd.DataFrame([again]).reindex(columns=rc_open.ATTEMPT_COLUMNS))
+    assert view.loc[0, "second round"] == "case k=3 undecided at the limit again"
 
 
 def test_the_second_round_runs_on_the_open_rows_of_the_attempts_table_sizes_without_a_case_first(

@@ -141,11 +141,11 @@ def _second_round(r: Any) -> str:
     if r.status != "open":
         return r.method
     count = len(re.findall(r": INFEASIBLE", r.detail))
-    closed = f"{count} case{'s' * (count != 1)} infeasible"
+    closed = f"{count} case{'s' * (count != 1)} infeasible, then " if count else ""
     if case := re.search(r"case k=(\d+)'s model too large", r.method):
-        return f"{closed}, then case k={case[1]}'s model too large to build"
+        return f"{closed}case k={case[1]}'s model too large to build"
     case = re.search(r"in case k=(\d+)", r.method)
-    return f"{closed}, then case k={case[1]} undecided at the limit"
+    return f"{closed}case k={case[1]} undecided at the limit" + ("" if count else " again")
 
 
 def _groups(detail: str) -> str:
