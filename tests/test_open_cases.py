@@ -388,5 +388,5 @@ def test_a_large_case_holds_the_machine_lock_and_a_small_one_does_not(monkeypatc
     monkeypatch.setattr(rc_open, "MAX_LITERALS", 0)  # every case counts as large
     monkeypatch.setattr(rc_open, "case_model", lambda *args: held.append(lock_is_free()) or
                         case_model(*args))
-    assert rc_open.focus_cases(6, 5, 3, 0, 10.0)[0] == "unsolvable"
+    assert rc_open.focus_cases(6, 5, 3, 0, 10.0).status == "unsolvable"
     assert held and not any(held)

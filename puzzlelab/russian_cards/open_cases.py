@@ -33,8 +33,8 @@ import tempfile
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Executor
+from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
 
 import pandas as pd
 
@@ -224,15 +224,33 @@ def _machine_lock() -> Iterator[None]:
         yield  # closing the file releases the lock
 
 
-class FocusEnd(NamedTuple):
-    """How a second round on the symmetry cases ended (`focus_cases`)."""
+@dataclass(frozen=True)
+class FocusEnd:
+    """How a second round on the symmetry cases ended (`focus_cases`).
 
-    status: str                  # "solvable", "unsolvable" or "open"
-    witness: Announcement | None  # the verified announcement, when solvable
-    work: float                  # the CP-SAT work units spent
-    detail: str                  # what each case gave
-    stopped: int | None = None   # the case it stopped at, when open
-    why: str | None = None       # why there: "too large", "limit" or "not reached"
+    Attributes
+    ----------
+    status : str
+        "solvable", "unsolvable" or "open".
+    witness : Announcement or None
+        The verified announcement, when solvable.
+    work : float
+        The CP-SAT work units spent.
+    detail : str
+        What each case gave.
+    stopped : int or None
+        The case it stopped at, when open.
+    why : str or None
+        Why there, when open: "too large" (its model), "limit" (CP-SAT left it undecided) or
+        "not reached" (the budget was spent on the cases before).
+    """
+
+    status: str
+    witness: Announcement | None
+    work: float
+    detail: str
+    stopped: int | None = None
+    why: str | None = None
 
 
 def focus_cases(a: int, b: int, c: int, k: int, work: float, *,
