@@ -35,6 +35,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import pandas as pd
 
@@ -245,12 +246,15 @@ class FocusEnd:
         "not reached" (the budget was spent on the cases before).
     """
 
-    status: str
+    status: Literal["solvable", "unsolvable", "open"]
     witness: Announcement | None
     work: float
     detail: str
     stopped: int | None = None
-    why: str | None = None
+    why: Literal["too large", "limit", "not reached", None] = None
+
+    def __post_init__(self) -> None:
+        checks.record(self)
 
 
 def focus_cases(a: int, b: int, c: int, k: int, work: float, *,
