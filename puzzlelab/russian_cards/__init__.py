@@ -2,8 +2,8 @@
 
 Source: group11_rc (the student report). Modules and roles: see the README's layout table
 (model ``model``; solvers ``search``, ``symmetry``, ``orbits``, ``constructions``, ``counting``,
-``solver``, ``smallest``, ``matrix``, ``kripke``, ``grid``; reference ``reference``; source
-``source``; tables ``tables``; views ``notebook``).
+``solver``, ``smallest``, ``matrix``, ``kripke``, ``grid``, ``open_cases``, ``sat_cases``;
+reference ``reference``; source ``source``; tables ``tables``; views ``notebook``).
 """
 
 from ..lazy import exports

@@ -30,6 +30,7 @@ from .model import (
     packing_upper_bound, views,
 )
 from .open_cases import ATTEMPT_COLUMNS, stuck_at
+from .sat_cases import SAT_COLUMNS
 from .solver import Verdict, decide, for_hand, lemma_proof
 from .tables import ORBITS, grid_table, improved_by_descent, matrix_table
 
@@ -109,24 +110,34 @@ def open_size_runs(hunt: pd.DataFrame | None, attempts: pd.DataFrame | None) -> 
     return table.astype({"hands": "Int64"})
 
 
-def open_size_rounds(attempts: pd.DataFrame, focus: pd.DataFrame | None) -> pd.DataFrame:
+def open_size_rounds(attempts: pd.DataFrame, focus: pd.DataFrame | None,
+                     sat: pd.DataFrame | None = None) -> pd.DataFrame:
     """The sizes the long attempt left open, with where it stopped and how the second round
-    (`open_cases.focus_row`) ended there; work units and CPU minutes of both rounds together (a
-    size the second round has not reached shows the first alone)."""
+    (`open_cases.focus_row`, CP-SAT) and the third (`sat_cases.sat_row`, Kissat) ended there;
+    the CP-SAT work units of the first two rounds and the CPU minutes of all (a round not yet
+    run on a size adds nothing)."""
     attempts = checks.table(attempts, "the long attempts table", ATTEMPT_COLUMNS)
-    second = {} if focus is None else {(r.a, r.b, r.c): r for r in checks.table(
-        focus, "the second round's table", ATTEMPT_COLUMNS).itertuples()}
+    second = _by_size(focus, "the second round's table", ATTEMPT_COLUMNS)
+    third = _by_size(sat, "the third round's table", SAT_COLUMNS)
     rows = []
     for r in attempts[attempts.status == "open"].itertuples():
-        s = second.get((r.a, r.b, r.c))
-        units, seconds = r.work_units + (s.work_units if s else 0), r.cpu_seconds + (
-            s.cpu_seconds if s else 0)
-        rows.append({"size": f"({r.a},{r.b},{r.c})", "status": s.status if s else r.status,
+        s, t = second.get((r.a, r.b, r.c)), third.get((r.a, r.b, r.c))
+        seconds = r.cpu_seconds + sum(x.cpu_seconds for x in (s, t) if x)
+        rows.append({"size": f"({r.a},{r.b},{r.c})", "status": (t or s or r).status,
                      "first round stopped at": _stuck_words(r),
-                     "second round": _second_round(s) if s else "not yet run",
-                     "work units": round(units), "CPU minutes": round(seconds / 60)})
-    return pd.DataFrame(rows, columns=["size", "status", "first round stopped at",
-                                       "second round", "work units", "CPU minutes"])
+                     "second round": _later_round(s) if s else "not yet run",
+                     "third round": _later_round(t) if t else "not yet run",
+                     "work units": round(r.work_units + (s.work_units if s else 0)),
+                     "CPU minutes": round(seconds / 60)})
+    return pd.DataFrame(rows, columns=["size", "status", "first round stopped at", "second round",
+                                       "third round", "work units", "CPU minutes"])
+
+
+def _by_size(table: pd.DataFrame | None, what: str, columns: list[str]) -> dict[tuple, Any]:
+    """A round's rows by size (a, b, c); none when the round has not run."""
+    if table is None:
+        return {}
+    return {(r.a, r.b, r.c): r for r in checks.table(table, what, columns).itertuples()}
 
 
 def _stuck_words(r: Any) -> str:
@@ -136,11 +147,11 @@ def _stuck_words(r: Any) -> str:
     return f"case k={stuck_at(r._asdict())} undecided (every smaller k infeasible)"
 
 
-def _second_round(r: Any) -> str:
-    """How a second-round row ended, in words."""
+def _later_round(r: Any) -> str:
+    """How a second- or third-round row ended, in words."""
     if r.status != "open":
         return r.method
-    count = len(re.findall(r": INFEASIBLE", r.detail))
+    count = len(re.findall(r": (?:INFEASIBLE|UNSATISFIABLE)", r.detail))
     closed = f"{count} case{'s' * (count != 1)} infeasible, then " if count else ""
     if case := re.search(r"case k=(\d+)'s model too large", r.method):
         return f"{closed}case k={case[1]}'s model too large to build"

@@ -50,7 +50,7 @@ from .symmetry import case_literals, case_model, case_range
 __all__ = ["ATTEMPT_COLUMNS", "ATTEMPT_WORK", "FOCUS_LITERALS", "FOCUS_WORK", "FocusEnd",
            "HUNT_WORK", "LARGE_CASE_LOCK", "attempt_groups", "attempt_row", "check_attempts",
            "cycles_of", "focus_cases", "focus_row", "hunt_row", "long_attempts", "model_allowance",
-           "one_large_case", "open_cells", "orbit_hunt", "stuck_at"]
+           "one_large_case", "open_cells", "orbit_hunt", "round_method", "stuck_at"]
 
 ATTEMPT_WORK = 3_600.0  # CP-SAT work units per open size in a long attempt (40 per case in the grid)
 HUNT_WORK = 120.0       # CP-SAT work units per open size in the witness hunt alone
@@ -187,16 +187,16 @@ def long_attempts(cases: Iterable[tuple[int, int, int]], work: float = ATTEMPT_W
 
 
 def stuck_at(row: Mapping) -> int:
-    """The symmetry case where an attempt (`attempt_row`, `focus_row`) left an open size: the
-    case CP-SAT left undecided or did not reach, the case whose model was too large, or the
-    first case when the whole model was too large to build."""
+    """The symmetry case where an attempt (`attempt_row`, `focus_row`, `sat_cases.sat_row`) left
+    an open size: the case the solver left undecided or did not reach, the case whose model was
+    too large, or the first case when the whole model was too large to build."""
     if not isinstance(row, Mapping) or not {"a", "b", "c", "status", "method"} <= set(row):
         raise checks.ArgumentTypeError(f"row must be a row of the long attempts, got {row!r}")
     a, b, c = hand_sizes(row["a"], row["b"], row["c"])
     if row["status"] != "open":
         raise ValueError(f"{(a, b, c)} is {row['status']}, not open: nothing to go on with")
     method = str(row["method"])
-    if case := re.fullmatch(r"open \(limit\): CP-SAT [\d.]+ work units in case k=(\d+)|"
+    if case := re.fullmatch(r"open \(limit\): .+ in case k=(\d+)|"
                             r"open \(size\): case k=(\d+)'s model too large", method):
         return int(case[1] or case[2])
     if method.startswith("open (size)"):
@@ -236,7 +236,8 @@ class FocusEnd:
     witness : Announcement or None
         The verified announcement, when solvable.
     work : float
-        The CP-SAT work units spent.
+        The work spent: CP-SAT work units (`focus_cases`), or the SAT solver's CPU seconds
+        (`sat_cases.sat_cases`: Kissat reports no count of its conflicts).
     detail : str
         What each case gave.
     stopped : int or None
@@ -313,16 +314,24 @@ def focus_row(case: tuple[int, int, int, float, int]) -> dict:
     work = checks.number(work, "work", low=0.01, high=10_000)
     start = time.process_time()
     end = focus_cases(a, b, c, k, work, literals=FOCUS_LITERALS)
-    if end.status == "open":
-        method = (f"open (size): case k={end.stopped}'s model too large" if end.why == "too large"
-                  else f"open (limit): CP-SAT {work:g} work units in case k={end.stopped}")
-    else:
-        method = {"solvable": f"CP-SAT (second round, from case k={k})",
-                  "unsolvable": "CP-SAT INFEASIBLE in every symmetry case (second round)"
-                  }[end.status]
+    method = round_method(end, k, solver="CP-SAT", limit=f"{work:g} work units",
+                          proof="INFEASIBLE", round_name="second")
     return dict(a=a, b=b, c=c, n=a + b + c, status=end.status, method=method, work_limit=work,
                 work_units=round(end.work, 2), cpu_seconds=round(time.process_time() - start),
                 detail=f"from case k={k}; {end.detail}", witness=format_announcement(end.witness))
+
+
+def round_method(end: FocusEnd, k: int, *, solver: str, limit: str, proof: str,
+                 round_name: str) -> str:
+    """The method of a later round's row (`focus_row`, `sat_cases.sat_row`), begun at case k:
+    where it stopped and why (as `stuck_at` reads it), or how it decided the size."""
+    if end.status == "open":
+        if end.why == "too large":
+            return f"open (size): case k={end.stopped}'s model too large"
+        return f"open (limit): {solver} {limit} in case k={end.stopped}"
+    if end.status == "solvable":
+        return f"{solver} ({round_name} round, from case k={k})"
+    return f"{solver} {proof} in every symmetry case ({round_name} round)"
 
 
 def check_attempts(table: pd.DataFrame) -> None:

@@ -17,7 +17,7 @@ announcement has no c-set meeting all its hands (proved in the notebook, tested 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from math import comb
 
@@ -214,16 +214,23 @@ def add_clauses(model: cp_model.CpModel, lits: np.ndarray, kind: str) -> None:
     getattr(model.proto.constraints.add(), kind).literals.extend(lits.tolist())
 
 
-def add_rule2(model: cp_model.CpModel, arr: np.ndarray, n: int, c: int) -> None:
-    """Rule 2 as clauses over hands `arr` (literal i = hand i): every (c+1)-set is avoided by
-    a hand, and for every c-set X and card y outside X some hand avoiding X contains y."""
+def rule2_clauses(arr: np.ndarray, n: int, c: int) -> Iterator[np.ndarray]:
+    """Rule 2 as clauses over hands `arr` (each clause the indices of its hands, one of which
+    must be announced): every (c+1)-set is avoided by a hand, and for every c-set X and card y
+    outside X some hand avoiding X contains y."""
     for z in subset_masks(n, c + 1):
-        add_clauses(model, np.nonzero((arr & z) == 0)[0], "bool_or")
+        yield np.nonzero((arr & z) == 0)[0]
     for xs in subset_masks(n, c):
         avoid = (arr & xs) == 0
         for y in range(n):
             if not xs >> y & 1:
-                add_clauses(model, np.nonzero(avoid & ((arr >> y) & 1).astype(bool))[0], "bool_or")
+                yield np.nonzero(avoid & ((arr >> y) & 1).astype(bool))[0]
+
+
+def add_rule2(model: cp_model.CpModel, arr: np.ndarray, n: int, c: int) -> None:
+    """Rule 2's clauses (`rule2_clauses`) in a CP-SAT model (literal i = hand i)."""
+    for clause in rule2_clauses(arr, n, c):
+        add_clauses(model, clause, "bool_or")
 
 
 def rule2_size(arr: np.ndarray, n: int, a: int, c: int) -> int:
@@ -234,12 +241,19 @@ def rule2_size(arr: np.ndarray, n: int, a: int, c: int) -> int:
             + a * sum(int(((arr & xs) == 0).sum()) for xs in subset_masks(n, c)))
 
 
-def add_packing(model: cp_model.CpModel, arr: np.ndarray, n: int, t: int) -> None:
-    """Every t-set of cards lies in at most one chosen hand (literal i = hand i)."""
+def packing_groups(arr: np.ndarray, n: int, t: int) -> Iterator[np.ndarray]:
+    """For every t-set of cards held by two hands or more of `arr`, the indices of those hands:
+    at most one of each group may be announced."""
     for s in subset_masks(n, t):
         lits = np.nonzero((arr & s) == s)[0]
         if len(lits) > 1:
-            add_clauses(model, lits, "at_most_one")
+            yield lits
+
+
+def add_packing(model: cp_model.CpModel, arr: np.ndarray, n: int, t: int) -> None:
+    """Every t-set of cards lies in at most one chosen hand (literal i = hand i)."""
+    for lits in packing_groups(arr, n, t):
+        add_clauses(model, lits, "at_most_one")
 
 
 def cpsat_model(

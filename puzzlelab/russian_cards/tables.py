@@ -41,14 +41,17 @@ from .open_cases import (
     ATTEMPT_COLUMNS, ATTEMPT_WORK, FOCUS_LITERALS, FOCUS_WORK, HUNT_WORK, attempt_row,
     check_attempts, focus_row, long_attempts, open_cells, stuck_at,
 )
+from .sat_cases import (
+    SAT_COLUMNS, SAT_CONFLICTS, SAT_LITERALS, SAT_SOLVERS, check_sat_round, sat_row,
+)
 from .search import MAX_NODES, packings, report_dfs
 
 __all__ = [
     "AGREEMENT", "GRID", "LONG", "MATRIX", "MATRIX_TABLE", "OPEN_ATTEMPTS", "OPEN_FOCUS",
-    "OPEN_HUNT", "ORBITS", "ORBIT_TABLE", "REPORT_DFS", "SMALLEST", "SUM_MOD", "WIDE",
+    "OPEN_HUNT", "OPEN_SAT", "ORBITS", "ORBIT_TABLE", "REPORT_DFS", "SMALLEST", "SUM_MOD", "WIDE",
     "WIDE_TABLE", "agreement_table", "appendix_table", "c1_table", "candidate_families",
     "grid_table", "improved_by_descent", "matrix_table", "open_attempts_table",
-    "open_focus_table", "open_hunt_table", "orbit_table", "report_dfs_table",
+    "open_focus_table", "open_hunt_table", "open_sat_table", "orbit_table", "report_dfs_table",
     "report_solver_table", "smallest_table", "sum_mod_table", "wide_grid_table",
 ]  # the runs `grid_run`, `descend_run`, `matrix_run` write tables: tested with real arguments
 
@@ -373,6 +376,39 @@ def open_focus_table() -> pd.DataFrame | None:
     """The second round on the open sizes (data/russian_cards_open_focus.csv, checked), or None
     when that run is not in data/."""
     return read_long_run(OPEN_FOCUS, verify=check_attempts)
+
+
+OPEN_SAT = continued(cache.register(Table(
+    "russian_cards_open_sat", params=dict(conflicts=SAT_CONFLICTS, literals=SAT_LITERALS,
+                                          solver=SAT_SOLVERS[0]),
+    long_run=True, check=check_sat_round)))
+
+
+@cache.rebuilds(OPEN_SAT)
+def open_sat_run(*, executor: Executor | None = None, workers: int = 1) -> pd.DataFrame:
+    """The third round (`SAT_CONFLICTS` Kissat conflicts per case, where the second round
+    stopped) on every size the second round left open, `workers` sizes at a time:
+    data/russian_cards_open_sat.csv, written after each batch and continued like them. The
+    sizes stopped by a case too large for CP-SAT run first, then those with the least CPU time
+    in the first two rounds."""
+    executor, workers = checks.sweep_options(executor, workers)
+    if (focus := open_focus_table()) is None or (attempts := open_attempts_table()) is None:
+        raise ValueError("the third round goes on where the second stopped: compute "
+                         "russian_cards_open_attempts and russian_cards_open_focus first")
+    spent = {(r.a, r.b, r.c): r.cpu_seconds for r in attempts.itertuples()}
+    rows = [r for r in focus.to_dict("records") if r["status"] == "open"]
+    rows.sort(key=lambda r: (not r["method"].startswith("open (size)"),
+                             r["cpu_seconds"] + spent.get((r["a"], r["b"], r["c"]), 0)))
+    cases = [(int(r["a"]), int(r["b"]), int(r["c"]), SAT_CONFLICTS, stuck_at(r)) for r in rows]
+    return continue_run(OPEN_SAT, sat_row, cases, SAT_COLUMNS, 3, executor=executor,
+                        workers=workers, desc="open Russian Cards sizes, third round (SAT)",
+                        cost="cpu_seconds")
+
+
+def open_sat_table() -> pd.DataFrame | None:
+    """The third round on the open sizes (data/russian_cards_open_sat.csv, checked), or None
+    when that run is not in data/."""
+    return read_long_run(OPEN_SAT, verify=check_sat_round)
 
 
 OPEN_HUNT = cache.register(Table("russian_cards_open_hunt", params=dict(work=HUNT_WORK),
