@@ -189,3 +189,18 @@ def test_the_page_view_adds_the_third_round_to_the_first_two():
     assert view.loc[0, "CPU minutes"] == round((first["cpu_seconds"] + third["cpu_seconds"]) / 60)
     stuck = open_size_rounds(table, None, pd.DataFrame([sc.sat_row((7, 6, 3, 1, k))]))
     assert stuck.loc[0, "third round"] == f"case k={k} undecided at the limit again"
+
+
+def test_a_round_on_a_case_no_round_could_build_is_not_undecided_again():
+    from puzzlelab.russian_cards.notebook import open_size_rounds
+
+    first = rc_open.attempt_row((7, 6, 3, 0.01))
+    table = pd.DataFrame([first]).reindex(columns=rc_open.ATTEMPT_COLUMNS)
+    k = rc_open.stuck_at(first)
+    too_large = rc_open.focus_row((7, 6, 3, 0.01, k)) | dict(  # as if too large to build
+        status="open", method=f"open (size): case k={k}'s model too large",
+        detail=f"from case k={k}; case k={k}'s model would hold many literals")
+    focus = pd.DataFrame([too_large]).reindex(columns=rc_open.ATTEMPT_COLUMNS)
+    view = open_size_rounds(table, focus, pd.DataFrame([sc.sat_row((7, 6, 3, 1, k))]))
+    assert view.loc[0, "second round"] == f"case k={k}'s model too large to build"
+    assert view.loc[0, "third round"] == f"case k={k} undecided at the limit"

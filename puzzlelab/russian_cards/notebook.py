@@ -125,8 +125,8 @@ def open_size_rounds(attempts: pd.DataFrame, focus: pd.DataFrame | None,
         seconds = r.cpu_seconds + sum(x.cpu_seconds for x in (s, t) if x)
         rows.append({"size": f"({r.a},{r.b},{r.c})", "status": (t or s or r).status,
                      "first round stopped at": _stuck_words(r),
-                     "second round": _later_round(s) if s else "not yet run",
-                     "third round": _later_round(t) if t else "not yet run",
+                     "second round": _later_round(s, r) if s else "not yet run",
+                     "third round": _later_round(t, s or r) if t else "not yet run",
                      "work units": round(r.work_units + (s.work_units if s else 0)),
                      "CPU minutes": round(seconds / 60)})
     return pd.DataFrame(rows, columns=["size", "status", "first round stopped at", "second round",
@@ -147,8 +147,9 @@ def _stuck_words(r: Any) -> str:
     return f"case k={stuck_at(r._asdict())} undecided (every smaller k infeasible)"
 
 
-def _later_round(r: Any) -> str:
-    """How a second- or third-round row ended, in words."""
+def _later_round(r: Any, before: Any) -> str:
+    """How a second- or third-round row ended, in words ("again": undecided where the round
+    `before` was left undecided too)."""
     if r.status != "open":
         return r.method
     count = len(re.findall(r": (?:INFEASIBLE|UNSATISFIABLE)", r.detail))
@@ -156,7 +157,8 @@ def _later_round(r: Any) -> str:
     if case := re.search(r"case k=(\d+)'s model too large", r.method):
         return f"{closed}case k={case[1]}'s model too large to build"
     case = re.search(r"in case k=(\d+)", r.method)
-    return f"{closed}case k={case[1]} undecided at the limit" + ("" if count else " again")
+    again = not count and str(before.method).startswith("open (limit)")
+    return f"{closed}case k={case[1]} undecided at the limit" + (" again" if again else "")
 
 
 def _groups(detail: str) -> str:
