@@ -38,8 +38,8 @@ from ..proofs import Proof
 from ..solvers import Deadline, solve_limited, work_used
 from .constructions import first_construction, relabel
 from .model import (
-    Announcement, cards, check_hand, design_divisible, hand_sizes, hands_within_budget,
-    is_solution,
+    Announcement, cards, cards_within_budget, check_hand, design_divisible, hand_sizes,
+    hands_within_budget, is_solution,
 )
 from .orbits import group_search, witness_groups
 from .search import MAX_CHECKS, MAX_NODES, enumerate_masks, random_greedy, report_dfs
@@ -351,9 +351,9 @@ def _cpsat(a: int, b: int, c: int, n: int, deadline: Deadline, work_limit: float
 
 def rule2_literals(a: int, b: int, c: int) -> int:
     """Literals in Rule 2's clauses over all C(n, a) hands (`search.add_rule2`): the size that
-    decides whether a case model fits in memory."""
+    decides whether a case model fits in memory (decks of up to MAX_FORMULA_CARDS cards)."""
+    n = cards_within_budget(a, b, c, "the Rule-2 literal count")
     a, b, c = hand_sizes(a, b, c)
-    n = a + b + c
     return (comb(n, c) * (n - c) * comb(n - c - 1, a - 1)
             + comb(n, c + 1) * comb(n - c - 1, a))
 
