@@ -31,7 +31,7 @@ import contextlib
 import re
 import tempfile
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
@@ -325,6 +325,10 @@ def round_method(end: FocusEnd, k: int, *, solver: str, limit: str, proof: str,
                  round_name: str) -> str:
     """The method of a later round's row (`focus_row`, `sat_cases.sat_row`), begun at case k:
     where it stopped and why (as `stuck_at` reads it), or how it decided the size."""
+    end = checks.instance(end, "end", FocusEnd, "a FocusEnd")
+    k = checks.integer(k, "k", low=0)
+    solver, limit, proof, round_name = (checks.text(v, name) for v, name in (
+        (solver, "solver"), (limit, "limit"), (proof, "proof"), (round_name, "round_name")))
     if end.status == "open":
         if end.why == "too large":
             return f"open (size): case k={end.stopped}'s model too large"
@@ -334,9 +338,13 @@ def round_method(end: FocusEnd, k: int, *, solver: str, limit: str, proof: str,
     return f"{solver} {proof} in every symmetry case ({round_name} round)"
 
 
-def check_attempts(table: pd.DataFrame) -> None:
-    """A stored table of attempts holds: every solvable row's witness passes the verifier."""
-    table = check_table(table, ATTEMPT_COLUMNS)
+def check_attempts(table: pd.DataFrame, columns: Sequence[str] = ATTEMPT_COLUMNS) -> None:
+    """A stored table of attempts holds: its `columns`, and every solvable row's witness passes
+    the verifier."""
+    columns = [checks.text(c, "a column") for c in checks.sequence(columns, "columns")]
+    if not {"a", "b", "c", "status", "witness"} <= set(columns):
+        raise ValueError(f"columns must include a, b, c, status and witness, got {columns}")
+    table = check_table(table, columns)
     for r in table.itertuples():
         if r.status == "solvable":
             if not is_solution(parse_announcement(r.witness), int(r.a), int(r.b), int(r.c)):

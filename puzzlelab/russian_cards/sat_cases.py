@@ -38,9 +38,9 @@ import pandas as pd
 from pysat.solvers import Solver
 
 from .. import checks
-from .grid import check_table, format_announcement, parse_announcement
-from .model import Announcement, cards, hand_sizes, is_solution
-from .open_cases import FocusEnd, one_large_case, round_method
+from .grid import format_announcement
+from .model import Announcement, cards, hand_sizes
+from .open_cases import FocusEnd, check_attempts, one_large_case, round_method
 from .orbits import verified_witness
 from .search import packing_groups, rule2_clauses
 from .symmetry import case_hand_masks, case_hands, case_literals, case_range, generators, lex_pairs
@@ -207,10 +207,5 @@ def sat_row(case: tuple[int, int, int, int, int]) -> dict:
 
 def check_sat_round(table: pd.DataFrame) -> None:
     """A stored third round holds: its columns, and every solvable row's witness passes the
-    verifier."""
-    table = check_table(table, SAT_COLUMNS)
-    for r in table.itertuples():
-        if r.status == "solvable" and not is_solution(parse_announcement(r.witness), int(r.a),
-                                                      int(r.b), int(r.c)):
-            raise ValueError(f"({r.a},{r.b},{r.c}): the recorded announcement is not safe and "
-                             "informative")
+    verifier (`open_cases.check_attempts`)."""
+    check_attempts(table, SAT_COLUMNS)
