@@ -71,11 +71,11 @@ def case_cnf(a: int, b: int, c: int, k: int, add: Callable[[Clause], object]
     for h in case_hands(a, k):
         add([hands.index(h) + 1])
     for group in packing_groups(arr, n, k + 1):
-        top = at_most_one((group + 1).tolist(), top, add)
+        top = _at_most_one((group + 1).tolist(), top, add)
     for clause in rule2_clauses(arr, n, c):
         add((clause + 1).tolist())
     for p in generators(a, n, k):
-        top = lex_leader(lex_pairs(hands, p), top, add)
+        top = _lex_leader(lex_pairs(hands, p), top, add)
     return hands, top
 
 
@@ -83,7 +83,11 @@ def at_most_one(lits: Sequence[int], top: int, add: Callable[[Clause], object]) 
     """At most one of `lits` true: pairwise for a few, else a sequential counter whose variable
     s_i says "one of lits[0..i] is true"; returns the last variable used."""
     lits = checks.integers(lits, "lits", low=1)
-    top, add = _next_free(top, lits, add)
+    return _at_most_one(lits, *_next_free(top, lits, add))
+
+
+def _at_most_one(lits: Sequence[int], top: int, add: Callable[[Clause], object]) -> int:
+    """`at_most_one` on checked arguments (`case_cnf` calls it once per packing group)."""
     if len(lits) <= PAIRWISE:
         for i, x in enumerate(lits):
             for y in lits[i + 1:]:
@@ -109,7 +113,12 @@ def lex_leader(pairs: Sequence[tuple[int, int]], top: int, add: Callable[[Clause
              for pair in checks.collection(pairs, "pairs", what="a list of pairs (i, j)")]
     if any(len(pair) != 2 for pair in pairs):
         raise ValueError(f"pairs must hold pairs of positions (i, j), got {pairs!r}")
-    top, add = _next_free(top, [j + 1 for pair in pairs for j in pair], add)
+    return _lex_leader(pairs, *_next_free(top, [j + 1 for pair in pairs for j in pair], add))
+
+
+def _lex_leader(pairs: Sequence[tuple[int, int]], top: int, add: Callable[[Clause], object]
+                ) -> int:
+    """`lex_leader` on checked arguments (`case_cnf` calls it once per generator)."""
     prev = None
     for i, j in pairs:
         v, w = i + 1, j + 1
