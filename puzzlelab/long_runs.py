@@ -85,12 +85,13 @@ def _standing(name: str, done: int, total: int, left: int, workers: int,
 
 def continue_run(table: Table, task: Callable[[Any], dict], params: Sequence[Any],
                  columns: Sequence[str], key: int, *, executor: Executor | None = None,
-                 workers: int = 1, desc: str | None = None, cost: str | None = None
-                 ) -> pd.DataFrame:
+                 workers: int = 1, desc: str | None = None, cost: str | None = None,
+                 isolate: bool = False) -> pd.DataFrame:
     """The table (`columns`) of task(p) for every case p, continued from its rows in data/ and
     from the saved chunks, written after each batch (module docstring). The first `key` entries
     of a case name it, as the first `key` columns of its row do; `cost`, if given, is the
-    column of a case's CPU seconds, which estimates the time left before a case has run."""
+    column of a case's CPU seconds, which estimates the time left before a case has run;
+    `isolate` runs each case in a process of its own, even one at a time (`sweeps.sweep_table`)."""
     if not isinstance(table, Table) or not table.long_run:
         raise ValueError(f"table must be the declaration of a long run (Table(..., long_run=True))"
                          f", got {table!r}")
@@ -105,6 +106,7 @@ def continue_run(table: Table, task: Callable[[Any], dict], params: Sequence[Any
                          f"first {width} of the distinct columns {columns}")
     if cost is not None and checks.text(cost, "cost") not in columns:
         raise ValueError(f"cost must be one of the columns {columns}, got {cost!r}")
+    isolate = checks.boolean(isolate, "isolate")
     key_columns = columns[:width]
     spec = cache.check_writable(table)
     executor, workers = checks.sweep_options(executor, workers)
@@ -127,7 +129,7 @@ def continue_run(table: Table, task: Callable[[Any], dict], params: Sequence[Any
     for batch in batches:
         start = time.perf_counter()
         rows = sweeps.sweep_table(spec.name, task, batch, executor=executor, workers=workers,
-                                  desc=desc, keep_partial=True)
+                                  desc=desc, keep_partial=True, isolate=isolate)
         for row in rows.to_dict("records"):
             done[tuple(row[c] for c in key_columns)] = row
         so_far = pd.DataFrame(sorted(done.values(), key=lambda r: order[

@@ -149,11 +149,12 @@ def _check_desc(desc: object) -> str | None:
 
 
 @contextlib.contextmanager
-def _local_pool(executor: Executor | None, workers: int, tasks: int) -> Iterator[Executor | None]:
+def _local_pool(executor: Executor | None, workers: int, tasks: int,
+                isolate: bool = False) -> Iterator[Executor | None]:
     """The executor to use: the caller's, a process pool of our own (no more processes than
-    `workers` or than there are `tasks`), or None (serial)."""
+    `workers` or than there are `tasks`; one process too when `isolate`), or None (serial)."""
     workers = min(checks.workers(workers), tasks)
-    if executor is not None or workers <= 1:
+    if executor is not None or workers < 1 or (workers == 1 and not isolate):
         yield executor
         return
     pool = ProcessPoolExecutor(workers)
@@ -170,11 +171,12 @@ def _local_pool(executor: Executor | None, workers: int, tasks: int) -> Iterator
 def _execute(
     task: Callable[[Any], Any], params: Sequence[Any], chunks: list[range], *,
     executor: Executor | None, workers: int, desc: str | None, done: Callable[[range, list], None],
+    isolate: bool = False,
 ) -> None:
     """Run every chunk, calling `done(chunk, results)` as each finishes (in completion order)."""
     total = sum(len(c) for c in chunks)
     with tqdm(total=total, desc=desc, unit="task") as bar, \
-            _local_pool(executor, workers, len(chunks)) as pool:
+            _local_pool(executor, workers, len(chunks), isolate) as pool:
         if pool is None:
             for chunk in chunks:
                 done(chunk, _run_chunk(task, [params[i] for i in chunk]))
@@ -251,6 +253,7 @@ def _params(params: object) -> list:
 def sweep_table(
     name: str, task: Callable[[P], Any], params: Sequence[P], *, executor: Executor | None = None,
     workers: int = 1, chunk_size: int = 1, desc: str | None = None, keep_partial: bool = False,
+    isolate: bool = False,
 ) -> pd.DataFrame:
     """A table made of the rows of task(p) for every p, resumable after an interruption.
 
@@ -258,7 +261,9 @@ def sweep_table(
     parameters, and recording them with a hash of the task's code); a later call with the same
     sweep reuses the saved chunks that check and runs only the rest. The result is the
     concatenation in the order of `params`, identical whatever the executor and the number of
-    workers. The partial folder is removed at the end unless `keep_partial`.
+    workers. The partial folder is removed at the end unless `keep_partial`. With `isolate`, the
+    tasks run in worker processes even with one worker: a task that holds the GIL for minutes (a
+    PySAT solve) would otherwise stop the caller's threads, such as its progress heartbeat.
     """
     task = _check_task(task)
     executor = _check_executor(executor)
@@ -266,6 +271,7 @@ def sweep_table(
     chunk_size = checks.integer(chunk_size, "chunk_size", low=1)
     desc = _check_desc(desc)
     keep_partial = checks.boolean(keep_partial, "keep_partial")
+    isolate = checks.boolean(isolate, "isolate")
     folder = partial_dir(name)
     for where in (folder.parent, folder):
         if os.path.lexists(where) and not where.is_dir():
@@ -289,7 +295,8 @@ def sweep_table(
         parts[chunk] = read_csv_checked(path, expect=records[chunk])
 
     todo = [c for c in chunks if c not in parts]
-    _execute(task, params, todo, executor=executor, workers=workers, desc=desc, done=done)
+    _execute(task, params, todo, executor=executor, workers=workers, desc=desc, done=done,
+             isolate=isolate)
     frames = [parts[c] for c in chunks if len(parts[c].columns)]
     table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if not keep_partial:

@@ -1,5 +1,7 @@
 """A long run records where it stands: its table in data/ after every batch, continued later."""
 
+import os
+
 import pandas as pd
 import pytest
 
@@ -76,6 +78,7 @@ def test_cases_whose_chunk_another_run_saved_are_written_first_and_not_run_again
     (lambda: continue_run(DEMO, square, CASES, ["x", "x", "work"], 1), "distinct"),
     (lambda: continue_run(DEMO, "square", CASES, COLUMNS, 1), "function"),
     (lambda: continue_run(DEMO, square, CASES, COLUMNS, 1, cost="seconds"), "cost must be one"),
+    (lambda: continue_run(DEMO, square, CASES, COLUMNS, 1, isolate="yes"), "isolate must be"),
 ])
 def test_what_cannot_be_a_long_run_is_refused_before_any_case_runs(data_dir, call, message):
     with pytest.raises(ValueError, match=message):
@@ -114,3 +117,19 @@ def test_a_run_says_where_it_stands_and_the_time_left_at_start_and_after_each_ba
     assert first.endswith("2 of 4 cases in data/demo_long_run.csv; 2 to run, 1 at a time, "
                           "about 29 s more at the pace so far")
     assert after[-1].strip().startswith("demo_long_run: 4 of 4 cases") and "to run" not in after[-1]
+
+
+def process_of(case: tuple[int, int]) -> dict:
+    """One case: the process that ran it, in the square column."""
+    x, work = case
+    return dict(x=x, square=os.getpid(), work=work)
+
+
+@pytest.mark.parametrize("isolate", [False, True])
+def test_isolated_cases_each_run_in_a_process_of_their_own_and_the_others_in_this_one(
+        data_dir, isolate):
+    done = continue_run(DEMO, process_of, CASES, COLUMNS, 1, isolate=isolate)
+    ran_in = set(done["square"])
+    assert len(done) == len(CASES)
+    assert ran_in == ({os.getpid()} if not isolate else ran_in - {os.getpid()})
+    assert len(ran_in) == (len(CASES) if isolate else 1)  # a batch, a pool: its memory returned

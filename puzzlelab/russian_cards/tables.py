@@ -390,7 +390,8 @@ def open_sat_run(*, executor: Executor | None = None, workers: int = 1) -> pd.Da
     stopped) on every size the second round left open, `workers` sizes at a time:
     data/russian_cards_open_sat.csv, written after each batch and continued like them. The
     sizes stopped by a case too large for CP-SAT run first, then those with the least CPU time
-    in the first two rounds."""
+    in the first two rounds. Each size runs in a process of its own, even one at a time: PySAT
+    holds the GIL while it solves and would otherwise silence the run's heartbeat for an hour."""
     executor, workers = checks.sweep_options(executor, workers)
     if (focus := open_focus_table()) is None or (attempts := open_attempts_table()) is None:
         raise ValueError("the third round goes on where the second stopped: compute "
@@ -402,7 +403,7 @@ def open_sat_run(*, executor: Executor | None = None, workers: int = 1) -> pd.Da
     cases = [(int(r["a"]), int(r["b"]), int(r["c"]), SAT_CONFLICTS, stuck_at(r)) for r in rows]
     return continue_run(OPEN_SAT, sat_row, cases, SAT_COLUMNS, 3, executor=executor,
                         workers=workers, desc="open Russian Cards sizes, third round (SAT)",
-                        cost="cpu_seconds")
+                        cost="cpu_seconds", isolate=True)
 
 
 def open_sat_table() -> pd.DataFrame | None:
