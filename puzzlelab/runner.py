@@ -371,9 +371,9 @@ def run_notebook(path: Path, timeout: int = 1200, *, expected: float | None = No
                  tries: int = 2, every: float = EVERY, idle: float = IDLE) -> float:
     """Execute one notebook with progress lines and write it back; return the seconds it took.
 
-    A cell still running after `timeout` seconds, or a kernel that used no CPU for `idle`
-    seconds (`Watchdog`: a kernel that stopped answering, seen on an overloaded machine), makes
-    the notebook run again with a fresh kernel, up to `tries` times in all.
+    A cell still running after `timeout` seconds, a kernel that died, or one that used no CPU
+    for `idle` seconds (`Watchdog`: a kernel that stopped answering, seen on an overloaded
+    machine), makes the notebook run again with a fresh kernel, up to `tries` times in all.
     """
     nbformat, _, retried = _modules()
     if not isinstance(path, Path) or path.suffix != ".ipynb":
@@ -387,7 +387,8 @@ def run_notebook(path: Path, timeout: int = 1200, *, expected: float | None = No
         except (*retried, StuckKernel) as err:
             if attempt == tries:
                 raise
-            why = str(err) if isinstance(err, StuckKernel) else f"a cell ran past {timeout} s"
+            why = (str(err) if isinstance(err, StuckKernel) else f"a cell ran past {timeout} s"
+                   if isinstance(err, retried[0]) else "the kernel died")
             print(f"  {why}; running {path} again", flush=True)
     seconds = time.perf_counter() - start
     nbformat.write(clean(nb), path)

@@ -392,6 +392,21 @@ def test_a_kernel_that_stops_working_is_killed_and_the_notebook_run_again(tmp_pa
     assert "running" in capsys.readouterr().out  # the first stuck kernel was retried
 
 
+def test_a_kernel_that_dies_is_said_to_have_died_and_the_notebook_run_again(tmp_path, capsys):
+    """A killed kernel is reported as such, not as a cell past its time limit."""
+    import nbformat
+    from nbclient.exceptions import DeadKernelError
+    from puzzlelab import runner
+
+    path = tmp_path / "dies.ipynb"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import os; os._exit(1)")])
+    nbformat.write(nb, path)
+    with pytest.raises(DeadKernelError):
+        runner.run_notebook(path, timeout=600, every=60)
+    said = capsys.readouterr().out
+    assert f"the kernel died; running {path} again" in said and "ran past" not in said
+
+
 def test_a_busy_kernel_is_not_taken_for_a_stuck_one(tmp_path):
     import nbformat
     from puzzlelab import runner
